@@ -1,0 +1,45 @@
+"""JSON encoding and decoding of commands and events, with decoders built once per game."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, Union
+
+import msgspec
+
+from domain.engine import Command, Event, Game
+from domain.lifecycle import LIFECYCLE_COMMANDS, LIFECYCLE_EVENTS
+
+
+def event_types(game: Game[Any]) -> tuple[type[Event], ...]:
+    """Every event type a match of `game` may hold."""
+    return LIFECYCLE_EVENTS + game.event_types
+
+
+def command_types(game: Game[Any]) -> tuple[type[Command], ...]:
+    """Every command a seat of `game` may send."""
+    return LIFECYCLE_COMMANDS + game.command_types
+
+
+@cache
+def event_decoder(game: Game[Any]) -> msgspec.json.Decoder[Any]:
+    """A JSON decoder for `game`'s events (unknown fields tolerated)."""
+    return msgspec.json.Decoder(Union[event_types(game)])  # type: ignore[arg-type]  # noqa: UP007
+
+
+def event_from_builtins(game: Game[Any], payload: dict[str, Any]) -> Event:
+    """An event of `game` from its decoded JSON object."""
+    return msgspec.convert(payload, Union[event_types(game)], strict=False)  # type: ignore[arg-type]  # noqa: UP007
+
+
+def command_from_builtins(game: Game[Any], payload: dict[str, Any]) -> Command:
+    """A command of `game` from its decoded JSON object; raises msgspec.ValidationError."""
+    return msgspec.convert(payload, Union[command_types(game)], strict=False)  # type: ignore[arg-type]  # noqa: UP007
+
+
+def to_builtins(value: Any) -> Any:
+    """A command, event or view as plain JSON-ready values."""
+    return msgspec.to_builtins(value)
+
+
+encode = msgspec.json.Encoder().encode

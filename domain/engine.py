@@ -1,0 +1,125 @@
+"""The contract every game fulfils: a record of pure functions, plus the shared vocabulary.
+
+A game never does I/O, never reads a clock and never touches global random state: randomness
+arrives as an `Rng` and every random outcome is written into an event, so `evolve` is a plain fold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from domain.rng import Rng
+
+
+class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):
+    """Base of every command: what a seat asks to do. The tag (`type`) is namespaced: `game.verb`."""
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """Base of every event: a fact that happened. Decoding tolerates fields added later."""
+
+
+class Refusal(Exception):
+    """`decide` refused a command. `code` is stable and machine-readable; `message` is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class SeatResult(msgspec.Struct, frozen=True, kw_only=True):
+    """How one seat finished: rank 1 is best, equal ranks are ties."""
+
+    seat: int
+    rank: int
+    score: float
+    winner: bool
+
+
+class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+    """The end of a match. `cooperative` games share one result; `team_won` says which."""
+
+    reason: str
+    results: tuple[SeatResult, ...]
+    cooperative: bool = False
+    team_won: bool | None = None
+
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Game(Generic[S]):
+    """A game is a record of functions, registered once in `domain.catalog.GAMES`.
+
+    - `start(options, seat_count, rng)` -> the set-up events (after `match.started`).
+    - `evolve(state | None, event)` -> the next state; `None` is the state before set-up.
+    - `decide(state, seat, command, rng)` -> events, or raises `Refusal`.
+    - `legal(state, seat)` -> every command the seat may send now, fully enumerated.
+    - `to_move(state)` -> the seats that may act now (several at once for simultaneous play).
+    - `view(state, seat | None)` -> what that seat (None: a spectator) may see, JSON-ready.
+    - `redact(event, seat | None)` -> the event as that seat may see it.
+    - `outcome(state)` -> the `Outcome` once the game is over, else None.
+    - `scores(state)` -> each seat's current score (used to rank the others when a seat resigns).
+    - `hidden_from(state, seat)` -> tokens (card ids) that seat (None: a spectator) must not learn now.
+    - `scramble(state, seat, rng)` -> a state differing only in what `seat` (None: a spectator) cannot see.
+    - `render(state)` -> a plain-text picture of the table.
+    """
+
+    slug: str
+    title: str
+    min_seats: int
+    max_seats: int
+    options_type: type[msgspec.Struct]
+    command_types: tuple[type[Command], ...]
+    event_types: tuple[type[Event], ...]
+    state_type: type[Any]
+    cooperative: bool = False
+    default_data: tuple[str, ...] = ()
+    deviations: tuple[str, ...] = ()
+    rules_version: str = "1"
+    # (seat count, options) pairs the conformance suite plays; empty means min and max seats, default options.
+    sample_setups: tuple[tuple[int, dict[str, Any]], ...] = ()
+    start: Callable[[Any, int, Rng], Sequence[Event]]
+    evolve: Callable[[S | None, Event], S]
+    decide: Callable[[S, int, Command, Rng], Sequence[Event]]
+    legal: Callable[[S, int], Sequence[Command]]
+    to_move: Callable[[S], Sequence[int]]
+    view: Callable[[S, int | None], Any]
+    redact: Callable[[Event, int | None], Event]
+    outcome: Callable[[S], Outcome | None]
+    scores: Callable[[S], Sequence[float]]
+    hidden_from: Callable[[S, int | None], frozenset[str]]
+    scramble: Callable[[S, int | None, Rng], S]
+    render: Callable[[S], str]
+
+
+def setups(game: Game[Any]) -> tuple[tuple[int, dict[str, Any]], ...]:
+    """The (seat count, options) pairs a game is exercised with in tests."""
+    if game.sample_setups:
+        return game.sample_setups
+    return tuple((n, {}) for n in sorted({game.min_seats, game.max_seats}))
+
+
+def refuse(code: str, message: str) -> Refusal:
+    """Build a refusal to `raise`: `raise refuse("not-your-turn", "...")`."""
+    return Refusal(code, message)
+
+
+def competition_ranks(scores: Sequence[tuple[Any, ...]]) -> list[int]:
+    """Standard competition ranking (1, 2, 2, 4) of comparable keys, higher is better."""
+    return [1 + sum(1 for other in scores if other > mine) for mine in scores]
+
+
+def ranked_results(keys: Sequence[tuple[Any, ...]], scores: Sequence[float]) -> tuple[SeatResult, ...]:
+    """Seat results ranked by `keys` (higher is better; the first element usually the score)."""
+    ranks = competition_ranks(keys)
+    return tuple(
+        SeatResult(seat=seat, rank=rank, score=float(scores[seat]), winner=rank == 1)
+        for seat, rank in enumerate(ranks)
+    )

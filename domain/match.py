@@ -1,0 +1,136 @@
+"""A match: one game's stream wrapped in the shared lifecycle (started, resigned, ended).
+
+`open_match`, `evolve`, `decide` here are what the service calls; they delegate the rules to the
+game record and add the lifecycle events themselves, so no game writes `match.ended`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import msgspec
+
+from domain.engine import Command, Event, Game, Outcome, Refusal, SeatResult, competition_ranks
+from domain.lifecycle import MatchEnded, MatchStarted, Resign, SeatResigned
+from domain.rng import Rng, seed_commitment
+
+
+class MatchState(msgspec.Struct, frozen=True, kw_only=True):
+    """The fold of a match's events: lifecycle facts plus the game's own state."""
+
+    game: str
+    players: tuple[str, ...]
+    options: dict[str, Any]
+    version: int
+    game_state: Any = None
+    resigned: tuple[int, ...] = ()
+    ended: MatchEnded | None = None
+
+    @property
+    def finished(self) -> bool:
+        """True once `match.ended` has been recorded."""
+        return self.ended is not None
+
+
+def decode_options(game: Game[Any], raw: dict[str, Any] | None) -> Any:
+    """The game's typed options from a JSON object, or a `bad-options` refusal."""
+    try:
+        return msgspec.convert(raw or {}, game.options_type, strict=False)
+    except msgspec.ValidationError as exc:
+        raise Refusal("bad-options", f"options for {game.slug}: {exc}") from exc
+
+
+def open_match(game: Game[Any], players: Sequence[str], raw_options: dict[str, Any] | None, seed: str) -> list[Event]:
+    """The first events of a new match: `match.started`, then the game's set-up."""
+    if not game.min_seats <= len(players) <= game.max_seats:
+        raise Refusal(
+            "bad-seat-count", f"{game.slug} takes {game.min_seats}-{game.max_seats} seats, not {len(players)}"
+        )
+    options = decode_options(game, raw_options)
+    started = MatchStarted(
+        game=game.slug,
+        rules_version=game.rules_version,
+        players=tuple(players),
+        options=msgspec.to_builtins(options),
+        seed_commitment=seed_commitment(seed),
+    )
+    return [started, *game.start(options, len(players), Rng.derive(seed, 0))]
+
+
+def evolve(game: Game[Any], state: MatchState | None, event: Event) -> MatchState:
+    """Apply one event. Lifecycle events are handled here; all others go to the game."""
+    if isinstance(event, MatchStarted):
+        return MatchState(game=event.game, players=event.players, options=event.options, version=1)
+    if state is None:
+        raise ValueError("a match stream must begin with match.started")
+    version = state.version + 1
+    if isinstance(event, SeatResigned):
+        return msgspec.structs.replace(state, version=version, resigned=(*state.resigned, event.seat))
+    if isinstance(event, MatchEnded):
+        return msgspec.structs.replace(state, version=version, ended=event)
+    return msgspec.structs.replace(state, version=version, game_state=game.evolve(state.game_state, event))
+
+
+def fold(game: Game[Any], events: Iterable[Event], state: MatchState | None = None) -> MatchState:
+    """The state after applying `events` in order (from `state`, or from nothing)."""
+    for event in events:
+        state = evolve(game, state, event)
+    if state is None:
+        raise ValueError("no events to fold")
+    return state
+
+
+def to_move(game: Game[Any], state: MatchState) -> list[int]:
+    """Seats that may act now; none once the match has ended."""
+    return [] if state.finished else list(game.to_move(state.game_state))
+
+
+def legal(game: Game[Any], state: MatchState, seat: int) -> list[Command]:
+    """The game's legal commands for `seat` (resigning is always possible too, and not listed)."""
+    return [] if state.finished else list(game.legal(state.game_state, seat))
+
+
+def decide(game: Game[Any], state: MatchState, seat: int, command: Command, rng: Rng) -> list[Event]:
+    """Accept a command as events (adding `match.ended` when it ends the game) or raise `Refusal`."""
+    if state.finished:
+        raise Refusal("match-finished", "the match has ended")
+    if not 0 <= seat < len(state.players):
+        raise Refusal("no-such-seat", f"seat {seat} is not at this match")
+    if isinstance(command, Resign):
+        return [SeatResigned(seat=seat), resignation_end(game, state, seat)]
+    if not isinstance(command, game.command_types):
+        raise Refusal("wrong-game", f"{command.__struct_config__.tag!r} is not a {game.slug} command")
+    events = list(game.decide(state.game_state, seat, command, rng))
+    after = state.game_state
+    for event in events:
+        after = game.evolve(after, event)
+    outcome = game.outcome(after)
+    if outcome is not None:
+        events.append(ended_event(outcome))
+    return events
+
+
+def ended_event(outcome: Outcome) -> MatchEnded:
+    """The lifecycle event recording a game's outcome."""
+    return MatchEnded(
+        reason=outcome.reason,
+        results=outcome.results,
+        cooperative=outcome.cooperative,
+        team_won=outcome.team_won,
+    )
+
+
+def resignation_end(game: Game[Any], state: MatchState, seat: int) -> MatchEnded:
+    """Seat `seat` resigns: it ranks last; others rank by their current scores (a team loses together)."""
+    scores = list(game.scores(state.game_state))
+    if game.cooperative:
+        results = tuple(SeatResult(seat=s, rank=1, score=float(scores[s]), winner=False) for s in range(len(scores)))
+        return MatchEnded(reason="resigned", results=results, cooperative=True, team_won=False)
+    keys = [(s != seat, scores[s]) for s in range(len(scores))]
+    ranks = competition_ranks(keys)
+    results = tuple(
+        SeatResult(seat=s, rank=ranks[s], score=float(scores[s]), winner=ranks[s] == 1 and s != seat)
+        for s in range(len(scores))
+    )
+    return MatchEnded(reason="resigned", results=results)

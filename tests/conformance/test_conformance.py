@@ -1,0 +1,188 @@
+"""One conformance suite for every registered game: random play from the legal list.
+
+Each game is played at each of its sample set-ups. A game passes this suite by registering itself
+in `domain.catalog.GAMES`; nothing here names a game.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from domain import match
+from domain.catalog import GAMES
+from domain.codec import encode, event_decoder
+from domain.engine import Command, Event, Game, Refusal, setups
+from domain.match import MatchState
+from domain.playout import play, replay
+from domain.rng import Rng
+
+MATCHES = int(os.environ.get("TURNSTILE_CONFORMANCE_MATCHES", "200"))
+CHECKED_MATCHES = int(os.environ.get("TURNSTILE_CONFORMANCE_CHECKED", "8"))
+
+CASES = [
+    pytest.param(game, seats, options, id=f"{game.slug}-{seats}p-{index}")
+    for game in GAMES
+    for index, (seats, options) in enumerate(setups(game))
+]
+
+
+def assert_valid_outcome(game: Game[Any], state: MatchState, seats: int) -> None:
+    """A finished match records one result per seat with sane ranks."""
+    assert state.ended is not None, f"{game.slug}: the match did not end"
+    results = state.ended.results
+    assert sorted(r.seat for r in results) == list(range(seats))
+    assert all(1 <= r.rank <= seats for r in results)
+    if state.ended.cooperative:
+        assert state.ended.team_won is not None
+        assert all(r.winner == state.ended.team_won for r in results)
+    else:
+        assert min(r.rank for r in results) == 1
+        assert all(r.winner == (r.rank == 1) for r in results if state.ended.reason != "resigned")
+
+
+def assert_fold_matches(game: Game[Any], events: list[Event], state: MatchState) -> None:
+    """Folding the log, also after a JSON round trip, gives the incrementally built state."""
+    assert match.fold(game, events) == state
+    decoder = event_decoder(game)
+    assert match.fold(game, [decoder.decode(encode(e)) for e in events]) == state
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), CASES)
+def test_random_matches_end_with_an_outcome(game: Game[Any], seats: int, options: dict[str, Any]) -> None:
+    """Many seeded random matches all end, with a valid outcome, and fold back to the same state."""
+    for n in range(MATCHES):
+        played = play(game, seats, options, seed=f"conformance-{n}")
+        assert played.state is not None
+        assert_valid_outcome(game, played.state, seats)
+        if n % 10 == 0:
+            assert_fold_matches(game, played.events, played.state)
+
+
+class StepChecker:
+    """The per-move checks of the suite, applied before each move of a random match."""
+
+    def __init__(self, game: Game[Any], seats: int, seed: str) -> None:
+        self.game, self.seats, self.seed = game, seats, seed
+        self.rng = Rng.derive(seed, -2)
+        self.pool: dict[bytes, Command] = {}
+        self.scrambles_differed = 0
+        self.hidden_seen = 0
+
+    def __call__(self, state: MatchState, seat: int, command: Command, events: list[Event]) -> None:
+        game = self.game
+        listed = match.legal(game, state, seat)
+        assert command in listed
+        self.check_listed_moves_accepted(state, seat, listed)
+        self.check_refusals(state)
+        after = match.fold(game, events, state)
+        if not after.finished:
+            self.check_views(after.game_state, events)
+
+    def check_listed_moves_accepted(self, state: MatchState, seat: int, listed: list[Command]) -> None:
+        for other in [listed[self.rng.below(len(listed))] for _ in range(min(3, len(listed)))]:
+            match.decide(self.game, state, seat, other, Rng.derive(self.seed, state.version))
+        for command in listed[:50]:
+            self.pool.setdefault(encode(command), command)
+
+    def check_refusals(self, state: MatchState) -> None:
+        """A command that is not listed for a seat is refused, and refusing changes nothing."""
+        before = encode(state)
+        pool = list(self.pool.values())
+        for _ in range(min(3, len(pool))):
+            seat = self.rng.below(self.seats)
+            candidate = pool[self.rng.below(len(pool))]
+            if candidate in match.legal(self.game, state, seat):
+                continue
+            with pytest.raises(Refusal):
+                match.decide(self.game, state, seat, candidate, Rng.derive(self.seed, state.version))
+        assert encode(state) == before
+
+    def check_views(self, game_state: Any, events: list[Event]) -> None:
+        """No seat (nor a spectator) sees, in its view or its redacted events, what it must not."""
+        game = self.game
+        for seat in [*range(self.seats), None]:
+            view = encode(game.view(game_state, seat))
+            scrambled = game.scramble(game_state, seat, self.rng)
+            if scrambled != game_state:
+                self.scrambles_differed += 1
+            assert encode(game.view(scrambled, seat)) == view, f"seat {seat}'s view shows hidden information"
+            hidden = game.hidden_from(game_state, seat)
+            self.hidden_seen += bool(hidden)
+            for event in events:
+                redacted = encode(game.redact(event, seat))
+                leaked = [token for token in hidden if f'"{token}"'.encode() in redacted]
+                assert not leaked, f"seat {seat} sees {leaked} in {redacted!r}"
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), CASES)
+@settings(max_examples=CHECKED_MATCHES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.text(min_size=1, max_size=12))
+def test_every_move_checked(game: Game[Any], seats: int, options: dict[str, Any], seed: str) -> None:
+    """Listed moves are accepted, others refused without effect, views leak nothing, replay is exact."""
+    checker = StepChecker(game, seats, seed)
+    played = play(game, seats, options, seed, on_step=checker)
+    assert played.state is not None
+    assert_valid_outcome(game, played.state, seats)
+    assert_fold_matches(game, played.events, played.state)
+    again = replay(game, seats, options, seed, played.moves)
+    assert [encode(e) for e in again] == [encode(e) for e in played.events]
+    if checker.hidden_seen:
+        assert checker.scrambles_differed, "scramble never changed a state with hidden information"
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), CASES)
+def test_a_seat_that_is_not_to_move_has_no_legal_moves(game: Game[Any], seats: int, options: dict[str, Any]) -> None:
+    """`legal` and `to_move` agree: a seat lists moves exactly when it may act."""
+
+    def check(state: MatchState, seat: int, command: Command, events: list[Event]) -> None:
+        moving = set(match.to_move(game, state))
+        for other in range(seats):
+            if other not in moving:
+                assert match.legal(game, state, other) == []
+
+    play(game, seats, options, seed="to-move", on_step=check)
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), CASES)
+def test_resigning_ends_the_match(game: Game[Any], seats: int, options: dict[str, Any]) -> None:
+    """Any seat may resign an active match: it ends at once, that seat ranked last (or the team lost)."""
+    from domain.lifecycle import Resign
+
+    events = match.open_match(game, [f"p{i}" for i in range(seats)], options, "resign")
+    state = match.fold(game, events)
+    seat = seats - 1
+    state = match.fold(game, match.decide(game, state, seat, Resign(), Rng.derive("resign", state.version)), state)
+    assert state.ended is not None and state.ended.reason == "resigned"
+    result = next(r for r in state.ended.results if r.seat == seat)
+    assert not result.winner
+    if not game.cooperative and seats > 1:
+        assert result.rank == max(r.rank for r in state.ended.results)
+    with pytest.raises(Refusal) as refused:
+        match.decide(game, state, 0, Resign(), Rng.derive("resign", state.version))
+    assert refused.value.code == "match-finished"
+
+
+def test_the_catalog_names_each_game_once() -> None:
+    """Slugs and command/event tags are unique across the catalog and namespaced by slug."""
+    slugs = [game.slug for game in GAMES]
+    assert len(slugs) == len(set(slugs))
+    tags: list[str] = []
+    for game in GAMES:
+        for kind in (*game.command_types, *game.event_types):
+            tag = kind.__struct_config__.tag
+            assert isinstance(tag, str) and tag.startswith(game.slug + "."), tag
+            tags.append(tag)
+    assert len(tags) == len(set(tags))
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.slug for g in GAMES])
+def test_commands_and_events_have_json_schemas(game: Game[Any]) -> None:
+    """Every command and event type is expressible in JSON Schema (the API's OpenAPI comes from them)."""
+    _, components = msgspec.json.schema_components([*game.command_types, *game.event_types, game.options_type])
+    assert set(components) >= {kind.__name__ for kind in game.command_types}
