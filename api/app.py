@@ -1,0 +1,52 @@
+"""The composition root: one store, one match service, the routes and the OpenAPI document."""
+
+from __future__ import annotations
+
+from litestar import Litestar, get
+from litestar.di import Provide
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import ScalarRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme
+
+from api.allow import allow_all_route_methods
+from api.openapi_schema import ClosedStructSchemaPlugin, add_discriminators
+from api.problems import EXCEPTION_HANDLERS
+from api.routes.games import GamesController
+from api.routes.matches import MatchesController
+from service.matches import MatchService
+from store.base import EventStore
+
+VERSION = "0.1.0"
+
+
+@get("/health", summary="Liveness", tags=["service"], sync_to_thread=False)
+def health() -> dict[str, str]:
+    """The service answers."""
+    return {"status": "ok"}
+
+
+def create_app(store: EventStore, *, debug: bool = False) -> Litestar:
+    """The Litestar app serving `store`."""
+    service = MatchService(store)
+    app = Litestar(
+        route_handlers=[health, GamesController, MatchesController],
+        dependencies={"service": Provide(lambda: service, sync_to_thread=False)},
+        exception_handlers=EXCEPTION_HANDLERS,
+        middleware=[allow_all_route_methods],
+        plugins=[ClosedStructSchemaPlugin()],
+        openapi_config=OpenAPIConfig(
+            title="Turnstile",
+            version=VERSION,
+            description="Referee and record of transit-themed tabletop games: moves, replays and leaderboards.",
+            render_plugins=[ScalarRenderPlugin()],
+            components=Components(security_schemes={
+                "bearer": SecurityScheme(type="http", scheme="bearer",
+                                         description="An app key (create matches) or a seat token (moves)"),
+            }),
+        ),
+        debug=debug,
+    )
+    app.state.service = service
+    app.state.store = store
+    add_discriminators(app.openapi_schema)  # built once here; what /schema serves
+    return app

@@ -1,0 +1,194 @@
+"""The API's typed messages. Command and event unions are built from the game catalog."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+import msgspec
+
+from domain.catalog import GAMES
+from domain.codec import command_types, event_types
+from domain.lifecycle import LIFECYCLE_COMMANDS, LIFECYCLE_EVENTS
+
+
+def _unique(kinds: list[type[Any]]) -> tuple[type[Any], ...]:
+    return tuple(dict.fromkeys(kinds))
+
+
+ALL_COMMANDS = _unique([*LIFECYCLE_COMMANDS, *(k for g in GAMES for k in command_types(g))])
+ALL_EVENTS = _unique([*LIFECYCLE_EVENTS, *(k for g in GAMES for k in event_types(g))])
+AnyCommand: Any = Union[ALL_COMMANDS]  # noqa: UP007  (built at import from the catalog)
+AnyEvent: Any = Union[ALL_EVENTS]  # noqa: UP007
+
+Handle = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.@-]+$",
+                                     description="A player's handle, shared across matches")]
+
+
+class Strict(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Base of request bodies: unknown fields are an error."""
+
+
+class SeatRequest(Strict, frozen=True):
+    """Who takes a seat."""
+
+    player: Handle
+
+
+class CreateMatchRequest(Strict, frozen=True):
+    """Body of POST /v1/matches."""
+
+    game: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    seats: Annotated[list[SeatRequest], msgspec.Meta(min_length=1, max_length=8)]
+    options: dict[str, Any] | None = None
+    seed: Annotated[str, msgspec.Meta(min_length=1, max_length=256)] | None = None
+
+
+class GameInfo(msgspec.Struct, frozen=True):
+    """A game of the catalog."""
+
+    slug: str
+    title: str
+    min_seats: int
+    max_seats: int
+    cooperative: bool
+    rules_version: str
+    options_schema: dict[str, Any]
+    default_data: list[str]
+    deviations: list[str]
+    commands: list[str]
+
+
+class GameList(msgspec.Struct, frozen=True):
+    """The catalog."""
+
+    items: list[GameInfo]
+
+
+class SeatToken(msgspec.Struct, frozen=True):
+    """A seat with its secret token: shown once, at creation."""
+
+    seat: int
+    player: str
+    token: str
+
+
+class CreatedMatch(msgspec.Struct, frozen=True):
+    """Answer to POST /v1/matches."""
+
+    id: str
+    game: str
+    version: int
+    seats: list[SeatToken]
+    seed_commitment: str
+
+
+class SeatInfo(msgspec.Struct, frozen=True):
+    """A seat and its player."""
+
+    seat: int
+    player: str
+
+
+class SeatResultOut(msgspec.Struct, frozen=True):
+    """How a seat finished."""
+
+    seat: int
+    rank: int
+    score: float
+    winner: bool
+
+
+class OutcomeOut(msgspec.Struct, frozen=True):
+    """The recorded end of a match."""
+
+    reason: str
+    results: list[SeatResultOut]
+    cooperative: bool
+    team_won: bool | None
+
+
+Status = Literal["active", "finished"]
+
+
+class MatchSummary(msgspec.Struct, frozen=True):
+    """A match in a listing."""
+
+    id: str
+    game: str
+    status: Status
+    version: int
+    seats: list[SeatInfo]
+    created_at: str
+    updated_at: str
+
+
+class MatchPage(msgspec.Struct, frozen=True):
+    """One page of matches; pass `next_cursor` as `cursor` for the next."""
+
+    items: list[MatchSummary]
+    next_cursor: str | None
+
+
+class MatchDetail(msgspec.Struct, frozen=True):
+    """A match as the caller may see it."""
+
+    id: str
+    game: str
+    rules_version: str
+    status: Status
+    version: int
+    seats: list[SeatInfo]
+    to_move: list[int]
+    you: int | None
+    view: Any
+    outcome: OutcomeOut | None
+    options: dict[str, Any]
+    seed_commitment: str
+    seed: str | None
+    head_hash: str
+    created_at: str
+    updated_at: str
+
+
+class LegalMoves(msgspec.Struct, frozen=True):
+    """Every move the caller's seat may send now (resigning, `match.resign`, is always possible too)."""
+
+    version: int
+    seat: int
+    moves: list[AnyCommand]  # type: ignore[valid-type]
+
+
+class MoveRequest(Strict, frozen=True):
+    """Body of POST /v1/matches/{id}/moves."""
+
+    move: AnyCommand  # type: ignore[valid-type]
+    expected_version: int | None = None
+
+
+class RecordedEvent(msgspec.Struct, frozen=True):
+    """An event of a match's log, as the caller may see it."""
+
+    version: int
+    position: int
+    recorded_at: str
+    seat: int | None
+    hash: str
+    prev_hash: str
+    event: AnyEvent  # type: ignore[valid-type]
+
+
+class MoveResult(msgspec.Struct, frozen=True):
+    """Answer to a move: the match's new version, its global position, the events as the mover sees them."""
+
+    version: int
+    position: int
+    events: list[RecordedEvent]
+    duplicate: bool
+
+
+class EventPage(msgspec.Struct, frozen=True):
+    """One page of a match's log; pass `next_after` as `after` for the next."""
+
+    items: list[RecordedEvent]
+    next_after: int | None
+
