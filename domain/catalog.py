@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from domain.engine import Game
+from domain.games.expect_delays import GAME as EXPECT_DELAYS
 
 GAMES: tuple[Game[Any], ...] = (
+    EXPECT_DELAYS,
 )
 
 

@@ -53,7 +53,7 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
 S = TypeVar("S")
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)  # identity: a game is one registered record
 class Game(Generic[S]):
     """A game is a record of functions, registered once in `domain.catalog.GAMES`.
 

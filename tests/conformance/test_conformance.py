@@ -80,9 +80,7 @@ class StepChecker:
         assert command in listed
         self.check_listed_moves_accepted(state, seat, listed)
         self.check_refusals(state)
-        after = match.fold(game, events, state)
-        if not after.finished:
-            self.check_views(after.game_state, events)
+        self.check_views(state, events)
 
     def check_listed_moves_accepted(self, state: MatchState, seat: int, listed: list[Command]) -> None:
         for other in [listed[self.rng.below(len(listed))] for _ in range(min(3, len(listed)))]:
@@ -103,21 +101,29 @@ class StepChecker:
                 match.decide(self.game, state, seat, candidate, Rng.derive(self.seed, state.version))
         assert encode(state) == before
 
-    def check_views(self, game_state: Any, events: list[Event]) -> None:
-        """No seat (nor a spectator) sees, in its view or its redacted events, what it must not."""
+    def check_views(self, state: MatchState, events: list[Event]) -> None:
+        """No seat (nor a spectator) sees, in its view or its redacted events, what it must not.
+
+        Each event is checked against the state right after it: a card shown face up by one event and
+        shuffled away by the next was public when it was shown.
+        """
         game = self.game
-        for seat in [*range(self.seats), None]:
-            view = encode(game.view(game_state, seat))
-            scrambled = game.scramble(game_state, seat, self.rng)
-            if scrambled != game_state:
-                self.scrambles_differed += 1
-            assert encode(game.view(scrambled, seat)) == view, f"seat {seat}'s view shows hidden information"
-            hidden = game.hidden_from(game_state, seat)
-            self.hidden_seen += bool(hidden)
-            for event in events:
+        for event in events:
+            state = match.evolve(game, state, event)
+            if state.finished:
+                return
+            for seat in [*range(self.seats), None]:
+                hidden = game.hidden_from(state.game_state, seat)
                 redacted = encode(game.redact(event, seat))
                 leaked = [token for token in hidden if f'"{token}"'.encode() in redacted]
                 assert not leaked, f"seat {seat} sees {leaked} in {redacted!r}"
+        for seat in [*range(self.seats), None]:
+            view = encode(game.view(state.game_state, seat))
+            self.hidden_seen += bool(game.hidden_from(state.game_state, seat))
+            scrambled = game.scramble(state.game_state, seat, self.rng)
+            if scrambled != state.game_state:
+                self.scrambles_differed += 1
+            assert encode(game.view(scrambled, seat)) == view, f"seat {seat}'s view shows hidden information"
 
 
 @pytest.mark.parametrize(("game", "seats", "options"), CASES)

@@ -1,0 +1,214 @@
+"""The table as a frozen Struct, and `evolve`: a few dull lines per event, no judgement, no randomness."""
+
+from __future__ import annotations
+
+from typing import Literal, TypeVar
+
+import msgspec
+
+from domain.engine import Event
+from domain.games.expect_delays.components import ADVISORIES, LINE_ORDER, SETUP, TRACK, Advisory, lines_of
+from domain.games.expect_delays.events import (
+    ActionPhaseEnded,
+    ActionTaken,
+    AdvisoryDeckShuffled,
+    AdvisoryRevealed,
+    CardRepaired,
+    CardsDiscarded,
+    CardsDrawn,
+    CardTakenOutOfService,
+    CommuterBoarded,
+    CommuterDisembarked,
+    ExtraActionGained,
+    FareSwipesGained,
+    FareSwipesReturned,
+    GameOver,
+    GameSetUp,
+    RidersMoved,
+    TouristBoarded,
+    TouristReturned,
+    TrainDeckShuffled,
+    TurnPassed,
+)
+
+Rider = Literal["commuter", "tourist"]
+Stops = tuple[Rider | None, ...]
+T = TypeVar("T")
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything on the table. Decks list their top card first; `tracks` follow `LINE_ORDER`.
+
+    `shown_this_decision` names the Train cards that were turned face up by the events of the
+    latest decision (see README, "Hidden information"): every seat has just seen them.
+    """
+
+    max_turns: int
+    turn: int = 1
+    active_seat: int = 0
+    actions_left: int
+    hands: tuple[tuple[str, ...], ...]
+    train_deck: tuple[str, ...] = ()
+    discard_pile: tuple[str, ...] = ()
+    out_of_service: tuple[str, ...] = ()
+    advisory_deck: tuple[str, ...] = ()
+    active_advisory: str | None = None
+    advisory_discard: tuple[str, ...] = ()
+    tracks: tuple[Stops, ...]
+    points: tuple[int, ...]
+    fare_swipes: tuple[int, ...]
+    platform_fare_swipes: int
+    platform_tourists: int
+    end_reason: str | None = None
+    shown_this_decision: tuple[str, ...] = ()
+
+    @property
+    def next_advisory(self) -> str | None:
+        """The face-up card on top of the advisory deck (public, rulebook Setup step 3)."""
+        return self.advisory_deck[0] if self.advisory_deck else None
+
+    @property
+    def advisory(self) -> Advisory | None:
+        """The Service Advisory in effect, if any."""
+        return ADVISORIES[self.active_advisory] if self.active_advisory else None
+
+    def track(self, line: str) -> Stops:
+        """The stops of `line`, from the 0 stop to the last."""
+        return self.tracks[LINE_ORDER.index(line)]
+
+    def commuters_in_pool(self, seat: int) -> int:
+        """Commuters of `seat` not on the board."""
+        on_board = sum(stop == "commuter" for line in lines_of(seat) for stop in self.track(line))
+        return SETUP.commuters_per_seat - on_board
+
+    def riders_on_lines(self, seat: int) -> int:
+        """Commuters and Tourists on `seat`'s own lines (the first tie-break, reading 14)."""
+        return sum(stop is not None for line in lines_of(seat) for stop in self.track(line))
+
+
+def _put(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def _add(numbers: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
+    return _put(numbers, index, numbers[index] + delta)
+
+
+def _without(items: tuple[str, ...], gone: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(item for item in items if item not in gone)
+
+
+def _set_stop(state: State, line: str, stop: int, rider: Rider | None) -> tuple[Stops, ...]:
+    index = LINE_ORDER.index(line)
+    return _put(state.tracks, index, _put(state.tracks[index], stop, rider))
+
+
+def _moved(stops: Stops, event: RidersMoved) -> Stops:
+    after = list(stops)
+    for move in event.moves:
+        after[move.from_stop] = None
+    for move in event.moves:
+        if move.to_stop is not None:
+            after[move.to_stop] = stops[move.from_stop]
+    return tuple(after)
+
+
+def initial_state(event: GameSetUp) -> State:
+    """The table after rulebook Setup steps 1, 4, 5, 6 (decks and hands arrive as their own events)."""
+    return State(
+        max_turns=event.max_turns,
+        actions_left=SETUP.actions_per_turn,
+        hands=((),) * event.seats,
+        tracks=((None,) * len(TRACK.stop_points),) * len(LINE_ORDER),
+        points=(0,) * event.seats,
+        fare_swipes=SETUP.start_fare_swipes,
+        platform_fare_swipes=SETUP.fare_swipes_total - sum(SETUP.start_fare_swipes),
+        platform_tourists=SETUP.tourists_total,
+    )
+
+
+def evolve(state: State | None, event: Event) -> State:
+    """The table after `event`."""
+    if state is None:
+        if not isinstance(event, GameSetUp):
+            raise ValueError("an expect-delays stream begins with expect-delays.game-set-up")
+        return initial_state(event)
+    replace = msgspec.structs.replace
+    match event:
+        case TrainDeckShuffled(order=order):
+            return replace(state, train_deck=order, discard_pile=())
+        case AdvisoryDeckShuffled(order=order):
+            return replace(state, advisory_deck=order, advisory_discard=())
+        case CardsDrawn(seat=seat, cards=cards):
+            hands = _put(state.hands, seat, state.hands[seat] + cards)
+            return replace(state, hands=hands, train_deck=_without(state.train_deck, cards))
+        case ActionTaken():
+            return replace(state, actions_left=state.actions_left - 1, shown_this_decision=())
+        case CommuterBoarded(seat=seat, line=line, fare_paid=fare):
+            return replace(
+                state,
+                tracks=_set_stop(state, line, 0, "commuter"),
+                fare_swipes=_add(state.fare_swipes, seat, -fare),
+                platform_fare_swipes=state.platform_fare_swipes + fare,
+            )
+        case CommuterDisembarked(seat=seat, line=line, stop=stop, points=points):
+            return replace(state, tracks=_set_stop(state, line, stop, None), points=_add(state.points, seat, points))
+        case TouristBoarded(line=line):
+            tourists = state.platform_tourists - 1
+            return replace(state, tracks=_set_stop(state, line, 0, "tourist"), platform_tourists=tourists)
+        case TouristReturned(line=line, stop=stop):
+            tourists = state.platform_tourists + 1
+            return replace(state, tracks=_set_stop(state, line, stop, None), platform_tourists=tourists)
+        case RidersMoved(line=line):
+            index = LINE_ORDER.index(line)
+            returned = sum(move.to_stop is None for move in event.moves)
+            return replace(
+                state,
+                tracks=_put(state.tracks, index, _moved(state.tracks[index], event)),
+                platform_tourists=state.platform_tourists + returned,
+            )
+        case CardsDiscarded(seat=seat, cards=cards):
+            return replace(
+                state,
+                hands=_put(state.hands, seat, _without(state.hands[seat], cards)),
+                discard_pile=state.discard_pile + cards,
+                shown_this_decision=state.shown_this_decision + cards,
+            )
+        case CardTakenOutOfService(seat=seat, card=card, fare_swipes=gained):
+            return replace(
+                state,
+                hands=_put(state.hands, seat, _without(state.hands[seat], (card,))),
+                out_of_service=state.out_of_service + (card,),
+                fare_swipes=_add(state.fare_swipes, seat, gained),
+                platform_fare_swipes=state.platform_fare_swipes - gained,
+            )
+        case CardRepaired(card=card):
+            return replace(
+                state,
+                out_of_service=_without(state.out_of_service, (card,)),
+                discard_pile=state.discard_pile + (card,),
+                shown_this_decision=state.shown_this_decision + (card,),
+            )
+        case FareSwipesGained(seat=seat, count=count):
+            swipes = _add(state.fare_swipes, seat, count)
+            return replace(state, fare_swipes=swipes, platform_fare_swipes=state.platform_fare_swipes - count)
+        case FareSwipesReturned(seat=seat, count=count):
+            swipes = _add(state.fare_swipes, seat, -count)
+            return replace(state, fare_swipes=swipes, platform_fare_swipes=state.platform_fare_swipes + count)
+        case ExtraActionGained(count=count):
+            return replace(state, actions_left=state.actions_left + count)
+        case ActionPhaseEnded(early=early):
+            return replace(state, actions_left=0, shown_this_decision=() if early else state.shown_this_decision)
+        case AdvisoryRevealed(advisory=advisory):
+            replaced = (state.active_advisory,) if state.active_advisory else ()
+            return replace(
+                state,
+                active_advisory=advisory,
+                advisory_deck=_without(state.advisory_deck, (advisory,)),
+                advisory_discard=state.advisory_discard + replaced,
+            )
+        case TurnPassed(seat=seat, turn=turn):
+            return replace(state, active_seat=seat, turn=turn, actions_left=SETUP.actions_per_turn)
+        case GameOver(reason=reason):
+            return replace(state, end_reason=reason)
+    raise ValueError(f"not an expect-delays event: {event!r}")

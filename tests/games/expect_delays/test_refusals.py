@@ -1,0 +1,67 @@
+"""Refusals: who may act, malformed commands, and a check that every refusal code has a rule test."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from domain.engine import Command
+from domain.games.expect_delays import GAME
+from domain.games.expect_delays.commands import Board, Disembark, EndActions, RunTheLine, UseServiceAdvisory
+
+from .helpers import DOWNTOWN, refusal, table
+
+PACKAGE = Path(__file__).resolve().parents[3] / "domain" / "games" / "expect_delays"
+
+
+def test_only_the_acting_seat_may_act() -> None:
+    """Gameplay: players take turns; the other seat's commands are refused and change nothing."""
+    state = table(hands=(("T01",), ("T07",)))
+    assert refusal(state, EndActions(), seat=DOWNTOWN) == "not-your-turn"
+    assert GAME.legal(state, DOWNTOWN) == []
+
+
+def test_unknown_lines_are_refused() -> None:
+    """The board has four lines (DEFAULT ids U1, U2, D1, D2); any other name is refused."""
+    state = table(hands=(("T01",), ()), lines={"U1": "..C...."}, active_advisory="SA01")
+    for command in (
+        Board(line="Q7"),
+        RunTheLine(line="Q7", cards=("T01",)),
+        Disembark(line="Q7", stop=2),
+        Disembark(line="U1", stop=2, tourists=("Q7",)),
+        UseServiceAdvisory(line="Q7"),
+    ):
+        assert refusal(state, command) == "no-such-line", command
+
+
+def test_commands_of_another_game_are_refused() -> None:
+    """`decide` only knows Expect Delays commands (the match layer checks this first, too)."""
+
+    class Foreign(Command, frozen=True, tag="elsewhere.move"):
+        pass
+
+    assert refusal(table(), Foreign()) == "wrong-game"
+
+
+def refusal_codes() -> set[str]:
+    """Every code the package can refuse with: `refuse("code", ...)` and `checks.rider_at(..., "code")`."""
+    codes: set[str] = set()
+    for path in PACKAGE.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            argument = {"refuse": node.args[0], "rider_at": node.args[-1]}.get(name)
+            if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+                codes.add(argument.value)
+    return codes
+
+
+def test_every_refusal_code_has_a_rule_test() -> None:
+    """Each stable refusal code is asserted by at least one rule test (as `== "code"`)."""
+    codes = refusal_codes()
+    assert {"not-your-turn", "no-commuter-there", "no-tourist-there", "stop-occupied"} <= codes
+    tests = "".join(path.read_text() for path in Path(__file__).parent.glob("test_*.py"))
+    asserted = set(re.findall(r'==\s*\(?\s*"([a-z-]+)"', tests))
+    assert not codes - asserted, f"refusal codes without a test: {sorted(codes - asserted)}"
