@@ -15,7 +15,7 @@ def allow_all_route_methods(app: ASGIApp) -> ASGIApp:
     """Middleware rewriting `Allow` on OPTIONS answers from the matched route's methods."""
 
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "OPTIONS":
+        if scope["type"] != "http" or scope["method"] != "OPTIONS":  # type: ignore[typeddict-item]
             await app(scope, receive, send)
             return
         template = scope.get("path_template")

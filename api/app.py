@@ -11,10 +11,13 @@ from litestar.openapi.spec import Components, SecurityScheme
 from api.allow import allow_all_route_methods
 from api.openapi_schema import ClosedStructSchemaPlugin, add_discriminators
 from api.problems import EXCEPTION_HANDLERS
+from api.routes.audit import AuditController
 from api.routes.games import GamesController
 from api.routes.matches import MatchesController
+from api.routes.stats import StatsController
 from service.matches import MatchService
-from store.base import EventStore
+from store.read_models import Store
+from workers.notify import Notifier
 
 VERSION = "0.1.0"
 
@@ -25,11 +28,11 @@ def health() -> dict[str, str]:
     return {"status": "ok"}
 
 
-def create_app(store: EventStore, *, debug: bool = False) -> Litestar:
-    """The Litestar app serving `store`."""
-    service = MatchService(store)
+def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = False) -> Litestar:
+    """The Litestar app serving `store`; `notifier` hears of every append (projections)."""
+    service = MatchService(store, notifier=notifier)
     app = Litestar(
-        route_handlers=[health, GamesController, MatchesController],
+        route_handlers=[health, GamesController, MatchesController, StatsController, AuditController],
         dependencies={"service": Provide(lambda: service, sync_to_thread=False)},
         exception_handlers=EXCEPTION_HANDLERS,
         middleware=[allow_all_route_methods],

@@ -7,6 +7,9 @@ import os
 import sys
 from pathlib import Path
 
+from api import cli_audit
+from api.cli_workers import add_commands as add_worker_commands
+
 DEFAULT_DATABASE_URL = "sqlite:///turnstile.db"
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
 
@@ -21,10 +24,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from api.app import create_app
+    from api.cli_workers import notifier_for
     from store.factory import open_store
 
     url = database_url()
-    app = create_app(open_store(url))
+    store = open_store(url)
+    app = create_app(store, notifier=notifier_for(store))
     print(f"turnstile: serving on http://{args.host}:{args.port} (store: {url}); docs at /schema", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="info")
     return 0
@@ -75,6 +80,8 @@ def parser() -> argparse.ArgumentParser:
     openapi = sub.add_parser("openapi", help="write openapi/openapi.json from the code")
     openapi.add_argument("--check", action="store_true", help="fail if the file is stale")
     openapi.set_defaults(run=cmd_openapi)
+    add_worker_commands(sub)
+    cli_audit.register(sub)
     return root
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
 from api.schemas import GameInfo, MatchDetail, MatchSummary, OutcomeOut, RecordedEvent, SeatInfo, SeatResultOut
 from domain import match
-from domain.codec import event_from_builtins
+from domain.codec import encode, event_from_builtins
 from domain.engine import Game
 from domain.lifecycle import LIFECYCLE_EVENTS, MatchEnded
 from service.matches import LoadedMatch
@@ -51,8 +52,8 @@ def outcome(ended: MatchEnded | None) -> OutcomeOut | None:
     return OutcomeOut(reason=ended.reason, results=results, cooperative=ended.cooperative, team_won=ended.team_won)
 
 
-def detail(loaded: LoadedMatch, seat: int | None) -> MatchDetail:
-    """A match as `seat` (None: a spectator) may see it."""
+def detail(loaded: LoadedMatch, seat: int | None, head_withheld: bool) -> MatchDetail:
+    """A match as `seat` (None: a spectator) may see it; `head_withheld` hides the hash of a redacted last event."""
     record, game, state = loaded.record, loaded.game, loaded.state
     view = game.view(state.game_state, seat) if state.game_state is not None else None
     return MatchDetail(
@@ -69,16 +70,34 @@ def detail(loaded: LoadedMatch, seat: int | None) -> MatchDetail:
         options=record.options,
         seed_commitment=record.seed_commitment,
         seed=record.seed if state.finished else None,
-        head_hash=record.head_hash,
+        head_hash=None if head_withheld else record.head_hash,
         created_at=record.created_at,
         updated_at=record.updated_at,
     )
 
 
-def recorded(game: Game[Any], stored: StoredEvent, seat: int | None) -> RecordedEvent:
-    """A stored event, redacted for `seat`."""
+def as_seen(game: Game[Any], stored: StoredEvent, seat: int | None, finished: bool) -> tuple[Any, bool]:
+    """The event as `seat` may see it, and whether anything was withheld. After the end, all is public."""
     event = event_from_builtins(game, stored.payload)
-    if not isinstance(event, LIFECYCLE_EVENTS):
-        event = game.redact(event, seat)
-    return RecordedEvent(version=stored.version, position=stored.position, recorded_at=stored.recorded_at,
-                         seat=stored.seat, hash=stored.hash, prev_hash=stored.prev_hash, event=event)
+    if finished or isinstance(event, LIFECYCLE_EVENTS):
+        return event, False
+    redacted = game.redact(event, seat)
+    return redacted, encode(redacted) != encode(event)
+
+
+def recorded(game: Game[Any], stored: Sequence[StoredEvent], seat: int | None, finished: bool,
+             previous_withheld: bool = False) -> list[RecordedEvent]:
+    """Stored events (consecutive versions) as `seat` may see them.
+
+    An event's hash is a function of its whole payload, so publishing the hash of a redacted event would let
+    a caller test guesses of the hidden cards against it: it is withheld (null), and so is the next event's
+    `prev_hash`, which repeats it. Every hash is public once the match has ended.
+    """
+    out = []
+    for event in stored:
+        seen, withheld = as_seen(game, event, seat, finished)
+        out.append(RecordedEvent(version=event.version, position=event.position, recorded_at=event.recorded_at,
+                                 seat=event.seat, hash=None if withheld else event.hash,
+                                 prev_hash=None if previous_withheld else event.prev_hash, event=seen))
+        previous_withheld = withheld
+    return out

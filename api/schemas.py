@@ -145,7 +145,7 @@ class MatchDetail(msgspec.Struct, frozen=True):
     options: dict[str, Any]
     seed_commitment: str
     seed: str | None
-    head_hash: str
+    head_hash: str | None  # null while the last event is redacted for the caller (see RecordedEvent)
     created_at: str
     updated_at: str
 
@@ -166,14 +166,18 @@ class MoveRequest(Strict, frozen=True):
 
 
 class RecordedEvent(msgspec.Struct, frozen=True):
-    """An event of a match's log, as the caller may see it."""
+    """An event of a match's log, as the caller may see it.
+
+    `hash` is null when the event is redacted for the caller (its hash would let guesses of the hidden part be
+    tested), and `prev_hash` when the previous one is; all hashes are public once the match has ended.
+    """
 
     version: int
     position: int
     recorded_at: str
     seat: int | None
-    hash: str
-    prev_hash: str
+    hash: str | None
+    prev_hash: str | None
     event: AnyEvent  # type: ignore[valid-type]
 
 

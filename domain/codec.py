@@ -37,9 +37,10 @@ def command_from_builtins(game: Game[Any], payload: dict[str, Any]) -> Command:
     return msgspec.convert(payload, Union[command_types(game)], strict=False)  # type: ignore[arg-type]  # noqa: UP007
 
 
-def to_builtins(value: Any) -> Any:
-    """A command, event or view as plain JSON-ready values."""
-    return msgspec.to_builtins(value)
-
-
 encode = msgspec.json.Encoder().encode
+_decode_any = msgspec.json.Decoder().decode
+
+
+def to_builtins(value: Any) -> Any:
+    """A command, event or view exactly as it reads back from JSON (tuples become lists)."""
+    return _decode_any(encode(value))

@@ -16,7 +16,9 @@ from domain.engine import Command, Event, Game, Refusal
 from domain.match import MatchState
 from domain.rng import Rng, seed_commitment
 from service.tokens import new_secret, new_seed, secret_hash
-from store.base import AppendResult, ConflictError, EventStore, MatchNotFound, MatchRecord, NewEvent, SeatRecord
+from store.base import AppendResult, ConflictError, MatchNotFound, MatchRecord, NewEvent, SeatRecord
+from store.read_models import Store
+from workers.notify import NoNotifier, Notifier
 
 AUTO_RETRIES = 8
 
@@ -95,9 +97,10 @@ def decode_events(game: Game[Any], payloads: Sequence[dict[str, Any]]) -> list[E
 class MatchService:
     """Creates matches and plays moves against an `EventStore`."""
 
-    def __init__(self, store: EventStore, cache: StateCache | None = None) -> None:
+    def __init__(self, store: Store, cache: StateCache | None = None, notifier: Notifier | None = None) -> None:
         self.store = store
         self.cache = cache or StateCache()
+        self.notifier = notifier or NoNotifier()
 
     def create(
         self, slug: str, players: Sequence[str], options: dict[str, Any] | None, seed: str | None
@@ -126,6 +129,7 @@ class MatchService:
             head_hash="",
         )
         result = self.store.create_match(record, [new_event(e) for e in events])
+        self.notifier.appended()
         self.cache.put(record.id, match.fold(game, events))
         stored = self.store.get_match(record.id)
         assert stored is not None
@@ -170,7 +174,7 @@ class MatchService:
                 raise VersionMismatch(expected_version, version)
             events = match.decide(loaded.game, loaded.state, seat, command, Rng.derive(loaded.record.seed, version))
             try:
-                return self.store.append(
+                result = self.store.append(
                     match_id,
                     version,
                     [new_event(e) for e in events],
@@ -181,6 +185,9 @@ class MatchService:
             except ConflictError as conflict:
                 if expected_version is not None:
                     raise VersionMismatch(expected_version, conflict.actual) from conflict
+                continue
+            self.notifier.appended()
+            return result
         raise VersionMismatch(version, self.load(match_id).state.version)
 
     def _same_command(self, original: AppendResult, command: Command, seat: int) -> None:

@@ -109,7 +109,9 @@ class MatchesController(Controller):
         """The match and its state as the caller may see it; the ETag is the version."""
         loaded = load(service, match_id)
         seat = seat_of(request, loaded.record)
-        body = convert.detail(loaded, seat)
+        last = service.store.read_match(match_id, loaded.record.version, loaded.record.version)
+        head_withheld = bool(last) and convert.as_seen(loaded.game, last[0], seat, loaded.state.finished)[1]
+        body = convert.detail(loaded, seat, head_withheld)
         return Response(body, headers={"ETag": f'"{body.version}"'})
 
     @get("/{match_id:str}/legal-moves", summary="Legal moves of the caller's seat", sync_to_thread=True,
@@ -145,7 +147,11 @@ class MatchesController(Controller):
             raise ApiError(stale_status, "version-conflict", str(stale), current_version=stale.actual) from stale
         except IdempotencyMismatch as exc:
             raise ApiError(422, "idempotency-key-reused", str(exc)) from exc
-        events = [convert.recorded(loaded.game, e, seat) for e in result.events]
+        first = result.events[0].version
+        before = service.store.read_match(match_id, first - 1, first - 1) if first > 1 else []
+        finished = any(e.type == "match.ended" for e in result.events)
+        withheld = bool(before) and convert.as_seen(loaded.game, before[0], seat, finished)[1]
+        events = convert.recorded(loaded.game, result.events, seat, finished, withheld)
         return MoveResult(version=result.version, position=result.position, events=events,
                           duplicate=result.duplicate)
 
@@ -159,10 +165,15 @@ class MatchesController(Controller):
         after: Annotated[int, Parameter(ge=0, description="Return versions after this one")] = 0,
         limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
     ) -> EventPage:
-        """The match's events as the caller may see them, by version; follow `next_after`."""
+        """The match's events as the caller may see them (all of them once it has ended); follow `next_after`."""
         loaded = load(service, match_id)
         seat = seat_of(request, loaded.record)
-        stored = service.store.read_match(match_id, after + 1, after + limit)
-        items = [convert.recorded(loaded.game, e, seat) for e in stored]
+        finished = loaded.state.finished
+        stored = service.store.read_match(match_id, max(after, 1), after + limit)
+        withheld = False
+        if after >= 1 and stored and stored[0].version == after:
+            withheld = convert.as_seen(loaded.game, stored[0], seat, finished)[1]
+            stored = stored[1:]
+        items = convert.recorded(loaded.game, stored, seat, finished, withheld)
         more = bool(stored) and stored[-1].version < loaded.record.version
         return EventPage(items=items, next_after=stored[-1].version if more else None)

@@ -1,9 +1,8 @@
-"""An API client over each store adapter: SQLite (embedded default) and PostgreSQL."""
+"""An API client over each store adapter (the `store` fixture of tests/conftest.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from litestar.testing import TestClient
@@ -11,16 +10,6 @@ from litestar.testing import TestClient
 from api.app import create_app
 from service.tokens import new_secret, secret_hash
 from store.base import EventStore
-from store.factory import open_store
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EventStore]:
-    """A fresh store of each kind."""
-    url = f"sqlite:///{tmp_path / 'api.db'}" if request.param == "sqlite" else request.getfixturevalue("pg_clean_url")
-    opened = open_store(url)
-    yield opened
-    opened.close()
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 from litestar.testing import TestClient
 
 from domain import match
-from domain.catalog import GAMES
+from domain.catalog import GAMES, by_slug
 from domain.engine import Game, setups
 from service.matches import decode_events
 from store.base import EventStore
@@ -92,3 +92,33 @@ def play_some(client: TestClient, created: dict[str, Any], count: int) -> None:
         legal = client.get(f"/v1/matches/{created['id']}/legal-moves", headers=bearer(tokens[seat])).json()
         client.post(f"/v1/matches/{created['id']}/moves", headers=bearer(tokens[seat]),
                     json={"move": rng.choice(legal["moves"])})
+
+
+def test_hashes_of_redacted_events_are_withheld_until_the_end(client: TestClient, app_key: str,
+                                                              store: EventStore) -> None:
+    """A hash covers the hidden cards, so a guesser could test guesses against it: it is null for the caller
+    while redacted (with the next prev_hash), and every hash is published once the match has ended."""
+    game = by_slug("expect-delays")
+    assert game is not None
+    created = create(client, app_key, game.slug, 2, {"max_turns": 8}, seed="hash-leak")
+    play_some(client, created, 5)
+    assert client.get(f"/v1/matches/{created['id']}").json()["status"] == "active"
+    stored = {e.version: e for e in store.read_match(created["id"])}
+    log = client.get(f"/v1/matches/{created['id']}/events", params={"limit": 500}).json()["items"]
+    withheld = [item for item in log if item["hash"] is None]
+    assert withheld, "a spectator sees at least the deal redacted"
+    for item in log:
+        full = stored[item["version"]]
+        hidden = item["hash"] is None
+        assert hidden == (as_json(item["event"]) != full.payload and not item["event"]["type"].startswith("match."))
+        if not hidden:
+            assert item["hash"] == full.hash
+        after = next((x for x in log if x["version"] == item["version"] + 1), None)
+        if after is not None:
+            assert (after["prev_hash"] is None) == hidden
+    page = client.get(f"/v1/matches/{created['id']}/events", params={"after": withheld[0]["version"], "limit": 1})
+    assert page.json()["items"][0]["prev_hash"] is None, "paging does not reveal the withheld hash either"
+    play_to_end(client, created, random.Random(1))
+    final = client.get(f"/v1/matches/{created['id']}/events", params={"limit": 500}).json()["items"]
+    assert [item["hash"] for item in final] == [stored_event.hash for stored_event in store.read_match(created["id"])]
+    assert client.get(f"/v1/matches/{created['id']}").json()["head_hash"] == final[-1]["hash"]

@@ -1,0 +1,114 @@
+"""`turnstile verify` and `turnstile replay`: audit records, from files or from the store.
+
+    turnstile verify RECORD.ndjson [...]     verify exported records ("-" reads standard input)
+    turnstile verify --match ID [...]        verify matches of the store named by TURNSTILE_DATABASE_URL
+    turnstile verify --all                   verify every match of that store
+    turnstile replay RECORD.ndjson --to N    print the table after event N (default: the last)
+    turnstile replay --match ID --to N
+
+`verify` prints one line per record (`--json`: one JSON verdict per line) and exits 1 if any check failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from service.verify import Verdict
+
+
+def register(sub: Any) -> None:
+    """Add the `verify` and `replay` sub-commands to the `turnstile` parser."""
+    verify = sub.add_parser("verify", help="verify match records: hash chain, seed, rules, outcome")
+    verify.add_argument("records", nargs="*", metavar="RECORD.ndjson", help="exported records ('-': stdin)")
+    verify.add_argument("--match", action="append", default=[], metavar="ID", help="a match of the store")
+    verify.add_argument("--all", action="store_true", help="every match of the store")
+    verify.add_argument("--json", action="store_true", help="print each verdict as a JSON line")
+    verify.set_defaults(run=cmd_verify)
+    replay = sub.add_parser("replay", help="print the table of a match at a version")
+    source = replay.add_mutually_exclusive_group(required=True)
+    source.add_argument("record", nargs="?", metavar="RECORD.ndjson", help="an exported record ('-': stdin)")
+    source.add_argument("--match", metavar="ID", help="a match of the store")
+    replay.add_argument("--to", type=int, default=None, metavar="N", help="the version (default: the last)")
+    replay.set_defaults(run=cmd_replay)
+
+
+def _read(path: str) -> bytes:
+    return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+
+
+def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict]]:
+    from service.audit import all_match_ids, verify_match
+    from service.verify import verify_text
+
+    for path in args.records:
+        yield path, verify_text(_read(path))
+    if args.match or args.all:
+        from api.cli import database_url
+        from store.factory import open_store
+
+        store = open_store(database_url())
+        try:
+            for match_id in [*args.match, *(all_match_ids(store) if args.all else [])]:
+                yield match_id, verify_match(store, match_id)
+        finally:
+            store.close()
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Verify each record; exit status 1 if any failed."""
+    if not (args.records or args.match or args.all):
+        print("turnstile verify: name a RECORD.ndjson, --match ID or --all", file=sys.stderr)
+        return 2
+    failed = checked = 0
+    from store.base import MatchNotFound
+
+    try:
+        for name, verdict in _verdicts(args):
+            checked += 1
+            failed += not verdict.ok
+            print(msgspec.json.encode(verdict).decode() if args.json else describe(name, verdict), flush=True)
+    except (OSError, MatchNotFound) as exc:
+        print(f"turnstile verify: {exc}", file=sys.stderr)
+        return 2
+    if not args.json:
+        print(f"{checked} checked, {failed} failed", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def describe(name: str, verdict: Verdict) -> str:
+    """One line for people: OK/FAIL, what was checked, and the first failure."""
+    what = f"{verdict.game}, {verdict.version} events" if verdict.game else "not a record"
+    mark = "OK  " if verdict.ok else "FAIL"
+    return f"{mark} {name} ({what}): {verdict.code}: {verdict.message}"
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Print the table after event N of a record or a stored match."""
+    from service.audit import NotReplayable, UnknownVersion, export, match_record, picture, replay
+    from service.records import RecordError, parse_record
+    from store.base import MatchNotFound
+
+    try:
+        if args.match:
+            from api.cli import database_url
+            from store.factory import open_store
+
+            store = open_store(database_url())
+            try:
+                record = export(store, match_record(store, args.match), None, full=True)
+            finally:
+                store.close()
+        else:
+            record = parse_record(_read(args.record))
+        game, state, set_up = replay(record, args.to)
+    except (OSError, RecordError, MatchNotFound, UnknownVersion, NotReplayable) as exc:
+        print(f"turnstile replay: {exc}", file=sys.stderr)
+        return 2
+    print(picture(game, state, record.header.version, set_up), end="")
+    return 0

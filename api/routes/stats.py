@@ -1,0 +1,159 @@
+"""Statistics, ratings, leaderboards and projection status, read from the projections' documents."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any
+
+from litestar import Controller, get
+from litestar.params import Parameter
+
+from api.problems import ApiError, problem_responses
+from api.stats_schemas import (
+    GameStats,
+    Leaderboard,
+    LeaderboardEntry,
+    Player,
+    PlayerGameStats,
+    PlayerStats,
+    ProjectionList,
+    ProjectionStatus,
+)
+from domain.catalog import by_slug
+from projections import game_stats, player_stats, ratings
+from service.matches import MatchService
+
+MinPosition = Annotated[int | None, Parameter(description="Answer only with data folded at least this far "
+                                                                 "(e.g. the position a move returned)")]
+WAIT_SECONDS = 2.0
+
+
+def fresh_position(service: MatchService, projection: str, min_position: int | None) -> int:
+    """The projection's position, after waiting briefly for `min_position`; 409 `not-yet` if still behind."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        position = next((c.position for c in service.store.checkpoints() if c.projection == projection), 0)
+        if min_position is None or position >= min_position:
+            return position
+        if time.monotonic() >= deadline:
+            raise ApiError(409, "not-yet", f"statistics are folded up to position {position}, not yet "
+                                           f"{min_position}; retry shortly", current_version=position)
+        time.sleep(0.05)
+
+
+def known_game(game: str) -> None:
+    """404 for a game the catalog does not have."""
+    if by_slug(game) is None:
+        raise ApiError(404, "unknown-game", f"no game is called {game!r}")
+
+
+def entry(doc: dict[str, Any]) -> LeaderboardEntry:
+    """A rating document as a leaderboard entry."""
+    return LeaderboardEntry(player=doc["player"], ordinal=doc["ordinal"], mu=doc["mu"], sigma=doc["sigma"],
+                            matches=doc["matches"])
+
+
+def parse_cursor(cursor: str | None) -> tuple[float, str] | None:
+    """A leaderboard cursor `<ordinal>|<player>` (as returned in `next_cursor`)."""
+    if cursor is None:
+        return None
+    rank, sep, key = cursor.partition("|")
+    try:
+        return (float(rank), key) if sep else _bad_cursor()
+    except ValueError:
+        return _bad_cursor()
+
+
+def _bad_cursor() -> tuple[float, str]:
+    raise ApiError(400, "invalid-request", "cursor must be a next_cursor value from a previous page")
+
+
+class StatsController(Controller):
+    """Read models folded from the global log by the workers."""
+
+    tags = ["statistics"]
+
+    @get("/v1/leaderboards/{game:str}", summary="A game's leaderboard", sync_to_thread=True,
+         responses=problem_responses(400, 404, 409))
+    def leaderboard(
+        self,
+        game: str,
+        service: MatchService,
+        min_matches: Annotated[int, Parameter(ge=0, le=10_000)] = 1,
+        cursor: Annotated[str | None, Parameter(max_length=200)] = None,
+        limit: Annotated[int, Parameter(ge=1, le=200)] = 50,
+        min_position: MinPosition = None,
+    ) -> Leaderboard:
+        """Players by conservative rating (mu - 3 sigma), best first, with at least `min_matches` rated matches."""
+        known_game(game)
+        position = fresh_position(service, ratings.NAME, min_position)
+        rows = service.store.docs(ratings.NAME, ratings.RATING, group=game, min_field=("matches", min_matches),
+                                  after=parse_cursor(cursor), limit=limit + 1)
+        page = rows[:limit]
+        next_cursor = f"{page[-1].rank!r}|{page[-1].key}" if len(rows) > limit else None
+        return Leaderboard(game=game, min_matches=min_matches, position=position,
+                           items=[entry(r.doc) for r in page], next_cursor=next_cursor)
+
+    @get("/v1/players/{player:str}", summary="A player", sync_to_thread=True,
+         responses=problem_responses(400, 404, 409))
+    def player(self, player: str, service: MatchService, min_position: MinPosition = None) -> Player:
+        """Which games a player has finished matches of, and how many."""
+        position = fresh_position(service, player_stats.NAME, min_position)
+        rows = service.store.docs(player_stats.NAME, player_stats.PLAYER, key=player, limit=1)
+        if not rows:
+            raise ApiError(404, "unknown-player", f"no finished match of {player!r} has been folded yet")
+        return Player(player=player, position=position, games=rows[0].doc["games"])
+
+    @get("/v1/players/{player:str}/stats", summary="A player's statistics", sync_to_thread=True,
+         responses=problem_responses(400, 404, 409))
+    def player_stats(self, player: str, service: MatchService, min_position: MinPosition = None) -> PlayerStats:
+        """Per game: played, won, lost, drawn, scores, placement, streaks and rating."""
+        position = fresh_position(service, player_stats.NAME, min_position)
+        rows = service.store.docs(player_stats.NAME, player_stats.STATS, group=player, limit=200)
+        if not rows:
+            raise ApiError(404, "unknown-player", f"no finished match of {player!r} has been folded yet")
+        games = []
+        for row in sorted(rows, key=lambda r: r.doc["game"]):
+            doc = row.doc
+            rated = service.store.docs(ratings.NAME, ratings.RATING, key=ratings.rating_key(doc["game"], player),
+                                       limit=1)
+            games.append(PlayerGameStats(
+                game=doc["game"], played=doc["played"], won=doc["won"], lost=doc["lost"], drawn=doc["drawn"],
+                mean_score=doc.get("mean_score"), best_score=doc["best_score"],
+                mean_placement=doc.get("mean_placement"), current_win_streak=doc["current_win_streak"],
+                longest_win_streak=doc["longest_win_streak"], rating=entry(rated[0].doc) if rated else None))
+        return PlayerStats(player=player, position=position, games=games)
+
+    @get("/v1/games/{game:str}/stats", summary="A game's statistics", sync_to_thread=True,
+         responses=problem_responses(400, 404, 409))
+    def game_stats(self, game: str, service: MatchService, min_position: MinPosition = None) -> GameStats:
+        """Win rate by seat, score distribution, match length, end reasons, cooperative and solo results."""
+        known_game(game)
+        position = fresh_position(service, game_stats.NAME, min_position)
+        rows = service.store.docs(game_stats.NAME, game_stats.GAME, key=game, limit=1)
+        doc = rows[0].doc if rows else game_stats.empty(game)
+        by_seats = doc["finished_by_seats"]
+        competitive = sum(n for seats, n in by_seats.items() if int(seats) > 1) - doc["cooperative_played"]
+        win_rate = {seat: wins / competitive for seat, wins in doc["wins_by_seat"].items()} if competitive else {}
+        return GameStats(game=game, position=position, started=doc["started"], finished=doc["finished"],
+                         win_rate_by_seat=win_rate, scores=doc["scores"], moves_mean=doc.get("moves_mean"),
+                         moves_min=doc["moves_min"], moves_max=doc["moves_max"], end_reasons=doc["end_reasons"],
+                         cooperative_played=doc["cooperative_played"],
+                         cooperative_win_rate=doc.get("cooperative_win_rate"), solo_scores=doc["solo_scores"])
+
+    @get("/v1/projections", summary="Projection status", sync_to_thread=True)
+    def projections(self, service: MatchService) -> ProjectionList:
+        """Each projection's position, lag behind the head of the log, and the error it stopped on."""
+        from projections.catalog import PROJECTIONS
+
+        head = service.store.head_position()
+        found = {c.projection: c for c in service.store.checkpoints()}
+        items = []
+        for projection in PROJECTIONS:
+            c = found.get(projection.name)
+            position = c.position if c else 0
+            items.append(ProjectionStatus(name=projection.name, version=projection.version, position=position,
+                                          lag=max(0, head - position), error=c.error if c else None,
+                                          error_position=c.error_position if c else None,
+                                          updated_at=c.updated_at if c else ""))
+        return ProjectionList(head=head, items=items)

@@ -1,0 +1,94 @@
+"""Response messages of statistics, ratings, leaderboards and projection status."""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class LeaderboardEntry(msgspec.Struct, frozen=True):
+    """A rated player: `ordinal` (mu - 3 sigma) is the conservative rating the board is ordered by."""
+
+    player: str
+    ordinal: float
+    mu: float
+    sigma: float
+    matches: int
+
+
+class Leaderboard(msgspec.Struct, frozen=True):
+    """One page of a game's leaderboard; `position` is the global log position it is computed up to."""
+
+    game: str
+    min_matches: int
+    position: int
+    items: list[LeaderboardEntry]
+    next_cursor: str | None
+
+
+class PlayerGameStats(msgspec.Struct, frozen=True):
+    """A player's record in one game."""
+
+    game: str
+    played: int
+    won: int
+    lost: int
+    drawn: int
+    mean_score: float | None
+    best_score: float | None
+    mean_placement: float | None
+    current_win_streak: int
+    longest_win_streak: int
+    rating: LeaderboardEntry | None
+
+
+class PlayerStats(msgspec.Struct, frozen=True):
+    """A player's statistics in every game they finished."""
+
+    player: str
+    position: int
+    games: list[PlayerGameStats]
+
+
+class Player(msgspec.Struct, frozen=True):
+    """A player: how many matches of each game they finished."""
+
+    player: str
+    position: int
+    games: dict[str, int]
+
+
+class GameStats(msgspec.Struct, frozen=True):
+    """Statistics of one game over every match folded so far."""
+
+    game: str
+    position: int
+    started: int
+    finished: int
+    win_rate_by_seat: dict[str, float]
+    scores: dict[str, int]
+    moves_mean: float | None
+    moves_min: int | None
+    moves_max: int | None
+    end_reasons: dict[str, int]
+    cooperative_played: int
+    cooperative_win_rate: float | None
+    solo_scores: dict[str, int]
+
+
+class ProjectionStatus(msgspec.Struct, frozen=True):
+    """How far one projection has folded the log, its lag, and the error it stopped on, if any."""
+
+    name: str
+    version: int
+    position: int
+    lag: int
+    error: str | None
+    error_position: int | None
+    updated_at: str
+
+
+class ProjectionList(msgspec.Struct, frozen=True):
+    """Every projection and the head of the global log."""
+
+    head: int
+    items: list[ProjectionStatus]

@@ -1,0 +1,48 @@
+"""Game set-up (Rules, Game Set Up / Main Board Set Up / 2-Player Game): every random outcome goes into an event."""
+
+from __future__ import annotations
+
+from domain.engine import Event, Refusal
+from domain.games.terminus.cards import DATA, TILES, TYPES, board
+from domain.games.terminus.commands import Options
+from domain.games.terminus.events import AgendasDealt, AutomaSetUp, SetUp
+from domain.rng import Rng
+
+SETUP = DATA.setup
+
+
+def start(options: Options, seats: int, rng: Rng) -> list[Event]:
+    """The face-up Developments with Demand tokens, Projects, Upgrade copies, the dealt Agendas, the Automa."""
+    if options.automa and seats != 2:
+        raise Refusal("bad-options", "the Automa only plays in 2-player games")
+    try:
+        g = board(options.board)
+    except (FileNotFoundError, ValueError) as exc:
+        raise Refusal("bad-options", f"no board named {options.board!r}") from exc
+    small = seats <= 3
+    if options.first_game:
+        numbers = SETUP.first_game_tiles_small if small else SETUP.first_game_tiles_large
+        display = [t.id for kind in TYPES for t in TILES if t.type == kind and t.number in numbers]
+        wanted = SETUP.first_game_projects_small if small else SETUP.first_game_projects_large
+        projects = [f"PJ{n:02d}" for n in wanted]
+    else:
+        display = []
+        for kind in TYPES:
+            stack = rng.shuffled([t.id for t in TILES if t.type == kind])
+            display += stack[: SETUP.dev_tiles_per_type[seats]]
+        projects = [f"PJ{p.number:02d}" for p in rng.shuffled(DATA.projects)][: SETUP.projects[seats]]
+    tokens = rng.shuffled(g.tokens)[: len(display)]
+    events: list[Event] = [SetUp(
+        seats=seats, board=options.board, first_game=options.first_game, display=tuple(display), tokens=tokens,
+        projects=tuple(projects), upgrade_copies=SETUP.upgrade_copies[seats],
+    )]
+    deck = rng.shuffled(g.agenda_ids)
+    dealt = SETUP.agendas_dealt
+    hands = tuple(deck[i * dealt : (i + 1) * dealt] for i in range(seats))
+    rest = deck[seats * dealt :]
+    events.append(AgendasDealt(deck=rest, hands=hands, deck_size=len(rest)))
+    if options.automa:
+        card = rng.choice(g.board.automa_cards)
+        events.append(AutomaSetUp(card=card.id, side=rng.choice(("a", "b")), zone=card.start_zone,
+                                  plot=card.prime_hub_plot, arrow=card.arrow))
+    return events

@@ -1,0 +1,131 @@
+"""The passage of turns and journeys: end of turn, DING confirmed, rewards, next journey.
+
+`Flow` collects events and folds them as it goes, so each step is judged on the table as it now is.
+"""
+
+from __future__ import annotations
+
+from domain.engine import Event
+from domain.games.touched_on import events as ev
+from domain.games.touched_on.cards import DATA
+from domain.games.touched_on.rules import deadlocked, is_over
+from domain.games.touched_on.setup import deal
+from domain.games.touched_on.state import State, evolve
+from domain.rng import Rng
+
+
+class Flow:
+    """Events decided so far and the state they lead to."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, *events: Event) -> None:
+        """Record events and fold them into the working state."""
+        for event in events:
+            self.events.append(event)
+            self.state = evolve(self.state, event)
+
+
+def next_seat(state: State, after: int) -> int | None:
+    """The next seat to the left of `after` still holding cards (it may be `after` itself)."""
+    for k in range(1, state.seats + 1):
+        seat = (after + k) % state.seats
+        if state.hands[seat]:
+            return seat
+    return None
+
+
+def take_exp(state: State, amount: int) -> tuple[str, ...]:
+    """Rules, Win Exp + reading 11: the top cards of the Exp pile, then from under the Line cards in order."""
+    available = state.exp_pile + tuple(card for card in state.exp_under if card)
+    return available[:amount]
+
+
+def place(flow: Flow, seat: int) -> None:
+    """`seat` is out of the journey in the next place; 1st takes 2 Exp, 2nd takes 1 (rules, Win Exp)."""
+    number = len(flow.state.places) + 1
+    flow.emit(ev.PlayerFinished(seat=seat, place=number))
+    amount = {1: DATA.winner_exp, 2: DATA.second_exp}.get(number, 0)
+    cards = take_exp(flow.state, amount)
+    if cards:
+        flow.emit(ev.ExpAwarded(seat=seat, cards=cards, reason="first" if number == 1 else "second"))
+
+
+def confirm_dings(flow: Flow) -> None:
+    """Reading 9: an emptied hand stands once the next turn after it emptied is over (that player's last
+    chance to inspect); if nobody holds cards any more, every emptied hand stands at once, oldest first."""
+    state = flow.state
+    due = [seat for seat, turn in state.emptied if turn < state.turn_no]
+    if next_seat(state, state.turn_seat) is None:
+        due = [seat for seat, _ in state.emptied]
+    for seat in due:
+        place(flow, seat)
+        if is_over(flow.state):
+            return
+    unplaced = [s for s in range(state.seats) if s not in flow.state.places]
+    if len(flow.state.places) < 2 and len(unplaced) == 1:
+        place(flow, unplaced[0])  # reading 10: in a 2-player journey the other player is 2nd at once
+
+
+def journey_end(state: State) -> ev.EndReason | None:
+    """Why the journey ends now, or None (readings 10 and 18; the engine's turn limit)."""
+    unplaced = [s for s in range(state.seats) if s not in state.places]
+    if len(state.places) >= 2 or len(unplaced) <= 1:
+        return "two-out"
+    holders = sum(1 for hand in state.hands if hand)
+    if state.idle_turns >= holders and not state.draw_pile and not state.discard:
+        return "stuck"
+    if deadlocked(state):
+        return "stuck"
+    if state.journey_turns >= state.max_turns_per_journey:
+        return "turn-limit"
+    return None
+
+
+def place_by_hand_size(flow: Flow) -> None:
+    """Reading 18: a journey that cannot end gives its remaining places to the fewest cards; ties: no award."""
+    while len(flow.state.places) < 2 and not is_over(flow.state):
+        sizes = {s: len(flow.state.hands[s]) for s in range(flow.state.seats) if s not in flow.state.places}
+        least = min(sizes.values())
+        fewest = [s for s, n in sizes.items() if n == least]
+        if len(fewest) != 1:
+            return
+        place(flow, fewest[0])
+
+
+def end_journey(flow: Flow, reason: ev.EndReason, rng: Rng) -> None:
+    """Close the journey and deal the next one, the dealer passing left (reading 12)."""
+    if reason != "two-out":
+        place_by_hand_size(flow)
+        if is_over(flow.state):
+            return
+    state = flow.state
+    final = state.journey >= state.max_journeys
+    flow.emit(ev.JourneyEnded(journey=state.journey, reason=reason, final=final))
+    if final or is_over(flow.state):
+        return
+    dealer = (state.dealer + 1) % state.seats
+    flow.emit(deal(state.seats, dealer, state.journey + 1, rng), ev.TurnStarted(seat=(dealer + 1) % state.seats))
+
+
+def finish_turn(flow: Flow, rng: Rng) -> None:
+    """End the turn: DINGs that stood, the journey's end, else the forgotten Exp offered, else the next turn."""
+    seat, unlocked = flow.state.turn_seat, flow.state.unlock_line
+    flow.emit(ev.TurnEnded(seat=seat))
+    confirm_dings(flow)
+    if is_over(flow.state):
+        return
+    reason = journey_end(flow.state)
+    if reason:
+        end_journey(flow, reason, rng)
+        return
+    state = flow.state
+    following = next_seat(state, seat)
+    assert following is not None
+    if unlocked and state.exp_under[state.lines.index(unlocked)] and following != seat:
+        # Rules, Unlock Exp: "If you forget then it can be taken by the next player."
+        flow.emit(ev.ClaimOffered(seat=following, line=unlocked))
+        return
+    flow.emit(ev.TurnStarted(seat=following))

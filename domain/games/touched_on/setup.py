@@ -1,0 +1,46 @@
+"""Options, the opening of a match and the deal of each journey (rules, Setup and Deal)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.engine import Event
+from domain.games.touched_on import events as ev
+from domain.games.touched_on.cards import DATA, evader_inspector_pile, exp_cards, lines_for, power_pile
+from domain.rng import Rng
+
+
+class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Engine limits (deviations: the rulebook has none) so that every match ends."""
+
+    max_turns_per_journey: int = msgspec.field(default=200)
+    max_journeys: int = msgspec.field(default=40)
+
+
+def deal(seats: int, dealer: int, journey: int, rng: Rng) -> ev.JourneyDealt:
+    """Rules, Deal: 2 Power cards then 9 Evader/Inspector cards each, starting left of the dealer;
+    the remainders of both piles are mixed into the draw pile (reading 1)."""
+    powers = rng.shuffled(power_pile(seats))
+    others = rng.shuffled(evader_inspector_pile(seats))
+    p, e = DATA.power_each, DATA.evader_inspector_each
+    hands: list[tuple[str, ...]] = [() for _ in range(seats)]
+    for k in range(seats):
+        seat = (dealer + 1 + k) % seats
+        hands[seat] = powers[k * p : (k + 1) * p] + others[k * e : (k + 1) * e]
+    draw_pile = rng.shuffled(powers[seats * p :] + others[seats * e :])
+    return ev.JourneyDealt(
+        journey=journey, dealer=dealer, hands=tuple(hands), hand_sizes=tuple(len(h) for h in hands),
+        draw_pile=draw_pile, draw_size=len(draw_pile),
+    )
+
+
+def start(options: Options, seats: int, rng: Rng) -> list[Event]:
+    """The set-up: a random first dealer (reading 16), the Exp pile shuffled, the first journey dealt,
+    and the first turn to the player left of the dealer (rules, Taking A Turn)."""
+    dealer = rng.below(seats)
+    exp = rng.shuffled(exp_cards(seats))
+    set_up = ev.GameSetUp(
+        seats=seats, lines=lines_for(seats), dealer=dealer, exp_pile=exp, exp_count=len(exp),
+        max_turns_per_journey=options.max_turns_per_journey, max_journeys=options.max_journeys,
+    )
+    return [set_up, deal(seats, dealer, 1, rng), ev.TurnStarted(seat=(dealer + 1) % seats)]

@@ -1,0 +1,61 @@
+"""Helpers every projection uses: remembering a match's start and counting its moves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from projections.log import Docs, LogEntry, ProjectionError, require
+
+MATCH = "match"
+
+
+def started(projection: str, docs: Docs, entry: LogEntry) -> dict[str, Any]:
+    """Remember what `match.started` says (game, players), for the projection's later events."""
+    game, players = require(projection, entry, "game", "players")
+    info = {"game": game, "players": list(players), "moves": 0, "last_command": None,
+            "started_at": entry.recorded_at, "resigned": []}
+    docs.put(MATCH, entry.match_id, info, group=game)
+    return info
+
+
+def known(projection: str, docs: Docs, entry: LogEntry) -> dict[str, Any]:
+    """The remembered match of an event; a match never started is an error, not a skip."""
+    info = docs.get(MATCH, entry.match_id)
+    if info is None:
+        raise ProjectionError(projection, entry, "event of a match whose match.started was never seen")
+    return info
+
+
+def count_move(info: dict[str, Any], entry: LogEntry) -> dict[str, Any]:
+    """A move is one accepted command: count it on its first event."""
+    if entry.command_id is None or entry.command_id == info["last_command"]:
+        return info
+    return {**info, "moves": info["moves"] + 1, "last_command": entry.command_id}
+
+
+def results(projection: str, entry: LogEntry) -> tuple[list[dict[str, Any]], str, bool, bool | None]:
+    """The fields of `match.ended`: results, reason, cooperative, team_won."""
+    found, reason = require(projection, entry, "results", "reason")
+    return list(found), reason, bool(entry.payload.get("cooperative", False)), entry.payload.get("team_won")
+
+
+def seconds_between(start: str, end: str) -> float | None:
+    """Seconds between two ISO 8601 UTC stamps (`YYYY-MM-DDTHH:MM:SS[.ffffff]` with Z or +00:00)."""
+    try:
+        return _epoch(end) - _epoch(start)
+    except (ValueError, IndexError):
+        return None
+
+
+def _epoch(stamp: str) -> float:
+    """Seconds since 1970 of an ISO 8601 UTC stamp, computed without a clock or datetime."""
+    date, _, time = stamp.replace("Z", "").split("+")[0].partition("T")
+    year, month, day = (int(p) for p in date.split("-"))
+    hours, minutes, seconds = time.split(":")
+    # Days from civil (Howard Hinnant's algorithm): exact for the proleptic Gregorian calendar.
+    year -= month <= 2
+    era = year // 400
+    yoe = year - era * 400
+    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    days = era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
+    return days * 86400 + int(hours) * 3600 + int(minutes) * 60 + float(seconds)

@@ -1,0 +1,119 @@
+"""Replay and audit over a store: any moment of any match, its record, and the verification of records."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from domain import match
+from domain.catalog import by_slug
+from domain.codec import event_from_builtins
+from domain.engine import Game
+from domain.match import MatchState
+from service.matches import game_of
+from service.records import Record, build_record
+from service.verify import Verdict, verify_record
+from store.base import EventStore, MatchNotFound, MatchRecord
+
+
+class UnknownVersion(Exception):
+    """The match has no such version (yet)."""
+
+    def __init__(self, version: int, latest: int) -> None:
+        super().__init__(f"the match is at version {latest}; there is no version {version}")
+        self.version = version
+        self.latest = latest
+
+
+class NotReplayable(Exception):
+    """A record withholds hidden information up to the asked version, so it cannot be folded."""
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A match at one version: the row as it is now, the state after event `state.version`, and whether
+    the table exists yet (set-up is one atomic append; no one ever saw the moments inside it)."""
+
+    record: MatchRecord
+    game: Game[Any]
+    state: MatchState
+    set_up: bool
+
+    @property
+    def public(self) -> bool:
+        """Once a match has ended its whole record is public."""
+        return self.record.status == "finished"
+
+
+def state_at(store: EventStore, match_id: str, version: int | None) -> Moment:
+    """The match folded up to `version` (None: now); MatchNotFound or UnknownVersion."""
+    record = match_record(store, match_id)
+    version = record.version if version is None else version
+    if version > record.version:
+        raise UnknownVersion(version, record.version)
+    game = game_of(record.game)
+    stored = store.read_match(match_id, 1, version)
+    state = match.fold(game, [event_from_builtins(game, e.payload) for e in stored])
+    # Set-up events carry no command: the table is ready at the last of them.
+    set_up = version == record.version or any(e.command is not None for e in stored) or (
+        store.read_match(match_id, version + 1, version + 1)[0].command is not None)
+    return Moment(record=record, game=game, state=state, set_up=set_up and state.game_state is not None)
+
+
+def match_record(store: EventStore, match_id: str) -> MatchRecord:
+    """The match row, or MatchNotFound."""
+    record = store.get_match(match_id)
+    if record is None:
+        raise MatchNotFound(match_id)
+    return record
+
+
+def export(store: EventStore, match: MatchRecord, seat: int | None, *, full: bool = False) -> Record:
+    """The record of a match: complete once it has ended (or with `full`, for operators), else for `seat`."""
+    stored = store.read_match(match.id, 1, match.version)  # up to the row's version: header and events agree
+    return build_record(game_of(match.game), match, stored, seat=seat, full=full)
+
+
+def verify_match(store: EventStore, match_id: str) -> Verdict:
+    """Verify a stored match from its operator's record (every event; the seed only once it has ended)."""
+    match = match_record(store, match_id)
+    stored = store.read_match(match.id, 1, match.version)
+    # The complete record needs no rules to build, so a match of a game no longer served still gets a verdict.
+    return verify_record(build_record(by_slug(match.game), match, stored, seat=None, full=True))
+
+
+def all_match_ids(store: EventStore, page: int = 200) -> Iterator[str]:
+    """Every match id in the store, page by page."""
+    after: str | None = None
+    while True:
+        records = store.list_matches(after=after, limit=page)
+        yield from (r.id for r in records)
+        if len(records) < page:
+            return
+        after = records[-1].id
+
+
+def replay(record: Record, to_version: int | None) -> tuple[Game[Any], MatchState, bool]:
+    """The state after event `to_version` (None: the last) of a record, a plain fold with nothing re-rolled,
+    and whether its set-up is complete."""
+    game = game_of(record.header.game)
+    lines = record.lines
+    version = len(lines) if to_version is None else to_version
+    if not 1 <= version <= len(lines):
+        raise UnknownVersion(version, len(lines))
+    prefix = lines[:version]
+    if any(line.redacted for line in prefix):
+        raise NotReplayable("the record withholds hidden information up to this version; replay it after the end")
+    state = match.fold(game, [event_from_builtins(game, line.event) for line in prefix])
+    set_up = version == len(lines) or any(line.command is not None for line in lines[:version + 1])
+    return game, state, set_up and state.game_state is not None
+
+
+def picture(game: Game[Any], state: MatchState, latest: int, set_up: bool = True) -> str:
+    """A text picture of the table at a state, with a line saying where in the match it is."""
+    status = f", ended: {state.ended.reason}" if state.ended is not None else ""
+    head = f"{game.slug}, version {state.version} of {latest}{status}\n"
+    if not set_up:
+        return head + "(no table yet: the match is being set up)\n"
+    return head + game.render(state.game_state)

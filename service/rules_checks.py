@@ -1,0 +1,193 @@
+"""The checks of a record that need the rules: fold, re-decide every decision, outcome.
+
+Re-deciding uses the revealed seed (`Rng.derive(seed, version)`, set-up from `match.open_match`); without it,
+decisions run on a sealed RNG, so every decision that draws nothing is still checked and the others are counted.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from domain import match
+from domain.codec import command_from_builtins, event_from_builtins, to_builtins
+from domain.engine import Event, Game, Refusal
+from domain.lifecycle import MatchStarted, SeatResigned
+from domain.match import MatchState
+from domain.rng import Rng
+from service.records import Record, RecordLine
+from store.chain import canonical
+
+Status = Literal["passed", "failed", "partial", "not-revealed", "not-run"]
+
+
+class Check(msgspec.Struct, frozen=True, kw_only=True):
+    """One check of a verification: its status, the first version it failed at, and why."""
+
+    name: str
+    status: Status
+    detail: str
+    version: int | None = None
+
+
+class SeedNeeded(Exception):
+    """A decision drew randomness, and the seed has not been revealed."""
+
+
+class SealedRng(Rng):
+    """An RNG for re-deciding without the seed: any draw raises SeedNeeded (every draw of `Rng` reads `_bytes`)."""
+
+    def __init__(self) -> None:
+        super().__init__(b"")
+
+    def _bytes(self, n: int) -> bytes:
+        raise SeedNeeded
+
+
+def check_fold(game: Game[Any], record: Record) -> tuple[Check, list[MatchState]]:
+    """Fold every event; `states[i]` is the state after version i+1, as far as the fold got."""
+    states: list[MatchState] = []
+    state: MatchState | None = None
+
+    def failed(version: int, detail: str) -> tuple[Check, list[MatchState]]:
+        return Check(name="fold", status="failed", version=version, detail=detail), states
+
+    for index, line in enumerate(record.lines):
+        if line.version != index + 1:
+            return failed(index + 1, f"expected version {index + 1}, found {line.version}")
+        if state is not None and state.finished:
+            return failed(line.version, "an event follows match.ended")
+        try:
+            event = event_from_builtins(game, line.event)
+        except msgspec.ValidationError as exc:
+            return failed(line.version, f"{line.type!r} is not a {game.slug} event: {exc}")
+        if (index == 0) != isinstance(event, MatchStarted):
+            return failed(line.version, "match.started must be the first event, and only the first")
+        try:
+            state = match.evolve(game, state, event)
+        except Exception as exc:  # the rules could not apply the event: the record is not a valid match
+            return failed(line.version, f"{line.type} cannot be applied: {exc!r}")
+        states.append(state)
+    if not states:
+        return failed(1, "the record has no events")
+    return Check(name="fold", status="passed", detail=f"{len(states)} events fold to a consistent state"), states
+
+
+
+
+def check_redecide(game: Game[Any], record: Record, states: list[MatchState]) -> Check:
+    """Re-decide set-up and every recorded command; the events must come out exactly as recorded."""
+    header, lines = record.header, record.lines
+    seed = header.seed
+
+    def failed(version: int, detail: str) -> Check:
+        return Check(name="redecide", status="failed", version=version, detail=detail)
+
+    try:
+        setup = _setup(game, header, seed)
+    except Refusal as refusal:
+        return failed(1, f"the match could not be opened: {refusal}")
+    position, sealed = 0, 0
+    if setup is None:  # set-up shuffles, and the seed is not revealed: skip to the first move
+        sealed += 1
+        position = next((i for i, line in enumerate(lines) if line.command is not None), len(lines)) or 1
+    else:
+        mismatch = _compare(game, setup, lines, 0, None, None)
+        if mismatch is not None:
+            return failed(mismatch, f"set-up event {mismatch} is not what opening the match gives")
+        position = len(setup)
+    decisions = 0
+    while position < len(lines):
+        line = lines[position]
+        if position > len(states):
+            return Check(name="redecide", status="not-run", detail=f"stopped at {line.version}: the fold failed")
+        if line.seat is None or line.command is None:
+            return failed(line.version, "an event after set-up names no command and seat")
+        state = states[position - 1]
+        try:
+            command = command_from_builtins(game, line.command)
+            rng = SealedRng() if seed is None else Rng.derive(seed, state.version)
+            events = match.decide(game, state, line.seat, command, rng)
+        except msgspec.ValidationError as exc:
+            return failed(line.version, f"the recorded command is not a {game.slug} command: {exc}")
+        except Refusal as refusal:
+            return failed(line.version, f"the rules refuse the recorded command: {refusal}")
+        except SeedNeeded:
+            sealed += 1
+            position += 1
+            while position < len(lines) and (lines[position].seat, lines[position].command) == (line.seat,
+                                                                                                 line.command):
+                position += 1
+            continue
+        mismatch = _compare(game, events, lines, position, line.seat, line.command)
+        if mismatch is not None:
+            return failed(mismatch, f"event {mismatch} is not what seat {line.seat}'s command of version "
+                                    f"{line.version} gives when re-decided")
+        decisions += 1
+        position += len(events)
+    if sealed:
+        return Check(name="redecide", status="partial",
+                     detail=f"{decisions} decisions re-decided; {sealed} drew randomness and await the seed")
+    return Check(name="redecide", status="passed", detail=f"set-up and {decisions} decisions re-decided exactly")
+
+
+def _setup(game: Game[Any], header: Any, seed: str | None) -> list[Event] | None:
+    """The set-up events opening the match gives (None: they shuffle, and the seed is not revealed)."""
+    if seed is not None:
+        return match.open_match(game, header.players, header.options, seed)
+    if not game.min_seats <= len(header.players) <= game.max_seats:
+        raise Refusal("bad-seat-count", f"{game.slug} takes {game.min_seats}-{game.max_seats} seats")
+    options = match.decode_options(game, header.options)
+    started = MatchStarted(game=game.slug, rules_version=game.rules_version, players=tuple(header.players),
+                           options=to_builtins(options), seed_commitment=header.seed_commitment)
+    try:
+        return [started, *game.start(options, len(header.players), SealedRng())]
+    except SeedNeeded:
+        return None
+
+
+def _compare(game: Game[Any], events: list[Event], lines: tuple[RecordLine, ...], start: int,
+             seat: int | None, command: dict[str, Any] | None) -> int | None:
+    """The version of the first recorded event that differs from `events` (made by `seat`'s `command`)."""
+    for offset, event in enumerate(events):
+        if start + offset >= len(lines):
+            return start + offset + 1
+        line = lines[start + offset]
+        if (line.seat, canonical(line.command)) != (seat, canonical(command)) or not _same(game, line.event, event):
+            return line.version
+    return None
+
+
+def _same(game: Game[Any], recorded: dict[str, Any], made: Event) -> bool:
+    """Equal canonical JSON; an older record may lack fields added since with defaults (schema evolution)."""
+    expected = canonical(to_builtins(made))
+    if canonical(recorded) == expected:
+        return True
+    if not set(recorded) <= set(expected):
+        return False
+    try:
+        return canonical(to_builtins(event_from_builtins(game, recorded))) == expected
+    except msgspec.ValidationError:
+        return False
+
+
+def check_outcome(game: Game[Any], record: Record, states: list[MatchState]) -> Check:
+    """The recorded `match.ended` is the outcome the rules give (or the resignation's); none while not over."""
+    final = states[-1]
+    if final.ended is None:
+        if final.game_state is not None and game.outcome(final.game_state) is not None:
+            return Check(name="outcome", status="failed", version=final.version + 1,
+                         detail="the game is over but its end is not recorded")
+        return Check(name="outcome", status="passed", detail="the match has not ended, and the rules agree")
+    before = states[-2] if len(states) > 1 else final
+    last_but_one = event_from_builtins(game, record.lines[-2].event) if len(record.lines) > 1 else None
+    if isinstance(last_but_one, SeatResigned):
+        expected: Event | None = match.resignation_end(game, before, last_but_one.seat)
+    else:
+        outcome = game.outcome(before.game_state) if before.game_state is not None else None
+        expected = None if outcome is None else match.ended_event(outcome)
+    if expected is None or canonical(to_builtins(expected)) != canonical(to_builtins(final.ended)):
+        return Check(name="outcome", status="failed", version=final.version,
+                     detail="the recorded result is not the outcome the rules give for the final position")
+    return Check(name="outcome", status="passed", detail=f"the recorded end ({final.ended.reason}) is the rules' own")

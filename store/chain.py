@@ -1,0 +1,141 @@
+"""Hash chaining of a match's events: pure functions, importable by an independent verifier.
+
+Each event's hash covers the previous event's hash and the event's own fields, so changing,
+removing or reordering any recorded event breaks every hash after it. The hashed bytes are the
+sorted-key JSON encoding of *decoded values*, never the bytes a database happened to keep:
+PostgreSQL's jsonb reorders keys and rewrites numbers (`1e20` comes back as `100000000000000000000`,
+`1.50` keeps its zero), so `canonical` first maps every integral float to an int.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+import msgspec
+
+GENESIS = "0" * 64
+
+
+def canonical(value: Any) -> Any:
+    """Plain JSON data (dict/list/str/int/float/bool/None) whose encoding survives any JSON store."""
+    # Exact-type checks first: this runs on every payload of every append, so the common cases are fast.
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is dict:
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise TypeError(f"object keys must be strings, not {type(key).__name__}")
+            out[key] = canonical(item)
+        return out
+    if kind is list or kind is tuple:
+        return [canonical(item) for item in value]
+    if kind is float:
+        if not math.isfinite(value):
+            raise ValueError("NaN and infinities are not JSON")
+        # An integral float may come back from jsonb as an int (1e20) and vice versa; one form for both.
+        return int(value) if value.is_integer() else value
+    # Subclasses, Structs, enums, datetimes...: msgspec knows their JSON form.
+    builtin = msgspec.to_builtins(value)
+    if type(builtin) is kind:
+        raise TypeError(f"not JSON data: {kind.__name__}")
+    return canonical(builtin)
+
+
+def event_hash(
+    prev_hash: str,
+    match_id: str,
+    version: int,
+    type: str,
+    payload: dict[str, Any],
+    seat: int | None,
+    command: dict[str, Any] | None,
+    recorded_at: str,
+) -> str:
+    """sha256 hex of prev_hash + "\\n" + the sorted-key JSON of the event's canonical fields."""
+    return canonical_event_hash(
+        prev_hash, match_id, version, type, canonical(payload), seat, canonical(command), recorded_at
+    )
+
+
+def canonical_event_hash(
+    prev_hash: str,
+    match_id: str,
+    version: int,
+    type: str,
+    payload: dict[str, Any],
+    seat: int | None,
+    command: dict[str, Any] | None,
+    recorded_at: str,
+) -> str:
+    """event_hash for a payload and command that are already canonical (skips re-walking them)."""
+    body = {
+        "match_id": match_id,
+        "version": version,
+        "type": type,
+        "payload": payload,
+        "seat": seat,
+        "command": command,
+        "recorded_at": recorded_at,
+    }
+    return hashlib.sha256(prev_hash.encode() + b"\n" + msgspec.json.encode(body, order="sorted")).hexdigest()
+
+
+class ChainLink(Protocol):
+    """What verify_chain reads of an event (a StoredEvent fits)."""
+
+    @property
+    def match_id(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def payload(self) -> dict[str, Any]: ...
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def command(self) -> dict[str, Any] | None: ...
+    @property
+    def recorded_at(self) -> str: ...
+    @property
+    def prev_hash(self) -> str: ...
+    @property
+    def hash(self) -> str: ...
+
+
+def verify_chain(events: Iterable[ChainLink]) -> int | None:
+    """The version of the first event that breaks the chain, or None if all link up.
+
+    The events must be consecutive versions of one match. A run starting at version 1 must start
+    from GENESIS; a run starting later trusts its first prev_hash (check it against an earlier run).
+    """
+    prev: ChainLink | None = None
+    for event in events:
+        if prev is None:
+            if event.version == 1 and event.prev_hash != GENESIS:
+                return event.version
+        elif (
+            event.match_id != prev.match_id
+            or event.version != prev.version + 1
+            or event.prev_hash != prev.hash
+        ):
+            return event.version
+        expected = event_hash(
+            event.prev_hash,
+            event.match_id,
+            event.version,
+            event.type,
+            event.payload,
+            event.seat,
+            event.command,
+            event.recorded_at,
+        )
+        if expected != event.hash:
+            return event.version
+        prev = event
+    return None

@@ -1,0 +1,125 @@
+"""The read-model half of both adapters: one SQL shape, two dialects (placeholders, JSON access)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from store.read_models import Checkpoint, DocChange, DocRow
+
+CHECKPOINT_COLUMNS = "projection, version, position, error, error_position, updated_at"
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What differs between PostgreSQL and SQLite here."""
+
+    param: str  # "%s" or "?"
+    json_number: str  # SQL of a numeric field of `doc`, with {field} in it
+    lock_row: str  # suffix that locks the checkpoint row (" FOR UPDATE" or "")
+    encode: Callable[[Any], Any]  # a document as the driver takes it
+    decode: Callable[[Any], dict[str, Any]]  # a document as the driver returns it
+    stamp: Callable[[Any], str]  # updated_at as an ISO string
+    now: Callable[[], Any]  # the current time as the driver takes it
+
+    def sql(self, text: str) -> str:
+        """`text` with `?` placeholders in this dialect."""
+        return text.replace("?", self.param)
+
+
+class SqlBatch:
+    """One projection batch inside an open transaction on `conn`."""
+
+    def __init__(self, conn: Any, dialect: Dialect, checkpoint: Checkpoint) -> None:
+        self.conn = conn
+        self.dialect = dialect
+        self.checkpoint = checkpoint
+
+    def get(self, kind: str, key: str) -> dict[str, Any] | None:
+        """A committed document."""
+        row = self.conn.execute(
+            self.dialect.sql("SELECT doc FROM projection_docs WHERE projection = ? AND kind = ? AND key = ?"),
+            (self.checkpoint.projection, kind, key),
+        ).fetchone()
+        return None if row is None else self.dialect.decode(row[0])
+
+    def commit(self, changes: Sequence[DocChange], checkpoint: Checkpoint) -> None:
+        """Write documents and the checkpoint (the surrounding transaction commits them together)."""
+        d, name = self.dialect, self.checkpoint.projection
+        upserts = [(name, c.kind, c.key, d.encode(c.doc), c.group, c.rank) for c in changes if c.doc is not None]
+        deletes = [(name, c.kind, c.key) for c in changes if c.doc is None]
+        cursor = self.conn.cursor()
+        if upserts:
+            cursor.executemany(d.sql(
+                "INSERT INTO projection_docs (projection, kind, key, doc, grp, rank) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (projection, kind, key) DO UPDATE SET doc = excluded.doc, grp = excluded.grp, "
+                "rank = excluded.rank"), upserts)
+        if deletes:
+            cursor.executemany(d.sql("DELETE FROM projection_docs WHERE projection = ? AND kind = ? AND key = ?"),
+                               deletes)
+        cursor.execute(d.sql("UPDATE projection_checkpoints SET position = ?, error = ?, error_position = ?, "
+                             "updated_at = ? WHERE projection = ?"),
+                       (checkpoint.position, checkpoint.error, checkpoint.error_position, d.now(), name))
+
+
+@contextmanager
+def open_batch(conn: Any, dialect: Dialect, projection: str, version: int) -> Iterator[SqlBatch]:
+    """Lock (creating) the checkpoint row; a changed projection version starts it again from zero."""
+    d = dialect
+    conn.execute(d.sql("INSERT INTO projection_checkpoints (projection, version, position, updated_at) "
+                       "VALUES (?, ?, 0, ?) ON CONFLICT (projection) DO NOTHING"), (projection, version, d.now()))
+    row = conn.execute(d.sql(f"SELECT {CHECKPOINT_COLUMNS} FROM projection_checkpoints WHERE projection = ?"
+                             + d.lock_row), (projection,)).fetchone()
+    checkpoint = checkpoint_of(d, row)
+    if checkpoint.version != version:
+        conn.execute(d.sql("DELETE FROM projection_docs WHERE projection = ?"), (projection,))
+        conn.execute(d.sql("UPDATE projection_checkpoints SET version = ?, position = 0, error = NULL, "
+                           "error_position = NULL WHERE projection = ?"), (version, projection))
+        checkpoint = Checkpoint(projection=projection, version=version, position=0)
+    yield SqlBatch(conn, d, checkpoint)
+
+
+def checkpoint_of(dialect: Dialect, row: Sequence[Any]) -> Checkpoint:
+    """A checkpoint row."""
+    return Checkpoint(projection=row[0], version=row[1], position=row[2], error=row[3], error_position=row[4],
+                      updated_at=dialect.stamp(row[5]))
+
+
+def all_checkpoints(conn: Any, dialect: Dialect) -> list[Checkpoint]:
+    """Every checkpoint."""
+    rows = conn.execute(f"SELECT {CHECKPOINT_COLUMNS} FROM projection_checkpoints ORDER BY projection").fetchall()
+    return [checkpoint_of(dialect, r) for r in rows]
+
+
+def reset(conn: Any, dialect: Dialect, projection: str) -> None:
+    """Drop a projection's documents and checkpoint."""
+    conn.execute(dialect.sql("DELETE FROM projection_docs WHERE projection = ?"), (projection,))
+    conn.execute(dialect.sql("DELETE FROM projection_checkpoints WHERE projection = ?"), (projection,))
+
+
+def query_docs(conn: Any, dialect: Dialect, projection: str, kind: str, *, key: str | None, group: str | None,
+               min_field: tuple[str, float] | None, after: tuple[float, str] | None, limit: int) -> list[DocRow]:
+    """Documents by key or group, best rank first, then key; keyset paging with `after` = (rank, key)."""
+    where: list[str] = ["projection = ?", "kind = ?"]
+    params: list[Any] = [projection, kind]
+    if key is not None:
+        where.append("key = ?")
+        params.append(key)
+    if group is not None:
+        where.append("grp = ?")
+        params.append(group)
+    if min_field is not None:
+        field, minimum = min_field
+        if not field.isidentifier():
+            raise ValueError(f"not a field name: {field!r}")
+        where.append(f"{dialect.json_number.format(field=field)} >= ?")
+        params.append(minimum)
+    if after is not None:
+        where.append("(rank < ? OR (rank = ? AND key > ?))")
+        params += [after[0], after[0], after[1]]
+    sql = ("SELECT kind, key, doc, grp, rank FROM projection_docs WHERE " + " AND ".join(where)
+           + " ORDER BY rank DESC, key LIMIT ?")
+    rows = conn.execute(dialect.sql(sql), (*params, limit)).fetchall()
+    return [DocRow(kind=r[0], key=r[1], doc=dialect.decode(r[2]), group=r[3], rank=r[4]) for r in rows]

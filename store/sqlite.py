@@ -1,0 +1,356 @@
+"""SQLite adapter: the embedded default. One connection, one lock, `BEGIN IMMEDIATE` for every write.
+
+SQLite has a single writer anyway, so one connection guarded by a lock loses little and keeps
+`:memory:` (which exists only inside its connection) identical to a file. Because a write holds the
+database's write lock from before it reads the head position until it commits, positions commit in
+order and read_all can never pass over a late commit.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import msgspec
+
+from store import migrations
+from store.base import (
+    AppendResult,
+    ConflictError,
+    MatchExists,
+    MatchNotFound,
+    MatchRecord,
+    NewEvent,
+    SeatRecord,
+    StoredEvent,
+    StoreError,
+    appended,
+    build_events,
+    check_events,
+    clean_json,
+    iso,
+    replayed,
+    status_after,
+    utc_now,
+    with_positions,
+)
+from store.chain import GENESIS
+from store.read_models import Checkpoint, DocRow
+from store.sql_read_models import Dialect, SqlBatch, all_checkpoints, open_batch, query_docs, reset
+
+_EVENT_COLUMNS = "match_id, version, position, type, payload, seat, command, command_id, recorded_at, prev_hash, hash"
+_MATCH_COLUMNS = (
+    "id, game, rules_version, seats, options, seed, seed_commitment, status, version, created_at, updated_at, head_hash"
+)
+_SEATS = msgspec.json.Decoder(tuple[SeatRecord, ...])
+_DIALECT = Dialect(
+    param="?",
+    json_number="CAST(json_extract(doc, '$.{field}') AS REAL)",
+    lock_row="",  # BEGIN IMMEDIATE already holds the database's write lock
+    encode=lambda doc: msgspec.json.encode(doc).decode(),
+    decode=msgspec.json.decode,
+    stamp=str,
+    now=lambda: iso(utc_now()),
+)
+_encode = msgspec.json.encode
+_decode = msgspec.json.decode
+
+
+class SqliteStore:
+    """EventStore on a SQLite file (WAL) or `:memory:`."""
+
+    def __init__(self, path: str, *, busy_timeout_s: float = 10.0) -> None:
+        # Reads take the lock too: on one shared connection, a read would otherwise see another thread's
+        # uncommitted (and possibly rolled-back) write.
+        self._lock = threading.RLock()
+        # isolation_level=None: no implicit transactions; we issue BEGIN IMMEDIATE / COMMIT ourselves.
+        self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=busy_timeout_s)
+        if path != ":memory:":
+            self._enable_wal(busy_timeout_s)
+        self._conn.execute("PRAGMA synchronous=FULL")  # an acknowledged append survives power loss
+        self._conn.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
+
+    # ---- plumbing --------------------------------------------------------------------------------
+
+    def _enable_wal(self, timeout_s: float) -> None:
+        # Switching to WAL needs a moment of exclusive access and ignores the busy timeout: when several
+        # processes open a new file at once, all but one see "database is locked" and simply try again.
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                self._conn.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            # IMMEDIATE takes the write lock now, so what we read below cannot change before COMMIT.
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+                self._conn.execute("COMMIT")
+            except BaseException:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                raise
+
+    def _migrate(self) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations "
+                "(number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+            )
+            done = {n for (n,) in conn.execute("SELECT number FROM schema_migrations")}
+            for step in migrations.load("sqlite"):
+                if step.number in done:
+                    continue
+                for statement in _statements(step.sql):
+                    conn.execute(statement)
+                conn.execute(
+                    "INSERT INTO schema_migrations (number, name, applied_at) VALUES (?, ?, ?)",
+                    (step.number, step.name, iso(utc_now())),
+                )
+
+    def _insert_events(self, conn: sqlite3.Connection, built: Sequence[StoredEvent]) -> tuple[StoredEvent, ...]:
+        (head,) = conn.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()
+        stored = with_positions(built, range(head + 1, head + 1 + len(built)))
+        conn.executemany(
+            f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    e.match_id, e.version, e.position, e.type, _encode(e.payload), e.seat,
+                    None if e.command is None else _encode(e.command), e.command_id,
+                    e.recorded_at, e.prev_hash, e.hash,
+                )
+                for e in stored
+            ],
+        )
+        return stored
+
+    def _command_events(self, conn: sqlite3.Connection, match_id: str, command_id: str) -> list[StoredEvent]:
+        row = conn.execute(
+            "SELECT first_version, last_version FROM commands WHERE match_id = ? AND command_id = ?",
+            (match_id, command_id),
+        ).fetchone()
+        return [] if row is None else self._read_match(conn, match_id, row[0], row[1])
+
+    def _read_match(self, conn: sqlite3.Connection, match_id: str, lo: int, hi: int | None) -> list[StoredEvent]:
+        sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE match_id = ? AND version >= ?"
+        params: list[Any] = [match_id, lo]
+        if hi is not None:
+            sql += " AND version <= ?"
+            params.append(hi)
+        return [_event(r) for r in conn.execute(sql + " ORDER BY version", params)]
+
+    # ---- writes ----------------------------------------------------------------------------------
+
+    def create_match(self, match: MatchRecord, events: Sequence[NewEvent]) -> AppendResult:
+        """Insert the match row and its first events 1..n in one transaction; a taken id -> MatchExists."""
+        payloads = check_events(events)
+        options = clean_json(match.options, "options")
+        seats = clean_json(msgspec.to_builtins(match.seats), "seats")
+        with self._write() as conn:
+            if conn.execute("SELECT 1 FROM matches WHERE id = ?", (match.id,)).fetchone():
+                raise MatchExists(match.id)
+            now = iso(utc_now())
+            built = build_events(match.id, 0, GENESIS, now, events, payloads, None, None, None)
+            conn.execute(
+                f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    match.id, match.game, match.rules_version, _encode(seats), _encode(options),
+                    match.seed, match.seed_commitment, status_after("active", events), len(built),
+                    now, now, built[-1].hash,
+                ),
+            )
+            stored = self._insert_events(conn, built)
+        return appended(stored, duplicate=False)
+
+    def append(
+        self,
+        match_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        seat: int | None,
+        command: dict[str, Any] | None,
+        command_id: str | None,
+    ) -> AppendResult:
+        """Append events at expected_version+1.. atomically; a replayed command id returns the original."""
+        payloads = check_events(events)
+        command = None if command is None else clean_json(command, "command")
+        with self._write() as conn:
+            row = conn.execute("SELECT version, head_hash, status FROM matches WHERE id = ?", (match_id,)).fetchone()
+            if row is None:
+                raise MatchNotFound(match_id)
+            if command_id is not None:
+                original = self._command_events(conn, match_id, command_id)
+                if original:
+                    return replayed(original, command_id, seat, command)
+            version, head_hash, status = row
+            if version != expected_version:
+                raise ConflictError(match_id, expected_version, version)
+            now = iso(utc_now())
+            built = build_events(match_id, version, head_hash, now, events, payloads, seat, command, command_id)
+            stored = self._insert_events(conn, built)
+            conn.execute(
+                "UPDATE matches SET version = ?, status = ?, head_hash = ?, updated_at = ? WHERE id = ?",
+                (stored[-1].version, status_after(status, events), stored[-1].hash, now, match_id),
+            )
+            if command_id is not None:
+                conn.execute(
+                    "INSERT INTO commands (match_id, command_id, first_version, last_version) VALUES (?, ?, ?, ?)",
+                    (match_id, command_id, stored[0].version, stored[-1].version),
+                )
+        return appended(stored, duplicate=False)
+
+    def create_app_key(self, name: str, key_hash: str) -> None:
+        """Record an app key by its hash; re-creating the same (name, hash) is harmless."""
+        with self._write() as conn:
+            conn.execute("INSERT INTO app_keys (key_hash, name) VALUES (?, ?) ON CONFLICT DO NOTHING", (key_hash, name))
+            (stored,) = conn.execute("SELECT name FROM app_keys WHERE key_hash = ?", (key_hash,)).fetchone()
+        if stored != name:
+            raise StoreError(f"app key hash already belongs to {stored!r}")
+
+    # ---- reads -----------------------------------------------------------------------------------
+
+    def read_match(self, match_id: str, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]:
+        """Events of one match with from_version <= version <= to_version, in version order."""
+        with self._lock:
+            return self._read_match(self._conn, match_id, from_version, to_version)
+
+    def read_all(self, after_position: int = 0, limit: int = 500) -> list[StoredEvent]:
+        """The global log after a position, in position order; never passes over a late commit."""
+        with self._lock:
+            rows = self._conn.execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?",
+                (after_position, limit),
+            ).fetchall()
+        return [_event(r) for r in rows]
+
+    def head_position(self) -> int:
+        """The highest position read_all can return now (0 when the log is empty)."""
+        with self._lock:
+            (head,) = self._conn.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()
+        return int(head)
+
+    def get_match(self, match_id: str) -> MatchRecord | None:
+        """The match row, or None."""
+        with self._lock:
+            row = self._conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
+        return None if row is None else _match(row)
+
+    def list_matches(
+        self,
+        *,
+        game: str | None = None,
+        player: str | None = None,
+        status: str | None = None,
+        after: str | None = None,
+        limit: int = 50,
+    ) -> list[MatchRecord]:
+        """Matches newest first (created_at, id); `after` is the last id of the previous page."""
+        where, params = [], []
+        if game is not None:
+            where.append("game = ?")
+            params.append(game)
+        if status is not None:
+            where.append("status = ?")
+            params.append(status)
+        if player is not None:
+            where.append(
+                "EXISTS (SELECT 1 FROM json_each(matches.seats) s WHERE json_extract(s.value, '$.player') = ?)"
+            )
+            params.append(player)
+        if after is not None:
+            # An unknown cursor compares with NULL and yields an empty page.
+            where.append("(created_at, id) < (SELECT created_at, id FROM matches WHERE id = ?)")
+            params.append(after)
+        sql = f"SELECT {_MATCH_COLUMNS} FROM matches"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY created_at DESC, id DESC LIMIT ?"
+        with self._lock:
+            rows = self._conn.execute(sql, [*params, limit]).fetchall()
+        return [_match(r) for r in rows]
+
+    def find_command(self, match_id: str, command_id: str) -> AppendResult | None:
+        """The result of an earlier append with this command id (duplicate=True), or None."""
+        with self._lock:
+            original = self._command_events(self._conn, match_id, command_id)
+        return appended(original, duplicate=True) if original else None
+
+    def app_key_name(self, key_hash: str) -> str | None:
+        """The name of the app key with this hash, or None."""
+        with self._lock:
+            row = self._conn.execute("SELECT name FROM app_keys WHERE key_hash = ?", (key_hash,)).fetchone()
+        return None if row is None else str(row[0])
+
+    # ---- read models (see store/read_models.py) ---------------------------------------------------
+
+    @contextmanager
+    def read_model_batch(self, projection: str, version: int) -> Iterator[SqlBatch]:
+        """Lock the projection's checkpoint for one batch (BEGIN IMMEDIATE); rolls back on error."""
+        with self._write() as conn, open_batch(conn, _DIALECT, projection, version) as batch:
+            yield batch
+
+    def checkpoints(self) -> list[Checkpoint]:
+        """Every projection's checkpoint."""
+        with self._lock:
+            return all_checkpoints(self._conn, _DIALECT)
+
+    def reset_read_model(self, projection: str) -> None:
+        """Drop a projection's documents and checkpoint."""
+        with self._write() as conn:
+            reset(conn, _DIALECT, projection)
+
+    def docs(self, projection: str, kind: str, *, key: str | None = None, group: str | None = None,
+             min_field: tuple[str, float] | None = None, after: tuple[float, str] | None = None,
+             limit: int = 100) -> list[DocRow]:
+        """Documents of a kind, by key or group; ordered by rank descending then key."""
+        with self._lock:
+            return query_docs(self._conn, _DIALECT, projection, kind, key=key, group=group, min_field=min_field,
+                              after=after, limit=limit)
+
+    def close(self) -> None:
+        """Release connections; the store is unusable afterwards."""
+        with self._lock:
+            self._conn.close()
+
+
+def _event(row: tuple[Any, ...]) -> StoredEvent:
+    match_id, version, position, type_, payload, seat, command, command_id, recorded_at, prev_hash, hash_ = row
+    return StoredEvent(
+        match_id, version, position, type_, _decode(payload), seat,
+        None if command is None else _decode(command), command_id, recorded_at, prev_hash, hash_,
+    )
+
+
+def _match(row: tuple[Any, ...]) -> MatchRecord:
+    id_, game, rules, seats, options, seed, commitment, status, version, created, updated, head = row
+    return MatchRecord(
+        id_, game, rules, _SEATS.decode(seats), _decode(options), seed, commitment, status, version,
+        created, updated, head,
+    )
+
+
+def _statements(script: str) -> Iterator[str]:
+    """Split a SQL script into complete statements (trigger bodies contain semicolons)."""
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            yield pending.strip()
+            pending = ""
+    if pending.strip() and not all(
+        ln.strip().startswith("--") or not ln.strip() for ln in pending.splitlines()
+    ):
+        raise ValueError(f"incomplete SQL statement in migration: {pending[:80]!r}")

@@ -1,0 +1,102 @@
+"""Statistics, ratings, leaderboards and projection status over HTTP."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from litestar.testing import TestClient
+
+from store.base import NewEvent
+from tests.api.conftest import bearer
+from tests.api.http_play import create, play_to_end
+from workers.runner import catch_up
+
+GAME = "expect-delays"
+SHORT = {"max_turns": 12}
+
+
+def finished_matches(client: TestClient, app_key: str, count: int) -> list[dict[str, Any]]:
+    """Play `count` short matches between ada, bob and cy (rotating) to their end."""
+    rng = random.Random(5)
+    names = ["ada", "bob", "cy"]
+    matches = []
+    for n in range(count):
+        body = {"game": GAME, "seats": [{"player": names[n % 3]}, {"player": names[(n + 1) % 3]}], "options": SHORT}
+        response = client.post("/v1/matches", json=body, headers=bearer(app_key))
+        assert response.status_code == 201
+        play_to_end(client, response.json(), rng)
+        matches.append(client.get(f"/v1/matches/{response.json()['id']}").json())
+    return matches
+
+
+def test_statistics_after_finished_matches(client: TestClient, app_key: str, store: Any) -> None:
+    """Once folded, the leaderboard, player and game statistics agree with the matches' outcomes."""
+    matches = finished_matches(client, app_key, 6)
+    catch_up(store)
+    head = store.head_position()
+    board = client.get(f"/v1/leaderboards/{GAME}", params={"min_position": head}).json()
+    assert board["position"] == head
+    ordinals = [e["ordinal"] for e in board["items"]]
+    assert ordinals == sorted(ordinals, reverse=True) and {e["player"] for e in board["items"]} == {"ada", "bob", "cy"}
+    assert sum(e["matches"] for e in board["items"]) == 12
+
+    wins = sum(1 for m in matches for r in m["outcome"]["results"]
+               if r["winner"] and m["seats"][r["seat"]]["player"] == "ada"
+               and sum(x["winner"] for x in m["outcome"]["results"]) == 1)
+    ada = client.get("/v1/players/ada/stats").json()
+    (stats,) = ada["games"]
+    assert stats["game"] == GAME and stats["played"] == 4 and stats["won"] == wins
+    assert stats["won"] + stats["lost"] + stats["drawn"] == 4
+    assert stats["rating"]["player"] == "ada"
+    assert client.get("/v1/players/ada").json()["games"] == {GAME: 4}
+
+    game = client.get(f"/v1/games/{GAME}/stats").json()
+    assert (game["started"], game["finished"]) == (6, 6)
+    assert sum(game["end_reasons"].values()) == 6 and game["moves_min"] >= 1
+    assert sum(game["scores"].values()) == 12
+
+
+def test_leaderboard_pages_and_minimum_matches(client: TestClient, app_key: str, store: Any) -> None:
+    """Cursor pagination walks the board once; `min_matches` filters players with fewer rated matches."""
+    finished_matches(client, app_key, 3)
+    catch_up(store)
+    first = client.get(f"/v1/leaderboards/{GAME}", params={"limit": 2}).json()
+    rest = client.get(f"/v1/leaderboards/{GAME}", params={"limit": 2, "cursor": first["next_cursor"]}).json()
+    players = [e["player"] for e in first["items"] + rest["items"]]
+    assert sorted(players) == ["ada", "bob", "cy"] and rest["next_cursor"] is None
+    assert client.get(f"/v1/leaderboards/{GAME}", params={"min_matches": 3}).json()["items"] == []
+    assert client.get(f"/v1/leaderboards/{GAME}", params={"cursor": "nonsense"}).status_code == 400
+
+
+def test_min_position_answers_not_yet_until_the_projections_catch_up(client: TestClient, app_key: str,
+                                                                     store: Any) -> None:
+    """A read asking for data fresher than folded gets a clear 409 `not-yet`; after the fold, the data."""
+    finished_matches(client, app_key, 1)
+    head = store.head_position()
+    response = client.get(f"/v1/games/{GAME}/stats", params={"min_position": head})
+    assert response.status_code == 409 and response.json()["code"] == "not-yet"
+    catch_up(store)
+    assert client.get(f"/v1/games/{GAME}/stats", params={"min_position": head}).json()["finished"] == 1
+
+
+def test_projection_status_shows_position_lag_and_errors(client: TestClient, app_key: str, store: Any) -> None:
+    """GET /v1/projections: every projection with its lag, and the error it stopped on."""
+    created = create(client, app_key, GAME, 2)
+    status = client.get("/v1/projections").json()
+    assert status["head"] == store.head_position() and all(p["lag"] == status["head"] for p in status["items"])
+    record = store.get_match(created["id"])
+    store.append(record.id, record.version, [NewEvent(type="match.paused", payload={"type": "match.paused"})],
+                 seat=None, command=None, command_id=None)
+    catch_up(store)
+    status = client.get("/v1/projections").json()
+    assert {p["name"] for p in status["items"]} == {"match-summaries", "player-stats", "game-stats", "ratings"}
+    assert all(p["lag"] == 1 and "match.paused" in p["error"] for p in status["items"])
+
+
+def test_unknown_players_and_games_are_404(client: TestClient) -> None:
+    """Nothing folded for a name: 404 with a code."""
+    assert client.get("/v1/players/nobody/stats").json()["code"] == "unknown-player"
+    assert client.get("/v1/players/nobody").status_code == 404
+    assert client.get("/v1/leaderboards/chess").json()["code"] == "unknown-game"
+    assert client.get("/v1/games/chess/stats").status_code == 404

@@ -1,0 +1,41 @@
+"""Every registered game has a recorded match in tests/corpus/, and every recorded match still verifies.
+
+A rules change that would make old records unverifiable fails here the day it is made. If the change is
+deliberate, raise the game's `rules_version` (old records then verify as "rules-version-changed") and
+record a new match; never edit a record by hand.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from domain.catalog import GAMES, by_slug
+from service.verify import verify_text
+from tests.corpus.make import COMMAND, CORPUS, path_of
+
+RECORDS = sorted(CORPUS.glob("*.ndjson"))
+
+
+@pytest.mark.parametrize("slug", [g.slug for g in GAMES])
+def test_every_registered_game_has_a_recorded_match(slug: str) -> None:
+    """A newly registered game needs its record: the corpus test cannot guard rules it has never seen played."""
+    assert path_of(slug).exists(), f"no recorded match of {slug!r} in tests/corpus/: run `{COMMAND}` and commit it"
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])
+def test_every_recorded_match_verifies(path: Path) -> None:
+    """Chain, seed, rules version, fold, every decision re-decided, outcome: all pass on today's rules."""
+    game = by_slug(path.stem)
+    assert game is not None, f"{path.name} records a game that is not registered (domain/catalog.py)"
+    verdict = verify_text(path.read_bytes())
+    if verdict.code == "rules-version-changed":
+        pytest.fail(f"{path.name}: {verdict.message}. Keep old records verifiable by keeping the old rules, or "
+                    f"record a match under the new rules: `{COMMAND} --game {game.slug} --force`")
+    assert verdict.code == "verified", (
+        f"{path.name} no longer verifies: {verdict.message}. A rules change broke recorded matches; if that is "
+        f"deliberate, raise {game.slug}'s rules_version and re-record with `{COMMAND} --game {game.slug} --force`"
+    )
+    assert verdict.ok and verdict.finished
+    assert verdict.passed == ["format", "chain", "seed", "rules", "fold", "redecide", "outcome"]

@@ -1,0 +1,137 @@
+"""Set-up by player count (Rules, Game Set Up / Main Board Set Up / Turn Order & Prime Hub Placement)."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain import match
+from domain.engine import Refusal
+from domain.games.terminus import GAME, market
+from domain.games.terminus import commands as C
+from domain.games.terminus.cards import DATA, TILES
+from domain.games.terminus.commands import Options
+from domain.games.terminus.events import AgendaDeckShuffled, SecretAgendaKept, TurnOrderRevealed, YearBegan
+from domain.rng import Rng
+
+from .helpers import G, act, plot, refused, started, table
+
+
+@pytest.mark.parametrize(("seats", "per_type", "projects", "copies"), [(2, 4, 3, 1), (3, 4, 3, 2), (4, 5, 4, 2),
+                                                                      (5, 5, 4, 3)])
+def test_components_by_player_count(seats: int, per_type: int, projects: int, copies: int) -> None:
+    """Main Board Set Up 3, 6, 7: 4/5 Development tiles per type, 3/4 Projects, 1/2/2/3 Upgrade copies."""
+    state = started(seats)
+    display = [TILES[i] for i, at in enumerate(state.tile_at) if at == -1]
+    for kind in ("commercial", "industrial", "residential"):
+        assert sum(1 for t in display if t.type == kind) == per_type
+    assert len(state.projects) == projects
+    assert set(state.upgrade_supply) == {copies}
+
+
+def test_every_face_up_development_carries_a_demand_token() -> None:
+    """Main Board Set Up 4: one Demand token at random on each face-up Development; the rest go back."""
+    state = started(4)
+    display = [i for i, at in enumerate(state.tile_at) if at == -1]
+    assert all(state.tile_token[i] >= 0 for i in display)
+    assert len({state.tile_token[i] for i in display}) == len(display)
+    assert all(state.tile_token[i] == -1 for i, at in enumerate(state.tile_at) if at == -2)
+
+
+def test_markets_are_full_and_two_player_grey_spaces_stay_empty() -> None:
+    """Main Board Set Up 8 and 2-Player Game 1: fill the markets; in a 2-player game the grey spaces stay empty."""
+    five, two = started(5), started(2)
+    assert [sum(m) for m in five.markets] == [12, 15, 8, 20]
+    assert [sum(m) for m in two.markets] == [8, 10, 4, 15]
+    assert two.markets[0] == market.capacities(0, 2)
+
+
+def test_first_game_suggestions() -> None:
+    """Game Set Up tip: first game Projects 5, 8, 10 (+1 with 4-5 players) and the listed Development tiles."""
+    small, large = started(3, first_game=True), started(4, first_game=True)
+    assert sorted(f"PJ{p + 1:02d}" for p in small.projects) == ["PJ05", "PJ08", "PJ10"]
+    assert len(large.projects) == 4
+    numbers = sorted(TILES[i].number for i, at in enumerate(small.tile_at) if at == -1)
+    assert numbers == [2, 4, 5, 7, 9, 11, 12, 15, 18, 21, 22, 23]
+    assert sorted(TILES[i].number for i, at in enumerate(large.tile_at) if at == -1) == list(
+        DATA.setup.first_game_tiles_large)
+
+
+def test_player_boards_start_full() -> None:
+    """Player Board Set Up: 12 Stations, 8 Lobbyists, 32 Rails in reserve; capacity 0 (reading 13), no coins (21)."""
+    p = started(3).players[0]
+    assert (p.discs_used, p.lobbyists, p.rails_reserve, p.rails_storage, p.capacity, p.coins) == (0, 8, 32, 0, 0, 0)
+
+
+def test_two_agendas_dealt_and_one_kept_secret() -> None:
+    """Turn Order 1-2: 2 Agendas each; each seat keeps 1 face down (others learn only that it chose)."""
+    state = started(3)
+    assert all(len(p.hand) == 2 for p in state.players)
+    assert len(state.deck) == 35 - 6
+    assert sorted(GAME.to_move(state)) == [0, 1, 2]
+    state, events = act(state, 1, C.KeepAgenda(agenda=state.players[1].hand[1]))
+    assert events == [SecretAgendaKept(seat=1, agenda=state.players[1].secret)]
+    assert GAME.redact(events[0], 0) == SecretAgendaKept(seat=1, agenda="")
+    assert sorted(GAME.to_move(state)) == [0, 2]
+    assert refused(state, 1, C.KeepAgenda(agenda=state.players[1].hand[0])) == "not-your-turn"
+    assert refused(state, 0, C.KeepAgenda(agenda="AG99")) == "not-in-hand"
+
+
+def test_revealed_agenda_numbers_set_year_one_order_and_hubs_go_down_in_reverse() -> None:
+    """Worked example 13 (Turn Order 3-7): lowest revealed number first; the revealed cards are shuffled back;
+    Prime Hubs are placed in reverse turn order on any empty Plot."""
+    state = started(3, seed="order")
+    for seat in range(3):
+        state, events = act(state, seat, C.KeepAgenda(agenda=state.players[seat].hand[0]))
+    revealed = next(e for e in events if isinstance(e, TurnOrderRevealed))
+    numbers = [G.agendas[a].number for a in revealed.cards]
+    assert list(revealed.order) == sorted(range(3), key=lambda s: numbers[s])
+    shuffled = next(e for e in events if isinstance(e, AgendaDeckShuffled))
+    assert set(revealed.cards) <= set(shuffled.deck) and len(shuffled.deck) == 35 - 3
+    assert GAME.redact(shuffled, 0).deck == ()
+    last = revealed.order[-1]
+    assert GAME.to_move(state) == [last]
+    state, _ = act(state, last, C.PlaceHub(plot="P11"))
+    assert state.stop_level[plot("P11")] == 3 and state.players[last].prime == plot("P11")
+    middle = revealed.order[1]
+    assert GAME.to_move(state) == [middle]
+    assert refused(state, middle, C.PlaceHub(plot="P11")) == "plot-taken"
+    assert refused(state, middle, C.PlaceHub(plot="Z99")) == "unknown-plot"
+    state, _ = act(state, middle, C.PlaceHub(plot="P51"))
+    state, events = act(state, revealed.order[0], C.PlaceHub(plot="P33"))
+    assert YearBegan(year=1) in events and state.phase == "bonus"
+
+
+def test_automa_set_up_before_the_players_hubs() -> None:
+    """2-Player Game 2-4 and reading 24: the Automa card places its marker and Prime Hub first."""
+    state = started(2, automa=True)
+    a = state.automa
+    assert a is not None
+    card = G.automa_cards[a.card]
+    assert state.stop_owner[plot(card.prime_hub_plot)] == 2 and state.stop_level[plot(card.prime_hub_plot)] == 3
+    assert a.arrow == card.arrow and a.side in ("a", "b")
+
+
+def test_bad_options_are_refused() -> None:
+    """The Automa plays only with 2 seats; unknown boards and unknown options are refused."""
+    with pytest.raises(Refusal) as info:
+        match.open_match(GAME, ["a", "b", "c"], {"automa": True}, "s")
+    assert info.value.code == "bad-options"
+    with pytest.raises(Refusal) as info:
+        match.open_match(GAME, ["a", "b"], {"board": "nowhere"}, "s")
+    assert info.value.code == "bad-options"
+    with pytest.raises(Refusal):
+        match.open_match(GAME, ["a", "b"], {"colour": "red"}, "s")
+
+
+def test_the_set_up_is_random_but_recorded() -> None:
+    """Every random set-up outcome is in the events: the same seed gives the same events."""
+    a = list(GAME.start(Options(), 4, Rng.derive("same", 0)))
+    b = list(GAME.start(Options(), 4, Rng.derive("same", 0)))
+    c = list(GAME.start(Options(), 4, Rng.derive("other", 0)))
+    assert a == b and a != c
+
+
+def test_year_one_begins_after_set_up() -> None:
+    """The table helper plays the whole set-up: Year 1's loop opens with the first in turn order."""
+    state = table(3)
+    assert (state.year, state.phase, state.step, state.current) == (1, "loop", "move", state.order[0])

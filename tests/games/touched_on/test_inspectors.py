@@ -1,0 +1,122 @@
+"""Rules section 5 (Inspectors), Feet On Seat (section 11), readings 7, 17 and 22; worked example 3."""
+
+from __future__ import annotations
+
+from domain.games.touched_on import GAME
+from domain.games.touched_on import events as ev
+from domain.games.touched_on.commands import EndTurn, FeetOnSeat, Inspect, Pass, PlayEvaders
+
+from .helpers import APPEAL, FEET, SEAT, act, carriage, decide, evaders, refusal, table
+
+L2_ON_TABLE = evaders("L2", 4, 5, 6)
+
+
+def inspected_table(hand: list[str], *, owner_hand: tuple[str, ...] = ("EV-L3-9",)) -> object:
+    """Seat 0 to play; the most recent carriage is seat 2's, on L2 (older ones below it)."""
+    return table(
+        [hand, ["EV-L1-9"], list(owner_hand)], current_line="L2", carriage_open=True,
+        carriages=(carriage("L1", 1, "EV-L1-1"), carriage("L2", 2, *L2_ON_TABLE, SEAT)),
+    )
+
+
+def test_an_authorised_inspector_inspects_its_own_line() -> None:
+    """Rules 5: 'Authorised — who can inspect Evaders on their given line' (worked example 3)."""
+    state = inspected_table(["AU-L2", "AU-L3"])
+    events = decide(state, Inspect(inspector="authorised"))
+    assert events == [ev.InspectionStarted(seat=0, card="AU-L2", kind="authorised", line="L2", owner=2,
+                                           responders=(2,))]
+    wrong = inspected_table(["AU-L3"])
+    assert refusal(wrong, Inspect(inspector="authorised")) == "wrong-line"
+    assert refusal(inspected_table(["UC-1"]), Inspect(inspector="authorised")) == "not-in-hand"
+
+
+def test_an_undercover_inspector_inspects_any_line() -> None:
+    """Rules 5: 'Undercover — who can inspect any line' (worked example 3)."""
+    state = inspected_table(["UC-3"])
+    assert Inspect(inspector="undercover") in GAME.legal(state, 0)
+    assert refusal(inspected_table(["AU-L2"]), Inspect(inspector="undercover")) == "not-in-hand"
+
+
+def test_the_inspected_evaders_go_back_to_who_played_them() -> None:
+    """Rules 5: 'The previous player must take all Evaders from an inspected carriage. Any other cards in the
+    carriage must be discarded' — reading 7: the player who added Evaders to it last takes them all; the
+    Inspector and a Priority Seat are discarded (worked example 3); reading 22: the current line stays."""
+    state = act(inspected_table(["UC-3", "EV-L2-9"]), Inspect(inspector="undercover"))
+    assert GAME.to_move(state) == [2]
+    state = act(state, Pass(), seat=2)
+    assert state.hands[2] == tuple(sorted(("EV-L3-9", *L2_ON_TABLE)))
+    assert set(state.discard) == {SEAT, "UC-3"}
+    assert state.carriages == (carriage("L1", 1, "EV-L1-1"),)
+    assert state.current_line == "L2" and not state.carriage_open
+    state = act(state, PlayEvaders(line="L2", count=1))
+    assert state.carriages[-1] == carriage("L2", 0, "EV-L2-9")  # Evaders after an inspection: a new carriage
+
+
+def test_only_the_most_recent_carriage_may_be_inspected() -> None:
+    """Rules 5: 'Inspectors can only be played onto Evaders, in the most recent carriage' (worked example 3):
+    the Authorised Inspector of an older carriage's line is not playable."""
+    state = inspected_table(["AU-L1"])
+    assert refusal(state, Inspect(inspector="authorised")) == "wrong-line"
+    assert refusal(table([["UC-1"], ["EV-L1-1"]]), Inspect(inspector="undercover")) == "no-carriage"
+
+
+def test_your_own_carriage_cannot_be_inspected() -> None:
+    """Reading 17 (DEVIATION): an Inspector goes only on a carriage whose last Evaders another player played."""
+    state = table([["UC-1", FEET], ["EV-L1-1"]], current_line="L2", carriages=(carriage("L2", 0, "EV-L2-1"),))
+    assert refusal(state, Inspect(inspector="undercover")) == "own-carriage"
+    assert refusal(state, FeetOnSeat()) == "own-carriage"
+
+
+def test_inspectors_cannot_follow_evaders() -> None:
+    """Rules 3: 'Inspectors cannot be played after Evaders' (worked example 3)."""
+    state = act(inspected_table(["UC-3", "EV-L2-9"]), PlayEvaders(line="L2", count=1))
+    assert refusal(state, Inspect(inspector="undercover")) == "inspector-after-evaders"
+
+
+def test_one_inspector_a_turn_but_feet_on_seat_may_join_it() -> None:
+    """Rules 3: a maximum of 1 Inspector a turn; rules 11, Feet On Seat: 'Can be played with other Inspector
+    cards'. Once the most recent carriage is emptied, the one before it is the most recent (reading 22)."""
+    state = act(inspected_table(["UC-3", "UC-4", FEET]), Inspect(inspector="undercover"))
+    state = act(state, Pass(), seat=2)
+    assert refusal(state, Inspect(inspector="undercover")) == "inspector-already-played"
+    events = decide(state, FeetOnSeat())
+    assert events[0] == ev.InspectionStarted(seat=0, card=FEET, kind="feet-on-seat", line="L1", owner=1,
+                                             responders=(1,))
+
+
+def test_the_free_tram_zone_is_closed_to_inspector_cards_but_not_to_feet_on_seat() -> None:
+    """Rules 11, Feet On Seat: 'Can be played in the Free Tram Zone' (DEFAULT: L1 is the Free Tram Zone and
+    Inspector cards may not be played there)."""
+    state = table([["UC-1", "AU-L1", FEET], ["EV-L1-9"]], current_line="L1", carriages=(carriage("L1", 1, "EV-L1-1"),))
+    assert refusal(state, Inspect(inspector="undercover")) == "free-tram-zone"
+    assert refusal(state, Inspect(inspector="authorised")) == "free-tram-zone"
+    assert GAME.legal(state, 0) == [FeetOnSeat()]
+    state = act(state, FeetOnSeat())
+    state = act(state, Pass(), seat=1)
+    assert state.hands[1] == ("EV-L1-1", "EV-L1-9") and state.played_power
+
+
+def test_a_player_already_out_has_left_the_tram() -> None:
+    """Gap decided here: the carriage of a player whose finish already stood cannot be inspected (they are out of
+    the journey and keep their place)."""
+    state = table([["UC-1"], [], ["EV-L1-9"]], current_line="L2", carriages=(carriage("L2", 1, "EV-L2-1"),),
+                  places=(1,))
+    assert refusal(state, Inspect(inspector="undercover")) == "owner-finished"
+
+
+def test_a_player_with_an_empty_hand_gets_no_window() -> None:
+    """A seat holding no card cannot Appeal, which all can see: the inspection is resolved at once."""
+    state = table([["UC-1", "EV-L3-3"], ["EV-L1-9"], []], current_line="L2", carriage_open=True,
+                  carriages=(carriage("L2", 2, "EV-L2-1"),))
+    events = decide(state, Inspect(inspector="undercover"))
+    assert events[1] == ev.InspectionResolved(taker=2)
+    assert GAME.to_move(act(state, Inspect(inspector="undercover"))) == [0]
+
+
+def test_the_inspector_waits_while_the_window_is_open() -> None:
+    """Response windows: while the inspected seat may answer, nobody else may act."""
+    state = act(inspected_table(["UC-3", "EV-L2-9", APPEAL]), Inspect(inspector="undercover"))
+    assert refusal(state, EndTurn(), seat=0) == "awaiting-response"
+    assert refusal(state, Pass(), seat=1) == "not-your-turn"
+    assert GAME.legal(state, 0) == [] and GAME.legal(state, 1) == []
+    assert refusal(state, PlayEvaders(line="L3", count=1), seat=2) == "answer-expected"

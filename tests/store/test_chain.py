@@ -1,0 +1,60 @@
+"""The hash chain is a published formula: pin it byte for byte, and check the verifier."""
+
+from __future__ import annotations
+
+import hashlib
+
+import msgspec
+import pytest
+
+from store.base import StoredEvent
+from store.chain import GENESIS, canonical, event_hash, verify_chain
+
+
+def test_event_hash_is_sha256_of_prev_newline_sorted_json() -> None:
+    body = (
+        b'{"command":{"a":1,"type":"go"},"match_id":"m1","payload":{"n":2,"type":"x","z":[1.5,{"a":null,"b":true}]},'
+        b'"recorded_at":"2026-01-02T03:04:05.000006Z","seat":0,"type":"x","version":1}'
+    )
+    expected = hashlib.sha256(GENESIS.encode() + b"\n" + body).hexdigest()
+    payload = {"z": [1.5, {"b": True, "a": None}], "type": "x", "n": 2.0}  # unsorted keys, integral float
+    got = event_hash(GENESIS, "m1", 1, "x", payload, 0, {"type": "go", "a": 1}, "2026-01-02T03:04:05.000006Z")
+    assert got == expected
+
+
+def test_canonical_forms() -> None:
+    assert canonical({"a": (1, 2.0, 1e20, -0.0, 0.5)}) == {"a": [1, 2, 10**20, 0, 0.5]}
+    assert type(canonical(2.0)) is int and canonical(True) is True
+    with pytest.raises(ValueError):
+        canonical(float("inf"))
+    with pytest.raises(TypeError):
+        canonical({1: "x"})
+
+
+def chain(n: int) -> list[StoredEvent]:
+    events, prev = [], GENESIS
+    for v in range(1, n + 1):
+        payload = {"type": "t", "v": v}
+        h = event_hash(prev, "m", v, "t", payload, None, None, "2026-01-01T00:00:00.000000Z")
+        events.append(StoredEvent("m", v, v, "t", payload, None, None, None, "2026-01-01T00:00:00.000000Z", prev, h))
+        prev = h
+    return events
+
+
+def test_verify_chain_accepts_a_good_chain_and_its_tail() -> None:
+    events = chain(5)
+    assert verify_chain(events) is None and verify_chain(events[2:]) is None and verify_chain([]) is None
+
+
+def test_verify_chain_points_at_the_first_bad_event() -> None:
+    events = chain(5)
+    swapped = [events[0], events[2], events[1], *events[3:]]
+    assert verify_chain(swapped) == 3
+    assert verify_chain([*events[:1], *events[2:]]) == 3  # a gap
+    forged = msgspec.structs.replace(events[3], seat=1)
+    assert verify_chain([*events[:3], forged, events[4]]) == 4
+    rehashed = msgspec.structs.replace(
+        forged, hash=event_hash(forged.prev_hash, "m", 4, "t", forged.payload, 1, None, forged.recorded_at)
+    )
+    assert verify_chain([*events[:3], rehashed, events[4]]) == 5  # the next link no longer fits
+    assert verify_chain([msgspec.structs.replace(events[0], prev_hash="1" * 64)]) == 1

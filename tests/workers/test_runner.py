@@ -1,0 +1,74 @@
+"""The projection runner on both stores: checkpoints, batches, rebuilds, concurrent runners, errors."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from projections.catalog import PROJECTIONS
+from store.base import NewEvent
+from tests.workers.helpers import assert_tables_equal_a_fresh_fold, play_matches
+from workers.runner import catch_up, rebuild, run_batch
+
+
+def test_catching_up_in_small_batches_equals_one_fold_of_the_log(store: Any) -> None:
+    """Batch after batch, with more matches in between, the tables equal a fold from zero."""
+    play_matches(store, 2, seed=1)
+    catch_up(store, limit=37)
+    play_matches(store, 2, seed=2)
+    assert catch_up(store, limit=50) > 0
+    assert catch_up(store) == 0, "a second catch-up finds nothing new"
+    head = store.head_position()
+    assert all(c.position == head and c.error is None for c in store.checkpoints())
+    assert_tables_equal_a_fresh_fold(store)
+
+
+def test_a_rebuild_from_zero_gives_identical_tables(store: Any) -> None:
+    """Drop and rebuild each projection: the same documents, group and rank."""
+    play_matches(store, 3, seed=3)
+    catch_up(store, limit=25)
+    before = {p.name: sorted((r.kind, r.key, repr(r.doc), r.rank) for kind in ("summary", "stats", "game", "rating",
+                                                                              "player")
+                             for r in store.docs(p.name, kind, limit=100_000)) for p in PROJECTIONS}
+    for projection in PROJECTIONS:
+        rebuild(store, projection, limit=11)
+    after = {p.name: sorted((r.kind, r.key, repr(r.doc), r.rank) for kind in ("summary", "stats", "game", "rating",
+                                                                             "player")
+                            for r in store.docs(p.name, kind, limit=100_000)) for p in PROJECTIONS}
+    assert before == after
+    assert any(before.values())
+
+
+def test_concurrent_runners_never_count_twice(store: Any) -> None:
+    """Several threads run batches of the same projections at once: the result equals one fold."""
+    play_matches(store, 3, seed=4)
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            catch_up(store, limit=7)
+        except BaseException as exc:  # surfaced below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert_tables_equal_a_fresh_fold(store)
+
+
+def test_a_projection_stops_at_an_event_it_cannot_handle_and_says_so(store: Any) -> None:
+    """An unknown lifecycle event: the projection stops before it, records why, and skips nothing."""
+    play_matches(store, 1, seed=5)
+    record = store.list_matches(limit=1)[0]
+    bad = store.append(record.id, record.version, [NewEvent(type="match.paused", payload={"type": "match.paused"})],
+                       seat=None, command=None, command_id=None)
+    play_matches(store, 1, seed=6)
+    catch_up(store)
+    for checkpoint in store.checkpoints():
+        assert checkpoint.error is not None and "match.paused" in checkpoint.error
+        assert checkpoint.error_position == bad.position
+        assert checkpoint.position == bad.position - 1
+    assert run_batch(store, PROJECTIONS[0]) == 0, "a stopped projection stays stopped"

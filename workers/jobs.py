@@ -1,0 +1,53 @@
+"""RQ jobs. A job catches every projection up from its checkpoint; it never carries events itself."""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from functools import cache
+from typing import Any
+
+from projections.catalog import PROJECTIONS
+from projections.log import Docs, LogEntry, Projection
+from workers.notify import pending_key
+from workers.runner import catch_up
+
+log = logging.getLogger("turnstile.workers")
+
+
+@cache
+def _store() -> Any:
+    from api.cli import database_url
+    from store.factory import open_store
+
+    return open_store(database_url())
+
+
+def catch_up_job() -> int:
+    """Fold the log into every projection up to its head; returns the positions folded."""
+    from rq import get_current_job
+
+    job = get_current_job()
+    if job is not None:
+        job.connection.delete(pending_key(job.origin))  # appends from now on enqueue a fresh job
+    limit = int(os.environ.get("TURNSTILE_PROJECTION_BATCH", "500"))
+    folded = catch_up(_store(), _projections(), limit=limit)
+    log.info("projections caught up: %d positions folded", folded)
+    return folded
+
+
+def _projections() -> tuple[Projection, ...]:
+    """The projections, slowed per event when TURNSTILE_PROJECTION_DELAY_S is set (crash tests kill mid-batch)."""
+    delay = float(os.environ.get("TURNSTILE_PROJECTION_DELAY_S", "0"))
+    if not delay:
+        return PROJECTIONS
+
+    def slowed(projection: Projection) -> Projection:
+        def apply(docs: Docs, entry: LogEntry) -> None:
+            time.sleep(delay)
+            projection.apply(docs, entry)
+
+        return Projection(name=projection.name, version=projection.version, apply=apply)
+
+    return tuple(slowed(p) for p in PROJECTIONS)
