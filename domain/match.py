@@ -82,13 +82,17 @@ def fold(game: Game[Any], events: Iterable[Event], state: MatchState | None = No
 
 
 def to_move(game: Game[Any], state: MatchState) -> list[int]:
-    """Seats that may act now; none once the match has ended."""
-    return [] if state.finished else list(game.to_move(state.game_state))
+    """Seats that may act now; none once the match has ended (or before its set-up is folded)."""
+    if state.finished or state.game_state is None:
+        return []
+    return list(game.to_move(state.game_state))
 
 
 def legal(game: Game[Any], state: MatchState, seat: int) -> list[Command]:
     """The game's legal commands for `seat` (resigning is always possible too, and not listed)."""
-    return [] if state.finished else list(game.legal(state.game_state, seat))
+    if state.finished or state.game_state is None:
+        return []
+    return list(game.legal(state.game_state, seat))
 
 
 def decide(game: Game[Any], state: MatchState, seat: int, command: Command, rng: Rng) -> list[Event]:

@@ -7,15 +7,15 @@ from typing import Annotated, Any
 import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import ResponseHeader
-from litestar.params import Parameter
+from litestar.params import JSONBody, Parameter
 
 from api import convert
 from api.audit_schemas import MatchStateAt, VerificationRequest
 from api.auth import seat_of
+from api.deps import Service
 from api.problems import ApiError, problem_responses
 from domain import match
 from service import audit
-from service.matches import MatchService
 from service.records import MEDIA_TYPE, encode_record
 from service.verify import Verdict, verify_text
 from store.base import MatchNotFound
@@ -36,7 +36,7 @@ class AuditController(Controller):
 
     @get("/matches/{match_id:str}/state", summary="A match at any version", sync_to_thread=True,
          responses=problem_responses(400, 401, 403, 404))
-    def state_at(self, request: Request[Any, Any, Any], match_id: MatchId, service: MatchService,
+    def state_at(self, request: Request[Any, Any, Any], match_id: MatchId, service: Service,
                  version: Version = None) -> MatchStateAt:
         """The state after event `version`, as the caller may see it (seat token: that seat; none: a spectator).
 
@@ -66,7 +66,7 @@ class AuditController(Controller):
          media_type=MEDIA_TYPE, responses=problem_responses(400, 401, 403, 404),
          response_headers=[ResponseHeader(name="Content-Disposition", documentation_only=True,
                                           description="attachment; filename=\"turnstile-{id}.ndjson\"")])
-    def export(self, request: Request[Any, Any, Any], match_id: MatchId, service: MatchService) -> Response[bytes]:
+    def export(self, request: Request[Any, Any, Any], match_id: MatchId, service: Service) -> Response[bytes]:
         """One self-contained record: a header line, then one line per event with its command, seat and hashes.
 
         After the end: every event as recorded, and the seed. Before it: events redacted for the caller (seat token:
@@ -84,7 +84,7 @@ class AuditController(Controller):
 
     @post("/verifications", summary="Verify a match record", status_code=200, sync_to_thread=True,
           responses=problem_responses(400))
-    def verify(self, data: VerificationRequest) -> Verdict:
+    def verify(self, data: JSONBody[VerificationRequest]) -> Verdict:
         """Check a record: hash chain, seed commitment, rules version, fold, every decision re-decided, outcome.
 
         Body: `{"record": "<the NDJSON text of GET /v1/matches/{id}/export>"}`. The answer is always a verdict:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from litestar import Controller, get
+from litestar.params import FromPath
 
 from api.convert import game_info
 from api.problems import ApiError, problem_responses
@@ -22,7 +23,7 @@ class GamesController(Controller):
         return GameList(items=[game_info(game) for game in GAMES])
 
     @get("/{game:str}", summary="One game", sync_to_thread=False, responses=problem_responses(404))
-    def get_game(self, game: str) -> GameInfo:
+    def get_game(self, game: FromPath[str]) -> GameInfo:
         """One game of the catalog."""
         found = by_slug(game)
         if found is None:

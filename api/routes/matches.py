@@ -6,10 +6,11 @@ from typing import Annotated, Any
 
 from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import ResponseHeader
-from litestar.params import Parameter
+from litestar.params import FromQuery, HeaderParameter, JSONBody, Parameter
 
 from api import convert
 from api.auth import require_app, require_seat, seat_of
+from api.deps import Service
 from api.problems import ApiError, problem_responses
 from api.schemas import (
     CreatedMatch,
@@ -25,17 +26,17 @@ from api.schemas import (
 )
 from domain import match
 from domain.engine import Refusal
-from service.matches import LoadedMatch, MatchService, UnknownGame, VersionMismatch
+from service.matches import LoadedMatch, UnknownGame, VersionMismatch
 from store.base import IdempotencyMismatch, MatchNotFound
 
-IdempotencyKey = Annotated[str | None, Parameter(header="Idempotency-Key", required=False, max_length=200,
+IdempotencyKey = Annotated[str | None, HeaderParameter(name="Idempotency-Key", required=False, max_length=200,
                                                   description="Retries with the same key return the first answer")]
-IfMatch = Annotated[str | None, Parameter(header="If-Match", required=False, max_length=40,
+IfMatch = Annotated[str | None, HeaderParameter(name="If-Match", required=False, max_length=40,
                                           description="The expected version, as the ETag of the match")]
 MatchId = Annotated[str, Parameter(description="The match id", max_length=64)]
 
 
-def load(service: MatchService, match_id: str) -> LoadedMatch:
+def load(service: Service, match_id: str) -> LoadedMatch:
     """The match, or a 404 problem."""
     try:
         return service.load(match_id)
@@ -64,8 +65,8 @@ class MatchesController(Controller):
     @post("/", summary="Create a match", status_code=201, sync_to_thread=True,
           responses=problem_responses(400, 401, 403, 404, 422),
           response_headers=[ResponseHeader(name="Location", description="The new match", documentation_only=True)])
-    def create_match(self, request: Request[Any, Any, Any], data: CreateMatchRequest,
-                     service: MatchService) -> Response[CreatedMatch]:
+    def create_match(self, request: Request[Any, Any, Any], data: JSONBody[CreateMatchRequest],
+                     service: Service) -> Response[CreatedMatch]:
         """Open a match of a game (app key required). Each seat's token is shown only in this answer."""
         require_app(request, service.store)
         try:
@@ -88,10 +89,10 @@ class MatchesController(Controller):
     @get("/", summary="List matches", sync_to_thread=True, responses=problem_responses(400))
     def list_matches(
         self,
-        service: MatchService,
-        game: str | None = None,
-        player: str | None = None,
-        status: Status | None = None,
+        service: Service,
+        game: FromQuery[str | None] = None,
+        player: FromQuery[str | None] = None,
+        status: FromQuery[Status | None] = None,
         cursor: Annotated[str | None, Parameter(max_length=64)] = None,
         limit: Annotated[int, Parameter(ge=1, le=200)] = 50,
     ) -> MatchPage:
@@ -105,7 +106,7 @@ class MatchesController(Controller):
          responses=problem_responses(400, 401, 403, 404),
          response_headers=[ResponseHeader(name="ETag", description="The version", documentation_only=True)])
     def get_match(self, request: Request[Any, Any, Any], match_id: MatchId,
-                  service: MatchService) -> Response[MatchDetail]:
+                  service: Service) -> Response[MatchDetail]:
         """The match and its state as the caller may see it; the ETag is the version."""
         loaded = load(service, match_id)
         seat = seat_of(request, loaded.record)
@@ -116,7 +117,7 @@ class MatchesController(Controller):
 
     @get("/{match_id:str}/legal-moves", summary="Legal moves of the caller's seat", sync_to_thread=True,
          responses=problem_responses(400, 401, 403, 404))
-    def legal_moves(self, request: Request[Any, Any, Any], match_id: MatchId, service: MatchService) -> LegalMoves:
+    def legal_moves(self, request: Request[Any, Any, Any], match_id: MatchId, service: Service) -> LegalMoves:
         """Every move the caller's seat may send now (empty when it is not to move)."""
         loaded = load(service, match_id)
         seat = require_seat(request, loaded.record)
@@ -129,8 +130,8 @@ class MatchesController(Controller):
         self,
         request: Request[Any, Any, Any],
         match_id: MatchId,
-        data: MoveRequest,
-        service: MatchService,
+        data: JSONBody[MoveRequest],
+        service: Service,
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
     ) -> MoveResult:
@@ -161,7 +162,7 @@ class MatchesController(Controller):
         self,
         request: Request[Any, Any, Any],
         match_id: MatchId,
-        service: MatchService,
+        service: Service,
         after: Annotated[int, Parameter(ge=0, description="Return versions after this one")] = 0,
         limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
     ) -> EventPage:

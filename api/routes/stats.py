@@ -6,8 +6,9 @@ import time
 from typing import Annotated, Any
 
 from litestar import Controller, get
-from litestar.params import Parameter
+from litestar.params import FromPath, Parameter
 
+from api.deps import Service
 from api.problems import ApiError, problem_responses
 from api.stats_schemas import (
     GameStats,
@@ -21,14 +22,13 @@ from api.stats_schemas import (
 )
 from domain.catalog import by_slug
 from projections import game_stats, player_stats, ratings
-from service.matches import MatchService
 
 MinPosition = Annotated[int | None, Parameter(description="Answer only with data folded at least this far "
                                                                  "(e.g. the position a move returned)")]
 WAIT_SECONDS = 2.0
 
 
-def fresh_position(service: MatchService, projection: str, min_position: int | None) -> int:
+def fresh_position(service: Service, projection: str, min_position: int | None) -> int:
     """The projection's position, after waiting briefly for `min_position`; 409 `not-yet` if still behind."""
     deadline = time.monotonic() + WAIT_SECONDS
     while True:
@@ -77,8 +77,8 @@ class StatsController(Controller):
          responses=problem_responses(400, 404, 409))
     def leaderboard(
         self,
-        game: str,
-        service: MatchService,
+        game: FromPath[str],
+        service: Service,
         min_matches: Annotated[int, Parameter(ge=0, le=10_000)] = 1,
         cursor: Annotated[str | None, Parameter(max_length=200)] = None,
         limit: Annotated[int, Parameter(ge=1, le=200)] = 50,
@@ -96,7 +96,7 @@ class StatsController(Controller):
 
     @get("/v1/players/{player:str}", summary="A player", sync_to_thread=True,
          responses=problem_responses(400, 404, 409))
-    def player(self, player: str, service: MatchService, min_position: MinPosition = None) -> Player:
+    def player(self, player: FromPath[str], service: Service, min_position: MinPosition = None) -> Player:
         """Which games a player has finished matches of, and how many."""
         position = fresh_position(service, player_stats.NAME, min_position)
         rows = service.store.docs(player_stats.NAME, player_stats.PLAYER, key=player, limit=1)
@@ -106,7 +106,7 @@ class StatsController(Controller):
 
     @get("/v1/players/{player:str}/stats", summary="A player's statistics", sync_to_thread=True,
          responses=problem_responses(400, 404, 409))
-    def player_stats(self, player: str, service: MatchService, min_position: MinPosition = None) -> PlayerStats:
+    def player_stats(self, player: FromPath[str], service: Service, min_position: MinPosition = None) -> PlayerStats:
         """Per game: played, won, lost, drawn, scores, placement, streaks and rating."""
         position = fresh_position(service, player_stats.NAME, min_position)
         rows = service.store.docs(player_stats.NAME, player_stats.STATS, group=player, limit=200)
@@ -126,7 +126,7 @@ class StatsController(Controller):
 
     @get("/v1/games/{game:str}/stats", summary="A game's statistics", sync_to_thread=True,
          responses=problem_responses(400, 404, 409))
-    def game_stats(self, game: str, service: MatchService, min_position: MinPosition = None) -> GameStats:
+    def game_stats(self, game: FromPath[str], service: Service, min_position: MinPosition = None) -> GameStats:
         """Win rate by seat, score distribution, match length, end reasons, cooperative and solo results."""
         known_game(game)
         position = fresh_position(service, game_stats.NAME, min_position)
@@ -142,7 +142,7 @@ class StatsController(Controller):
                          cooperative_win_rate=doc.get("cooperative_win_rate"), solo_scores=doc["solo_scores"])
 
     @get("/v1/projections", summary="Projection status", sync_to_thread=True)
-    def projections(self, service: MatchService) -> ProjectionList:
+    def projections(self, service: Service) -> ProjectionList:
         """Each projection's position, lag behind the head of the log, and the error it stopped on."""
         from projections.catalog import PROJECTIONS
 
