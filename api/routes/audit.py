@@ -21,7 +21,8 @@ from service.verify import Verdict, verify_text
 from store.base import MatchNotFound
 
 MatchId = Annotated[str, Parameter(description="The match id", max_length=64)]
-Version = Annotated[int | None, Parameter(ge=1, description="The version (event number) to show; default: the last")]
+Version = Annotated[int | None, Parameter(ge=1, le=2_147_483_647,
+                                          description="The version (event number) to show; default: the last")]
 
 
 def _unknown(match_id: str) -> ApiError:

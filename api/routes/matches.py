@@ -29,11 +29,13 @@ from domain.engine import Refusal
 from service.matches import LoadedMatch, UnknownGame, VersionMismatch
 from store.base import IdempotencyMismatch, MatchNotFound
 
-IdempotencyKey = Annotated[str | None, HeaderParameter(name="Idempotency-Key", required=False, max_length=200,
+IdempotencyKey = Annotated[str, HeaderParameter(name="Idempotency-Key", required=False, max_length=200,
                                                   description="Retries with the same key return the first answer")]
-IfMatch = Annotated[str | None, HeaderParameter(name="If-Match", required=False, max_length=40,
-                                          description="The expected version, as the ETag of the match")]
+IfMatch = Annotated[str, HeaderParameter(name="If-Match", required=False, max_length=40,
+                                                pattern=r'^((W/)?"?[0-9]{1,9}"?)?$',
+                                                description="The expected version, as the ETag of the match")]
 MatchId = Annotated[str, Parameter(description="The match id", max_length=64)]
+MAX_VERSION = 2_147_483_647  # versions are 32-bit in the store
 
 
 def load(service: Service, match_id: str) -> LoadedMatch:
@@ -44,15 +46,13 @@ def load(service: Service, match_id: str) -> LoadedMatch:
         raise ApiError(404, "unknown-match", f"no match has id {match_id!r}") from exc
 
 
-def expected_from(body: int | None, if_match: str | None) -> tuple[int | None, int]:
+def expected_from(body: int | None, if_match: str) -> tuple[int | None, int]:
     """The expected version from the body or If-Match, and the status to answer when it is stale."""
-    if if_match is None:
+    if not if_match:
         return body, 409
-    text = if_match.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
-        raise ApiError(400, "invalid-request", "If-Match must be the match's ETag, e.g. \"12\"")
+    text = if_match.removeprefix("W/").strip('"')  # the header's pattern leaves only digits here
     if body is not None and body != int(text):
-        raise ApiError(400, "invalid-request", "If-Match and expected_version disagree")
+        raise ApiError(422, "expected-version-disagrees", "If-Match and expected_version name different versions")
     return int(text), 412
 
 
@@ -132,8 +132,8 @@ class MatchesController(Controller):
         match_id: MatchId,
         data: JSONBody[MoveRequest],
         service: Service,
-        idempotency_key: IdempotencyKey = None,
-        if_match: IfMatch = None,
+        idempotency_key: IdempotencyKey = "",  # headers are never null: "" is "not sent"
+        if_match: IfMatch = "",
     ) -> MoveResult:
         """Play one move for the caller's seat. Optimistic concurrency by expected version or If-Match."""
         loaded = load(service, match_id)
@@ -163,7 +163,7 @@ class MatchesController(Controller):
         request: Request[Any, Any, Any],
         match_id: MatchId,
         service: Service,
-        after: Annotated[int, Parameter(ge=0, description="Return versions after this one")] = 0,
+        after: Annotated[int, Parameter(ge=0, le=MAX_VERSION, description="Return versions after this one")] = 0,
         limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
     ) -> EventPage:
         """The match's events as the caller may see them (all of them once it has ended); follow `next_after`."""

@@ -23,8 +23,9 @@ from api.stats_schemas import (
 from domain.catalog import by_slug
 from projections import game_stats, player_stats, ratings
 
-MinPosition = Annotated[int | None, Parameter(description="Answer only with data folded at least this far "
-                                                                 "(e.g. the position a move returned)")]
+MinPosition = Annotated[int | None, Parameter(le=2**63 - 1,
+                                              description="Answer only with data folded at least this far "
+                                                          "(e.g. the position a move returned)")]
 WAIT_SECONDS = 2.0
 
 

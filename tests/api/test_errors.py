@@ -86,6 +86,11 @@ def test_a_stale_version_is_409_or_412_with_the_current_version(client: TestClie
                                headers={**bearer(mover["token"]), "If-Match": f'"{version - 1}"'},
                                json={"move": move}), 412, "version-conflict")
     assert body["current_version"] == version
+    problem(client.post(f"/v1/matches/{created['id']}/moves",
+                        headers={**bearer(mover["token"]), "If-Match": f'"{version}"'},
+                        json={"move": move, "expected_version": version + 1}), 422, "expected-version-disagrees")
+    problem(client.post(f"/v1/matches/{created['id']}/moves", headers={**bearer(mover["token"]), "If-Match": "abc"},
+                        json={"move": move}), 400, "invalid-request")
     ok = client.post(f"/v1/matches/{created['id']}/moves",
                      headers={**bearer(mover["token"]), "If-Match": f'"{version}"'}, json={"move": move})
     assert ok.status_code == 201, ok.text
