@@ -23,7 +23,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--matches", type=int, default=20)
     args = parser.parse_args()
-    print("| game | set-up | events/match (median) | fold a match (median) | per move: play (median) | peak state memory |")
+    print("| game | set-up | events/match (median) | fold a match (median) | per move (median) | peak fold memory |")
     print("|---|---|---|---|---|---|")
     for game in GAMES:
         seats, options = setups(game)[0]
