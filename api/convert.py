@@ -9,10 +9,11 @@ import msgspec
 
 from api.schemas import GameInfo, MatchDetail, MatchSummary, OutcomeOut, RecordedEvent, SeatInfo, SeatResultOut
 from domain import match
-from domain.codec import encode, event_from_builtins
+from domain.codec import event_from_builtins
 from domain.engine import Game
-from domain.lifecycle import LIFECYCLE_EVENTS, MatchEnded
+from domain.lifecycle import MatchEnded
 from service.matches import LoadedMatch
+from service.records import seen_by
 from store.base import MatchRecord, StoredEvent
 
 
@@ -78,11 +79,9 @@ def detail(loaded: LoadedMatch, seat: int | None, head_withheld: bool) -> MatchD
 
 def as_seen(game: Game[Any], stored: StoredEvent, seat: int | None, finished: bool) -> tuple[Any, bool]:
     """The event as `seat` may see it, and whether anything was withheld. After the end, all is public."""
-    event = event_from_builtins(game, stored.payload)
-    if finished or isinstance(event, LIFECYCLE_EVENTS):
-        return event, False
-    redacted = game.redact(event, seat)
-    return redacted, encode(redacted) != encode(event)
+    if finished:
+        return event_from_builtins(game, stored.payload), False
+    return seen_by(game, stored, seat)
 
 
 def recorded(game: Game[Any], stored: Sequence[StoredEvent], seat: int | None, finished: bool,

@@ -173,14 +173,19 @@ def _full_line(event: StoredEvent) -> RecordLine:
                       recorded_at=event.recorded_at, hash=event.hash, prev_hash=event.prev_hash)
 
 
+def seen_by(game: Game[Any], event: StoredEvent, seat: int | None) -> tuple[Any, bool]:
+    """A stored event as `seat` (None: a spectator) may see it during play, and whether anything was hidden."""
+    decoded = event_from_builtins(game, event.payload)
+    if isinstance(decoded, LIFECYCLE_EVENTS):
+        return decoded, False
+    shown = game.redact(decoded, seat)
+    return shown, shown != decoded
+
+
 def _line_for(game: Game[Any], event: StoredEvent, seat: int | None, previous_withheld: bool) -> RecordLine:
     """The line as `seat` may see it before the end: the event redacted, other seats' commands withheld."""
-    payload = event.payload
-    decoded = event_from_builtins(game, payload)
-    if not isinstance(decoded, LIFECYCLE_EVENTS):
-        shown = game.redact(decoded, seat)
-        if shown != decoded:
-            payload = to_builtins(shown)
+    shown, hidden = seen_by(game, event, seat)
+    payload = to_builtins(shown) if hidden else event.payload
     command = event.command if seat is not None and event.seat == seat else None
     withheld = payload is not event.payload or command != event.command
     return RecordLine(version=event.version, event=payload, command=command, seat=event.seat,

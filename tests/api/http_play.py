@@ -24,11 +24,11 @@ def create(client: TestClient, app_key: str, game: str, seats: int, options: dic
     return response.json()
 
 
-def play_to_end(client: TestClient, created: dict[str, Any], rng: random.Random, max_moves: int = 20_000) -> int:
-    """Play random legal moves until the match ends; returns the number of moves."""
+def play_moves(client: TestClient, created: dict[str, Any], rng: random.Random, count: int) -> int:
+    """Play up to `count` random legal moves (fewer if the match ends); returns how many were played."""
     match_id = created["id"]
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
-    for moves in range(max_moves):
+    for moves in range(count):
         state = client.get(f"/v1/matches/{match_id}").json()
         if state["status"] == "finished":
             return moves
@@ -40,4 +40,11 @@ def play_to_end(client: TestClient, created: dict[str, Any], rng: random.Random,
                                json={"move": move, "expected_version": legal["version"]})
         assert response.status_code == 201, response.text
         assert response.json()["version"] > legal["version"]
-    raise AssertionError("the match did not end")
+    return count
+
+
+def play_to_end(client: TestClient, created: dict[str, Any], rng: random.Random, max_moves: int = 20_000) -> int:
+    """Play random legal moves until the match ends; returns the number of moves."""
+    moves = play_moves(client, created, rng, max_moves)
+    assert moves < max_moves, "the match did not end"
+    return moves

@@ -16,7 +16,7 @@ from service.matches import decode_events
 from store.base import EventStore
 from store.chain import verify_chain
 from tests.api.conftest import bearer
-from tests.api.http_play import create, play_to_end
+from tests.api.http_play import create, play_moves, play_to_end
 
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.slug for g in GAMES])
@@ -64,7 +64,7 @@ def test_the_event_log_pages_by_version_and_is_redacted_per_seat(
     """Paging the log with `after`/`limit` returns every version once, redacted as the caller may see it."""
     seats, options = setups(game)[0]
     created = create(client, app_key, game.slug, seats, options)
-    play_some(client, created, 6)
+    play_moves(client, created, random.Random(3), 6)
     version = client.get(f"/v1/matches/{created['id']}").json()["version"]
     seen: list[int] = []
     after: int | None = 0
@@ -80,20 +80,6 @@ def as_json(value: Any) -> Any:
     return msgspec.json.decode(msgspec.json.encode(value))
 
 
-def play_some(client: TestClient, created: dict[str, Any], count: int) -> None:
-    """Play up to `count` random legal moves."""
-    rng = random.Random(3)
-    tokens = {s["seat"]: s["token"] for s in created["seats"]}
-    for _ in range(count):
-        state = client.get(f"/v1/matches/{created['id']}").json()
-        if state["status"] == "finished":
-            return
-        seat = rng.choice(state["to_move"])
-        legal = client.get(f"/v1/matches/{created['id']}/legal-moves", headers=bearer(tokens[seat])).json()
-        client.post(f"/v1/matches/{created['id']}/moves", headers=bearer(tokens[seat]),
-                    json={"move": rng.choice(legal["moves"])})
-
-
 def test_hashes_of_redacted_events_are_withheld_until_the_end(client: TestClient, app_key: str,
                                                               store: EventStore) -> None:
     """A hash covers the hidden cards, so a guesser could test guesses against it: it is null for the caller
@@ -101,7 +87,7 @@ def test_hashes_of_redacted_events_are_withheld_until_the_end(client: TestClient
     game = by_slug("expect-delays")
     assert game is not None
     created = create(client, app_key, game.slug, 2, {"max_turns": 8}, seed="hash-leak")
-    play_some(client, created, 5)
+    play_moves(client, created, random.Random(3), 5)
     assert client.get(f"/v1/matches/{created['id']}").json()["status"] == "active"
     stored = {e.version: e for e in store.read_match(created["id"])}
     log = client.get(f"/v1/matches/{created['id']}/events", params={"limit": 500}).json()["items"]
