@@ -90,9 +90,9 @@ def describe(name: str, verdict: Verdict) -> str:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Print the table after event N of a record or a stored match."""
-    from service.audit import NotReplayable, UnknownVersion, export, match_record, picture, replay
+    from service.audit import NotReplayable, UnknownVersion, export, picture, replay
     from service.records import RecordError, parse_record
-    from store.base import MatchNotFound
+    from store.base import MatchNotFound, RecordCorrupt
 
     try:
         if args.match:
@@ -101,13 +101,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
             store = open_store(database_url())
             try:
-                record = export(store, match_record(store, args.match), None, full=True)
+                record = export(store, args.match, None, full=True)
             finally:
                 store.close()
         else:
             record = parse_record(_read(args.record))
         game, state, set_up = replay(record, args.to)
-    except (OSError, RecordError, MatchNotFound, UnknownVersion, NotReplayable) as exc:
+    except (OSError, RecordError, MatchNotFound, RecordCorrupt, UnknownVersion, NotReplayable) as exc:
         print(f"turnstile replay: {exc}", file=sys.stderr)
         return 2
     print(picture(game, state, record.header.version, set_up), end="")

@@ -41,8 +41,8 @@ def seats(record: MatchRecord) -> list[SeatInfo]:
 def summary(record: MatchRecord) -> MatchSummary:
     """A match row in a listing."""
     return MatchSummary(id=record.id, game=record.game, status=record.status,  # type: ignore[arg-type]
-                        version=record.version, seats=seats(record), created_at=record.created_at,
-                        updated_at=record.updated_at)
+                        version=record.version, seats=seats(record), seed_source=record.seed_source,
+                        created_at=record.created_at, updated_at=record.updated_at)
 
 
 def outcome(ended: MatchEnded | None) -> OutcomeOut | None:
@@ -53,8 +53,11 @@ def outcome(ended: MatchEnded | None) -> OutcomeOut | None:
     return OutcomeOut(reason=ended.reason, results=results, cooperative=ended.cooperative, team_won=ended.team_won)
 
 
-def detail(loaded: LoadedMatch, seat: int | None, head_withheld: bool) -> MatchDetail:
-    """A match as `seat` (None: a spectator) may see it; `head_withheld` hides the hash of a redacted last event."""
+def detail(loaded: LoadedMatch, seat: int | None, head_withheld: bool, legal: bool = False) -> MatchDetail:
+    """A match as `seat` (None: a spectator) may see it, with its legal moves if asked.
+
+    `head_withheld` hides the head hash of a scheme 1 match whose last event is redacted for the caller.
+    """
     record, game, state = loaded.record, loaded.game, loaded.state
     view = game.view(state.game_state, seat) if state.game_state is not None else None
     return MatchDetail(
@@ -70,8 +73,12 @@ def detail(loaded: LoadedMatch, seat: int | None, head_withheld: bool) -> MatchD
         outcome=outcome(state.ended),
         options=record.options,
         seed_commitment=record.seed_commitment,
+        seed_source=record.seed_source,
+        client_entropy=record.client_entropy,
         seed=record.seed if state.finished else None,
+        server_seed=record.server_seed if state.finished else None,
         head_hash=None if head_withheld else record.head_hash,
+        legal=match.legal(game, state, seat) if legal and seat is not None else None,
         created_at=record.created_at,
         updated_at=record.updated_at,
     )
@@ -85,18 +92,22 @@ def as_seen(game: Game[Any], stored: StoredEvent, seat: int | None, finished: bo
 
 
 def recorded(game: Game[Any], stored: Sequence[StoredEvent], seat: int | None, finished: bool,
-             previous_withheld: bool = False) -> list[RecordedEvent]:
+             withheld_from: int | None = None) -> list[RecordedEvent]:
     """Stored events (consecutive versions) as `seat` may see them.
 
-    An event's hash is a function of its whole payload, so publishing the hash of a redacted event would let
-    a caller test guesses of the hidden cards against it: it is withheld (null), and so is the next event's
-    `prev_hash`, which repeats it. Every hash is public once the match has ended.
+    Scheme 2 events carry every hash and their commitment. A scheme 1 hash is a function of the whole payload and,
+    through the chain, of every payload before it: once an event is redacted for the caller, its hash and every
+    later hash would let the caller test guesses of the hidden cards, so from that event (`withheld_from`, or the
+    first redacted one here) hashes are withheld (null) until the match ends.
     """
     out = []
     for event in stored:
-        seen, withheld = as_seen(game, event, seat, finished)
+        seen, redacted = as_seen(game, event, seat, finished)
+        if event.commitment is None and redacted and not finished and withheld_from is None:
+            withheld_from = event.version
+        start = withheld_from if withheld_from is not None and event.commitment is None else None
         out.append(RecordedEvent(version=event.version, position=event.position, recorded_at=event.recorded_at,
-                                 seat=event.seat, hash=None if withheld else event.hash,
-                                 prev_hash=None if previous_withheld else event.prev_hash, event=seen))
-        previous_withheld = withheld
+                                 seat=event.seat, hash=event.hash if start is None or event.version < start else None,
+                                 prev_hash=event.prev_hash if start is None or event.version <= start else None,
+                                 commitment=event.commitment, event=seen))
     return out

@@ -9,6 +9,11 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, NotFoundException, ValidationException
 
+from domain.engine import Refusal
+from service.audit import UnknownVersion
+from service.matches import UnknownGame, VersionMismatch
+from store.base import IdempotencyMismatch, MatchNotFound, RecordCorrupt
+
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger("turnstile.api")
 
@@ -83,6 +88,46 @@ def on_http_error(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any
     return problem_response(problem(exc.status_code, code, exc.detail), headers=dict(exc.headers or {}))
 
 
+def on_refusal(_: Request[Any, Any, Any], exc: Refusal) -> Response[Any]:
+    """The rules refused a command (or a match's set-up): 422 with the rule's own code."""
+    return problem_response(problem(422, exc.code, exc.message))
+
+
+def on_unknown_game(_: Request[Any, Any, Any], exc: UnknownGame) -> Response[Any]:
+    """No game has this slug."""
+    return problem_response(problem(404, "unknown-game", f"no game is called {exc.args[0]!r}"))
+
+
+def on_unknown_match(_: Request[Any, Any, Any], exc: MatchNotFound) -> Response[Any]:
+    """No match has this id."""
+    return problem_response(problem(404, "unknown-match", f"no match has id {exc.match_id!r}"))
+
+
+def on_unknown_version(_: Request[Any, Any, Any], exc: UnknownVersion) -> Response[Any]:
+    """The match has no such version (yet)."""
+    return problem_response(problem(404, "unknown-version", str(exc), current_version=exc.latest))
+
+
+def on_version_mismatch(request: Request[Any, Any, Any], exc: VersionMismatch) -> Response[Any]:
+    """A stale expected version: 412 when it came as If-Match (HTTP's precondition), else 409."""
+    status = 412 if request.headers.get("if-match") else 409
+    return problem_response(problem(status, "version-conflict", str(exc), current_version=exc.actual))
+
+
+def on_idempotency_mismatch(_: Request[Any, Any, Any], exc: IdempotencyMismatch) -> Response[Any]:
+    """An Idempotency-Key reused for a different move."""
+    return problem_response(problem(422, "idempotency-key-reused",
+                                    "this Idempotency-Key was used for a different move of this match"))
+
+
+def on_record_corrupt(_: Request[Any, Any, Any], exc: RecordCorrupt) -> Response[Any]:
+    """The stored record does not reach the head its row records: never served nor extended (logged loudly)."""
+    log.critical("refused to serve match %s: %s", exc.match_id, exc.reason)
+    return problem_response(problem(500, "record-corrupt", "this match's stored record is damaged; the operator has "
+                                                           "been alerted and no move can be recorded until it is "
+                                                           "restored"))
+
+
 def on_unexpected(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     """A bug: logged with its traceback, answered as a problem without internals."""
     log.exception("unhandled error", exc_info=exc)
@@ -91,6 +136,13 @@ def on_unexpected(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
 
 EXCEPTION_HANDLERS: dict[Any, Any] = {
     ApiError: on_api_error,
+    Refusal: on_refusal,
+    UnknownGame: on_unknown_game,
+    MatchNotFound: on_unknown_match,
+    UnknownVersion: on_unknown_version,
+    VersionMismatch: on_version_mismatch,
+    IdempotencyMismatch: on_idempotency_mismatch,
+    RecordCorrupt: on_record_corrupt,
     ValidationException: on_validation_error,
     NotFoundException: on_not_found,
     HTTPException: on_http_error,

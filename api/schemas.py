@@ -34,13 +34,30 @@ class SeatRequest(Strict, frozen=True):
     player: Handle
 
 
+SeedSource = Literal["server", "server+client", "caller"]
+SEED_SOURCE_DOC = ("Who chose the seed: `server` (its secret alone), `server+client` (its secret mixed with the "
+                   "players' `client_entropy`), or `caller` (a seed chosen at creation, for tests and teaching: "
+                   "never rated, never counted in statistics or leaderboards)")
+
+
 class CreateMatchRequest(Strict, frozen=True):
     """Body of POST /v1/matches."""
 
     game: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
     seats: Annotated[list[SeatRequest], msgspec.Meta(min_length=1, max_length=8)]
     options: dict[str, Any] | None = None
-    seed: Annotated[str, msgspec.Meta(min_length=1, max_length=256)] | None = None
+    client_entropy: Annotated[str, msgspec.Meta(
+        min_length=1, max_length=256,
+        description="Any text the players contribute (e.g. dice they rolled, words they agreed on): the server's "
+                    "secret seed is mixed with it, so the deal depends on what they said and the server could not "
+                    "have known it before. It is public in the match; it never lets anyone choose the deal."),
+    ] | None = None
+    seed: Annotated[str, msgspec.Meta(
+        min_length=1, max_length=256,
+        description="For tests and teaching only: play with this seed. Whoever knows it knows every hand, so the "
+                    "match is marked `seed_source: \"caller\"` everywhere and is never rated or counted in "
+                    "statistics."),
+    ] | None = None
 
 
 class GameInfo(msgspec.Struct, frozen=True):
@@ -80,6 +97,9 @@ class CreatedMatch(msgspec.Struct, frozen=True):
     version: int
     seats: list[SeatToken]
     seed_commitment: str
+    seed_source: Annotated[SeedSource, msgspec.Meta(description=SEED_SOURCE_DOC)]
+    client_entropy: str | None
+    head_hash: str
 
 
 class SeatInfo(msgspec.Struct, frozen=True):
@@ -118,6 +138,7 @@ class MatchSummary(msgspec.Struct, frozen=True):
     status: Status
     version: int
     seats: list[SeatInfo]
+    seed_source: Annotated[SeedSource, msgspec.Meta(description=SEED_SOURCE_DOC)]
     created_at: str
     updated_at: str
 
@@ -144,8 +165,16 @@ class MatchDetail(msgspec.Struct, frozen=True):
     outcome: OutcomeOut | None
     options: dict[str, Any]
     seed_commitment: str
-    seed: str | None
-    head_hash: str | None  # null while the last event is redacted for the caller (see RecordedEvent)
+    seed_source: Annotated[SeedSource, msgspec.Meta(description=SEED_SOURCE_DOC)]
+    client_entropy: str | None
+    seed: Annotated[str | None, msgspec.Meta(description="Revealed when the match ends")]
+    server_seed: Annotated[str | None, msgspec.Meta(
+        description="The server's part of a mixed seed, revealed when the match ends: "
+                    "seed = sha256(\"turnstile/mixed-seed/v1\\n\" + server_seed + \"\\n\" + client_entropy)")]
+    head_hash: Annotated[str | None, msgspec.Meta(
+        description="The hash of the last event: public at every moment (null only for a match recorded before "
+                    "commitments existed, while its last event is redacted for the caller)")]
+    legal: list[AnyCommand] | None  # type: ignore[valid-type]
     created_at: str
     updated_at: str
 
@@ -168,8 +197,11 @@ class MoveRequest(Strict, frozen=True):
 class RecordedEvent(msgspec.Struct, frozen=True):
     """An event of a match's log, as the caller may see it.
 
-    `hash` is null when the event is redacted for the caller (its hash would let guesses of the hidden part be
-    tested), and `prev_hash` when the previous one is; all hashes are public once the match has ended.
+    Every event's `hash` is public at every moment: it covers the event as a spectator sees it and `commitment`,
+    a salted hash of the whole event (and the command behind it) whose salt comes from the seed, revealed at the
+    end. A spectator's log therefore verifies as a chain during play, and nothing hidden can be guessed from it.
+    (Matches recorded before commitments existed have no `commitment`; there `hash` is null while the event is
+    redacted for the caller, and `prev_hash` while the previous one is.)
     """
 
     version: int
@@ -178,16 +210,24 @@ class RecordedEvent(msgspec.Struct, frozen=True):
     seat: int | None
     hash: str | None
     prev_hash: str | None
+    commitment: str | None
     event: AnyEvent  # type: ignore[valid-type]
 
 
 class MoveResult(msgspec.Struct, frozen=True):
-    """Answer to a move: the match's new version, its global position, the events as the mover sees them."""
+    """Answer to a move: the match's new version, its global position, the events as the mover sees them, who is
+    to move now, and (asked with `?include=view,legal`) the mover's new view and legal moves, so a client needs one
+    request per move. A retried Idempotency-Key answers with the first answer's events (`duplicate: true`) and
+    the match as it is now."""
 
     version: int
     position: int
     events: list[RecordedEvent]
     duplicate: bool
+    status: Status
+    to_move: list[int]
+    view: Any = None
+    legal: list[AnyCommand] | None = None  # type: ignore[valid-type]
 
 
 class EventPage(msgspec.Struct, frozen=True):

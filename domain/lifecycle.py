@@ -10,15 +10,24 @@ from typing import Any
 
 from domain.engine import Command, Event, SeatResult
 
+SEED_SOURCES = ("server", "server+client", "caller")
 
-class MatchStarted(Event, frozen=True, tag="match.started"):
-    """Version 1 of every match: the game, its seats (player handles), options and seed commitment."""
+
+class MatchStarted(Event, frozen=True, tag="match.started", omit_defaults=True):
+    """Version 1 of every match: the game, its seats (player handles), options and seed commitment.
+
+    `seed_source` says who chose the seed: the server alone, the server mixed with the players' public
+    `client_entropy`, or the caller (tests and teaching: such a match is never rated). Both are left out of the
+    JSON at their defaults, so records written before they existed read the same.
+    """
 
     game: str
     rules_version: str
     players: tuple[str, ...]
     options: dict[str, Any]
     seed_commitment: str
+    seed_source: str = "server"
+    client_entropy: str | None = None
 
 
 class SeatResigned(Event, frozen=True, tag="match.seat-resigned"):

@@ -41,7 +41,8 @@ def decode_options(game: Game[Any], raw: dict[str, Any] | None) -> Any:
         raise Refusal("bad-options", f"options for {game.slug}: {exc}") from exc
 
 
-def open_match(game: Game[Any], players: Sequence[str], raw_options: dict[str, Any] | None, seed: str) -> list[Event]:
+def open_match(game: Game[Any], players: Sequence[str], raw_options: dict[str, Any] | None, seed: str, *,
+               seed_source: str = "server", client_entropy: str | None = None) -> list[Event]:
     """The first events of a new match: `match.started`, then the game's set-up."""
     if not game.min_seats <= len(players) <= game.max_seats:
         raise Refusal(
@@ -54,6 +55,8 @@ def open_match(game: Game[Any], players: Sequence[str], raw_options: dict[str, A
         players=tuple(players),
         options=msgspec.to_builtins(options),
         seed_commitment=seed_commitment(seed),
+        seed_source=seed_source,
+        client_entropy=client_entropy,
     )
     return [started, *game.start(options, len(players), Rng.derive(seed, 0))]
 

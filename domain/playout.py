@@ -49,10 +49,11 @@ def play(
     chooser: Chooser | None = None,
     max_moves: int = 20_000,
     on_step: Callable[[MatchState, int, Command, list[Event]], None] | None = None,
+    seed_source: str = "caller",
 ) -> Playout:
-    """Play a match to its end (or `max_moves`), folding incrementally."""
+    """Play a match to its end (or `max_moves`), folding incrementally. The seed is the caller's (recorded so)."""
     result = Playout(game=game, seed=seed)
-    result.events = match.open_match(game, [f"p{i}" for i in range(players)], options, seed)
+    result.events = match.open_match(game, [f"p{i}" for i in range(players)], options, seed, seed_source=seed_source)
     result.setup_count = len(result.events)
     state = match.fold(game, result.events)
     chooser = chooser or random_chooser(game, Rng.derive(seed, -1))
@@ -75,7 +76,7 @@ def play(
 def replay(game: Game[Any], players: int, options: dict[str, Any] | None, seed: str,
            moves: list[tuple[int, Command]]) -> list[Event]:
     """Re-decide a recorded list of moves from the same seed: the events it gives."""
-    events = match.open_match(game, [f"p{i}" for i in range(players)], options, seed)
+    events = match.open_match(game, [f"p{i}" for i in range(players)], options, seed, seed_source="caller")
     state = match.fold(game, events)
     for seat, command in moves:
         new = match.decide(game, state, seat, command, Rng.derive(seed, state.version))

@@ -20,6 +20,15 @@ def seed_commitment(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
+def mixed_seed(server_seed: str, client_entropy: str) -> str:
+    """The seed of a match whose players added entropy: neither side alone chooses it (sha256 hex).
+
+    The entropy is public from the start (in `match.started`); the server's part is revealed with the seed at the
+    end, so anyone can recompute this and see the deal depended on what the players said.
+    """
+    return hashlib.sha256(f"turnstile/mixed-seed/v1\n{server_seed}\n{client_entropy}".encode()).hexdigest()
+
+
 class Rng:
     """A stream of uniform integers from SHA-256(key || counter)."""
 

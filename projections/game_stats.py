@@ -59,6 +59,8 @@ def apply(docs: Docs, entry: LogEntry) -> None:
     check_lifecycle(NAME, entry)
     if entry.type == "match.started":
         info = common.started(NAME, docs, entry)
+        if not common.counted(info):
+            return
         doc = docs.get(GAME, info["game"]) or empty(info["game"])
         docs.put(GAME, info["game"], {**doc, "started": doc["started"] + 1, "position": entry.position})
         return
@@ -66,9 +68,12 @@ def apply(docs: Docs, entry: LogEntry) -> None:
     if entry.type != "match.ended":
         docs.put(common.MATCH, entry.match_id, info)
         return
+    if not common.counted(info):
+        docs.delete(common.MATCH, entry.match_id)
+        return
     doc = finished(docs.get(GAME, info["game"]) or empty(info["game"]), info, entry)
     docs.put(GAME, info["game"], {**doc, "position": entry.position})
     docs.delete(common.MATCH, entry.match_id)
 
 
-PROJECTION = Projection(name=NAME, version=1, apply=apply)
+PROJECTION = Projection(name=NAME, version=2, apply=apply)  # 2: caller-seeded matches do not count

@@ -32,9 +32,10 @@ def apply(docs: Docs, entry: LogEntry) -> None:
 def summary(match_id: str, info: dict[str, object], entry: LogEntry) -> dict[str, object]:
     """A new summary for a started match."""
     return {"match_id": match_id, "game": info["game"], "players": info["players"], "status": "active",
+            "seed_source": info["seed_source"],
             "moves": 0, "version": entry.version, "position": entry.position, "started_at": entry.recorded_at,
             "ended_at": None, "duration_seconds": None, "end_reason": None, "results": [], "cooperative": False,
             "team_won": None}
 
 
-PROJECTION = Projection(name=NAME, version=1, apply=apply)
+PROJECTION = Projection(name=NAME, version=2, apply=apply)  # 2: summaries say who chose the seed

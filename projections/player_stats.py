@@ -58,6 +58,9 @@ def apply(docs: Docs, entry: LogEntry) -> None:
     if entry.type != "match.ended":
         return
     info = common.known(NAME, docs, entry)
+    docs.delete(common.MATCH, entry.match_id)
+    if not common.counted(info):
+        return
     game = info["game"]
     found, _, cooperative, team_won = common.results(NAME, entry)
     for result in sorted(found, key=lambda r: r["seat"]):
@@ -68,7 +71,6 @@ def apply(docs: Docs, entry: LogEntry) -> None:
                  group=player)
         games = docs.get(PLAYER, player) or {"player": player, "games": {}}
         docs.put(PLAYER, player, {**games, "games": {**games["games"], game: doc["played"] + 1}})
-    docs.delete(common.MATCH, entry.match_id)
 
 
-PROJECTION = Projection(name=NAME, version=1, apply=apply)
+PROJECTION = Projection(name=NAME, version=2, apply=apply)  # 2: caller-seeded matches do not count

@@ -1,6 +1,7 @@
 """Ratings per game with openskill (Plackett-Luce, free-for-all with ties), in global log order.
 
-Cooperative and solo matches are not rated, nor a match where one player holds several seats.
+Cooperative and solo matches are not rated, nor a match where one player holds several seats, nor a match whose
+seed the caller chose (tests and teaching).
 Leaderboards order players by the conservative rating `ordinal` (mu - 3 sigma).
 """
 
@@ -34,7 +35,7 @@ def rated_match(info: dict[str, Any], entry: LogEntry) -> list[tuple[str, int]] 
     """(player, rank) per seat of a match that counts for ratings, else None."""
     found, _, cooperative, _ = common.results(NAME, entry)
     players = [info["players"][r["seat"]] for r in found]
-    if cooperative or len(found) < 2 or len(set(players)) < len(players):
+    if not common.counted(info) or cooperative or len(found) < 2 or len(set(players)) < len(players):
         return None
     return [(player, int(result["rank"])) for player, result in zip(players, found, strict=True)]
 
@@ -63,4 +64,4 @@ def apply(docs: Docs, entry: LogEntry) -> None:
                   "position": entry.position}, group=game, rank=ordinal)
 
 
-PROJECTION = Projection(name=NAME, version=1, apply=apply)
+PROJECTION = Projection(name=NAME, version=2, apply=apply)  # 2: caller-seeded matches are not rated

@@ -14,7 +14,8 @@ from domain.match import MatchState
 from service.matches import game_of
 from service.records import Record, build_record
 from service.verify import Verdict, verify_record
-from store.base import EventStore, MatchNotFound, MatchRecord
+from store.base import EventStore, MatchNotFound, MatchRecord, RecordCorrupt, StoredEvent, chain_break
+from store.chain import GENESIS
 
 
 class UnknownVersion(Exception):
@@ -47,18 +48,25 @@ class Moment:
 
 
 def state_at(store: EventStore, match_id: str, version: int | None) -> Moment:
-    """The match folded up to `version` (None: now); MatchNotFound or UnknownVersion."""
-    record = match_record(store, match_id)
+    """The match folded up to `version` (None: now); MatchNotFound, UnknownVersion or RecordCorrupt."""
+    record, stored = intact(store, match_id)
     version = record.version if version is None else version
     if version > record.version:
         raise UnknownVersion(version, record.version)
     game = game_of(record.game)
-    stored = store.read_match(match_id, 1, version)
-    state = match.fold(game, [event_from_builtins(game, e.payload) for e in stored])
+    state = match.fold(game, [event_from_builtins(game, e.payload) for e in stored[:version]])
     # Set-up events carry no command: the table is ready at the last of them.
-    set_up = version == record.version or any(e.command is not None for e in stored) or (
-        store.read_match(match_id, version + 1, version + 1)[0].command is not None)
+    set_up = version == record.version or any(e.command is not None for e in stored[:version + 1])
     return Moment(record=record, game=game, state=state, set_up=set_up and state.game_state is not None)
+
+
+def intact(store: EventStore, match_id: str) -> tuple[MatchRecord, list[StoredEvent]]:
+    """The match row and all its events, or RecordCorrupt when they do not reach the head the row records."""
+    record, stored = store.match_with_events(match_id)
+    broken = chain_break(record.version, record.head_hash, 0, GENESIS, stored)
+    if broken is not None:
+        raise RecordCorrupt(match_id, broken)
+    return record, stored
 
 
 def match_record(store: EventStore, match_id: str) -> MatchRecord:
@@ -69,16 +77,21 @@ def match_record(store: EventStore, match_id: str) -> MatchRecord:
     return record
 
 
-def export(store: EventStore, match: MatchRecord, seat: int | None, *, full: bool = False) -> Record:
-    """The record of a match: complete once it has ended (or with `full`, for operators), else for `seat`."""
-    stored = store.read_match(match.id, 1, match.version)  # up to the row's version: header and events agree
+def export(store: EventStore, match_id: str, seat: int | None, *, full: bool = False) -> Record:
+    """The record of a match: complete once it has ended (or with `full`, for operators), else for `seat`.
+
+    A damaged stored record is not served (RecordCorrupt); `verify_match` is how an operator inspects one.
+    """
+    match, stored = intact(store, match_id)
     return build_record(game_of(match.game), match, stored, seat=seat, full=full)
 
 
 def verify_match(store: EventStore, match_id: str) -> Verdict:
-    """Verify a stored match from its operator's record (every event; the seed only once it has ended)."""
-    match = match_record(store, match_id)
-    stored = store.read_match(match.id, 1, match.version)
+    """Verify a stored match from its operator's record (every event; the seed only once it has ended).
+
+    The header states the row's version, status and head hash, so events lost from storage show as `truncated`.
+    """
+    match, stored = store.match_with_events(match_id)
     # The complete record needs no rules to build, so a match of a game no longer served still gets a verdict.
     return verify_record(build_record(by_slug(match.game), match, stored, seat=None, full=True))
 

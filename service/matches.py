@@ -1,25 +1,48 @@
-"""The match service: load events -> fold -> decide -> append, the one path every move takes."""
+"""The match service: load events -> fold -> decide -> append, the one path every move takes.
+
+A move costs one round trip to the store when this process's cached state is current: it is decided on the
+cached state and appended with that state's version and head hash, and the append itself checks both the version
+and the command id. Only when the append finds the match moved on (another process wrote) is the state refreshed,
+in one more round trip. Reads refresh first (one round trip), so a client always reads its own writes.
+"""
 
 from __future__ import annotations
 
+import logging
 import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
+
+import msgspec
 
 from domain import match
 from domain.catalog import by_slug
 from domain.codec import event_from_builtins, to_builtins
 from domain.engine import Command, Event, Game, Refusal
 from domain.match import MatchState
-from domain.rng import Rng, seed_commitment
+from domain.rng import Rng, mixed_seed, seed_commitment
+from service.sealing import sealed
 from service.tokens import new_secret, new_seed, secret_hash
-from store.base import AppendResult, ConflictError, MatchNotFound, MatchRecord, NewEvent, SeatRecord
+from store.base import (
+    AppendResult,
+    ConflictError,
+    MatchRecord,
+    NewMatch,
+    RecordCorrupt,
+    SeatRecord,
+    SeedSource,
+    StoredEvent,
+    chain_break,
+    replayed,
+)
+from store.chain import GENESIS, canonical
 from store.read_models import Store
 from workers.notify import NoNotifier, Notifier
 
+log = logging.getLogger("turnstile.service")
 AUTO_RETRIES = 8
 
 
@@ -37,7 +60,7 @@ class VersionMismatch(Exception):
 
 
 @dataclass(frozen=True)
-class CreatedMatch:
+class OpenedMatch:
     """A new match with the one-time seat tokens (only their hashes are stored)."""
 
     record: MatchRecord
@@ -47,36 +70,45 @@ class CreatedMatch:
 
 @dataclass(frozen=True)
 class LoadedMatch:
-    """A match row with its folded state."""
+    """A match row with its folded state, both at the same version."""
 
     record: MatchRecord
     game: Game[Any]
     state: MatchState
 
 
+@dataclass(frozen=True)
+class Played:
+    """What a move wrote (or, for a retried command, first wrote) and the match after it."""
+
+    result: AppendResult
+    after: LoadedMatch
+
+
 class StateCache:
-    """Folded states by match id, newest version only, bounded (LRU). Only ever an accelerator."""
+    """Folded matches by id, newest version only, bounded (LRU). Only ever an accelerator."""
 
     def __init__(self, size: int = 512) -> None:
-        self._items: OrderedDict[str, MatchState] = OrderedDict()
+        self._items: OrderedDict[str, LoadedMatch] = OrderedDict()
         self._size = size
         self._lock = threading.Lock()
 
-    def get(self, match_id: str) -> MatchState | None:
-        """The cached state of a match, if any."""
+    def get(self, match_id: str) -> LoadedMatch | None:
+        """The cached match, if any."""
         with self._lock:
-            state = self._items.get(match_id)
-            if state is not None:
+            loaded = self._items.get(match_id)
+            if loaded is not None:
                 self._items.move_to_end(match_id)
-            return state
+            return loaded
 
-    def put(self, match_id: str, state: MatchState) -> None:
-        """Remember a state unless a newer one is already cached."""
+    def put(self, loaded: LoadedMatch) -> None:
+        """Remember a match unless a newer version of it is already cached."""
         with self._lock:
-            current = self._items.get(match_id)
-            if current is None or current.version < state.version:
-                self._items[match_id] = state
-                self._items.move_to_end(match_id)
+            key = loaded.record.id
+            current = self._items.get(key)
+            if current is None or current.record.version < loaded.record.version:
+                self._items[key] = loaded
+                self._items.move_to_end(key)
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
 
@@ -94,110 +126,135 @@ def decode_events(game: Game[Any], payloads: Sequence[dict[str, Any]]) -> list[E
     return [event_from_builtins(game, payload) for payload in payloads]
 
 
+def choose_seed(seed: str | None, client_entropy: str | None) -> tuple[str, SeedSource, str | None]:
+    """(seed, who chose it, the server's part when mixed): the server's secret unless the caller set one."""
+    if seed is not None:
+        return seed, "caller", None
+    server_seed = new_seed()
+    if client_entropy is None:
+        return server_seed, "server", None
+    return mixed_seed(server_seed, client_entropy), "server+client", server_seed
+
+
 class MatchService:
-    """Creates matches and plays moves against an `EventStore`."""
+    """Creates matches and plays moves against an event store."""
 
     def __init__(self, store: Store, cache: StateCache | None = None, notifier: Notifier | None = None) -> None:
         self.store = store
         self.cache = cache or StateCache()
         self.notifier = notifier or NoNotifier()
 
-    def create(
-        self, slug: str, players: Sequence[str], options: dict[str, Any] | None, seed: str | None
-    ) -> CreatedMatch:
-        """Open a match: `match.started` and the set-up events, one secret token per seat."""
+    def create(self, slug: str, players: Sequence[str], options: dict[str, Any] | None, *,
+               seed: str | None = None, client_entropy: str | None = None) -> OpenedMatch:
+        """Open a match: `match.started` and the set-up events, one secret token per seat.
+
+        The seed is the server's secret (mixed with `client_entropy` when given); a caller's own `seed` is for
+        tests and teaching only, and the match is marked so (`seed_source: "caller"`) and never rated.
+        """
         game = game_of(slug)
-        seed = seed or new_seed()
-        events = match.open_match(game, players, options, seed)
+        seed, source, server_seed = choose_seed(seed, client_entropy)
+        events = match.open_match(game, players, options, seed, seed_source=source, client_entropy=client_entropy)
         tokens = tuple(new_secret("seat") for _ in players)
         started = events[0]
-        record = MatchRecord(
-            id=str(uuid.uuid4()),
-            game=game.slug,
-            rules_version=game.rules_version,
-            seats=tuple(
-                SeatRecord(seat=i, player=player, token_hash=secret_hash(token))
-                for i, (player, token) in enumerate(zip(players, tokens, strict=True))
-            ),
-            options=getattr(started, "options", {}),
-            seed=seed,
-            seed_commitment=seed_commitment(seed),
-            status="active",
-            version=0,
-            created_at="",
-            updated_at="",
-            head_hash="",
+        new = NewMatch(
+            id=str(uuid.uuid4()), game=game.slug, rules_version=game.rules_version,
+            seats=tuple(SeatRecord(seat=i, player=player, token_hash=secret_hash(token))
+                        for i, (player, token) in enumerate(zip(players, tokens, strict=True))),
+            options=getattr(started, "options", {}), seed=seed, seed_commitment=seed_commitment(seed),
+            seed_source=source, client_entropy=client_entropy, server_seed=server_seed,
         )
-        result = self.store.create_match(record, [new_event(e) for e in events])
+        result = self.store.create_match(new, sealed(game, seed, new.scheme, 1, events, None))
+        state = match.fold(game, events)
+        first, last = result.events[0], result.events[-1]
+        record = MatchRecord(**msgspec.structs.asdict(new), status="finished" if state.finished else "active",
+                             version=last.version, created_at=first.recorded_at, updated_at=first.recorded_at,
+                             head_hash=last.hash)
+        self.cache.put(LoadedMatch(record=record, game=game, state=state))
         self.notifier.appended()
-        self.cache.put(record.id, match.fold(game, events))
-        stored = self.store.get_match(record.id)
-        assert stored is not None
-        return CreatedMatch(record=stored, tokens=tokens, result=result)
+        return OpenedMatch(record=record, tokens=tokens, result=result)
 
-    def load(self, match_id: str, to_version: int | None = None) -> LoadedMatch:
-        """The match row and its state (at `to_version`, or now), folding only what the cache lacks."""
-        record = self.store.get_match(match_id)
-        if record is None:
-            raise MatchNotFound(match_id)
-        game = game_of(record.game)
-        state = self.cache.get(match_id) if to_version is None else None
-        if state is not None and state.version > record.version:
-            state = None
-        start = 1 if state is None else state.version + 1
-        stored = self.store.read_match(match_id, start, to_version)
-        if stored or state is None:
-            state = match.fold(game, decode_events(game, [e.payload for e in stored]), state)
-            if to_version is None:
-                self.cache.put(match_id, state)
-        return LoadedMatch(record=record, game=game, state=state)
+    def load(self, match_id: str) -> LoadedMatch:
+        """The match as stored now (one round trip), folding only what the cache lacks; RecordCorrupt if broken."""
+        cached = self.cache.get(match_id)
+        after = 0 if cached is None else cached.record.version
+        record, stored = self.store.match_with_events(match_id, after)
+        if cached is not None and record.version < after:
+            self._corrupt(match_id, f"the match row is at version {record.version}, but version {after} was served")
+        broken = chain_break(record.version, record.head_hash, after,
+                             GENESIS if cached is None else cached.record.head_hash, stored)
+        if broken is not None:
+            self._corrupt(match_id, broken)
+        game = game_of(record.game) if cached is None else cached.game
+        state = match.fold(game, decode_events(game, [e.payload for e in stored]),
+                           None if cached is None else cached.state)
+        loaded = LoadedMatch(record=record, game=game, state=state)
+        self.cache.put(loaded)
+        return loaded
 
-    def play(
-        self,
-        match_id: str,
-        seat: int,
-        command: Command,
-        *,
-        expected_version: int | None,
-        command_id: str | None,
-    ) -> AppendResult:
-        """Decide and append one command. Without an expected version a conflict re-decides on fresh state."""
+    def cached(self, match_id: str) -> LoadedMatch:
+        """The cached match (no round trip), else as stored now. It may be behind another process's writes."""
+        return self.cache.get(match_id) or self.load(match_id)
+
+    def _corrupt(self, match_id: str, reason: str) -> NoReturn:
+        log.critical("match %s: the stored record is corrupt (%s); refusing to serve or extend it", match_id, reason)
+        raise RecordCorrupt(match_id, reason)
+
+    def play(self, match_id: str, seat: int, command: Command, *, expected_version: int | None,
+             command_id: str | None) -> Played:
+        """Decide and append one command. Without an expected version a conflict re-decides on fresh state.
+
+        Every retry of a recorded command id gets the first answer: the append checks it, and so do the refusal
+        and version-conflict paths before answering an error (the command may have been recorded meanwhile).
+        """
         command_id = command_id or f"auto-{uuid.uuid4()}"
-        original = self.store.find_command(match_id, command_id)
-        if original is not None:
-            self._same_command(original, command, seat)
-            return original
+        asked = canonical(to_builtins(command))
+        loaded, fresh = self.cached(match_id), False
         for _ in range(AUTO_RETRIES):
-            loaded = self.load(match_id)
             version = loaded.state.version
             if expected_version is not None and expected_version != version:
-                raise VersionMismatch(expected_version, version)
-            events = match.decide(loaded.game, loaded.state, seat, command, Rng.derive(loaded.record.seed, version))
+                if not fresh and expected_version > version:  # the cache is behind: refresh and look again
+                    loaded, fresh = self.load(match_id), True
+                    continue
+                return self._original(match_id, seat, asked, command_id, VersionMismatch(expected_version, version))
             try:
-                result = self.store.append(
-                    match_id,
-                    version,
-                    [new_event(e) for e in events],
-                    seat=seat,
-                    command=to_builtins(command),
-                    command_id=command_id,
-                )
+                events = match.decide(loaded.game, loaded.state, seat, command, Rng.derive(loaded.record.seed, version))
+            except Refusal as refusal:
+                if not fresh:  # a cached state may be stale: refuse only on the state as stored now
+                    loaded, fresh = self.load(match_id), True
+                    continue
+                return self._original(match_id, seat, asked, command_id, refusal)
+            new = sealed(loaded.game, loaded.record.seed, loaded.record.scheme, version + 1, events, asked)
+            try:
+                result = self.store.append(match_id, version, new, seat=seat, command=asked, command_id=command_id,
+                                           head_hash=loaded.record.head_hash)
             except ConflictError as conflict:
+                loaded, fresh = self.load(match_id), True
                 if expected_version is not None:
                     raise VersionMismatch(expected_version, conflict.actual) from conflict
                 continue
+            if result.duplicate:
+                return Played(result=result, after=self.load(match_id))
+            after = self._advance(loaded, events, result)
             self.notifier.appended()
-            return result
-        raise VersionMismatch(version, self.load(match_id).state.version)
+            return Played(result=result, after=after)
+        raise VersionMismatch(loaded.state.version, self.load(match_id).state.version)
 
-    def _same_command(self, original: AppendResult, command: Command, seat: int) -> None:
-        """A replayed command id must carry the same command from the same seat."""
-        first = original.events[0]
-        if first.command != to_builtins(command) or first.seat != seat:
-            raise Refusal("idempotency-key-reused", "this Idempotency-Key was used for a different move")
+    def _original(self, match_id: str, seat: int, asked: dict[str, Any], command_id: str,
+                  error: Exception) -> Played:
+        """The first answer to this command id if it was recorded (IdempotencyMismatch if another command), else
+        raise `error`."""
+        original = self.store.find_command(match_id, command_id)
+        if original is None:
+            raise error
+        return Played(result=replayed(original.events, command_id, seat, asked), after=self.load(match_id))
 
-
-def new_event(event: Event) -> NewEvent:
-    """The store's form of a domain event."""
-    payload = to_builtins(event)
-    return NewEvent(type=payload["type"], payload=payload)
+    def _advance(self, loaded: LoadedMatch, events: list[Event], result: AppendResult) -> LoadedMatch:
+        """The cached match after our own append: its state folded on, its row's store-owned fields updated."""
+        last: StoredEvent = result.events[-1]
+        state = match.fold(loaded.game, events, loaded.state)
+        record = msgspec.structs.replace(loaded.record, version=last.version, head_hash=last.hash,
+                                         updated_at=last.recorded_at,
+                                         status="finished" if state.finished else loaded.record.status)
+        after = LoadedMatch(record=record, game=loaded.game, state=state)
+        self.cache.put(after)
+        return after

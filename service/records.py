@@ -1,15 +1,20 @@
 """The match record: one self-contained NDJSON file, a header line then one line per event.
 
-Header: `{"record": "turnstile.match-record/1", "match_id", "game", "rules_version", "players", "options",
-"seed_commitment", "status", "version", "head_hash", "created_at"[, "seed"]}`.
-Event line: `{"version", "event", "command", "seat", "recorded_at", "hash", "prev_hash"[, "redacted": true]}`;
-`event` is the payload (with its `type`) and `command` the command that produced it, so the hash of each
-line can be recomputed with `store.chain.event_hash` from the line and the header's match id.
+Format 2 (record scheme 2, every match created since commitments exist):
+- Header: `{"record": "turnstile.match-record/2", "match_id", "game", "rules_version", "players", "options",
+  "seed_commitment", "seed_source", "client_entropy"?, "status", "version", "head_hash", "created_at"
+  [, "seed", "server_seed"?]}`. Version, status and head hash come from the match row, so a record cut short
+  does not verify.
+- Event line: `{"version", "event", "public"?, "commitment", "command", "seat", "recorded_at", "hash", "prev_hash"
+  [, "redacted": true]}`. The hash covers the public form (`public` when given, else `event`) and the commitment
+  (store/chain.py), so every line carries its hash and a spectator's record of a live match verifies as a chain.
 
-After the end the record is complete: every event as recorded and the seed. Before it a record is for one
-caller: events redacted for that seat (or a spectator), other seats' commands withheld, and no seed. A line
-whose content was withheld says `"redacted": true` and carries no hash (nor does the next line carry its
-`prev_hash`): a hash over hidden cards can be brute-forced back to them.
+Before the end a record is for one caller: `event` as that seat (or a spectator) may see it, other seats'
+commands withheld, no seed; `redacted` marks a line that withholds something. After the end it is complete:
+every event and command as recorded, and the seed, which opens every commitment.
+
+Format 1 (scheme 1, older matches) hashed full events: there a redacted line carries no hash (nor the next line
+its `prev_hash`), since a hash over hidden cards can be brute-forced. Both formats are read and verified.
 """
 
 from __future__ import annotations
@@ -20,17 +25,20 @@ from typing import Any
 import msgspec
 
 from domain.codec import event_from_builtins, to_builtins
-from domain.engine import Game
+from domain.engine import Event, Game
 from domain.lifecycle import LIFECYCLE_EVENTS, MatchStarted
 from domain.playout import Playout
-from service.matches import new_event
+from service.sealing import sealed
 from store.base import MatchRecord, SeatRecord, StoredEvent, build_events, check_events
-from store.chain import GENESIS, canonical
+from store.chain import GENESIS, SCHEME_FULL, canonical
 
-FORMAT = "turnstile.match-record/1"
+FORMAT = "turnstile.match-record/2"
+FORMAT_V1 = "turnstile.match-record/1"
+FORMATS = {FORMAT_V1: 1, FORMAT: 2}  # record format -> record scheme
 MEDIA_TYPE = "application/x-ndjson"
 # Records built outside a store (the corpus, tests) carry this fixed time, so they are byte-for-byte reproducible.
 FIXED_TIME = "2026-01-01T00:00:00.000000Z"
+MAX_DEPTH = 64  # JSON nesting a record line may have (a match's events nest a few levels)
 
 
 class RecordHeader(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -43,11 +51,19 @@ class RecordHeader(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     players: tuple[str, ...]
     options: dict[str, Any]
     seed_commitment: str
+    seed_source: str = "server"
+    client_entropy: str | None = None
     status: str
     version: int
     head_hash: str | None
     created_at: str
     seed: str | None = None
+    server_seed: str | None = None
+
+    @property
+    def scheme(self) -> int:
+        """The record scheme of the chain (1 or 2)."""
+        return FORMATS[self.record]
 
 
 class RecordLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -55,6 +71,8 @@ class RecordLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
 
     version: int
     event: dict[str, Any]
+    public: dict[str, Any] | None = None
+    commitment: str | None = None
     command: dict[str, Any] | None
     seat: int | None
     recorded_at: str
@@ -66,6 +84,11 @@ class RecordLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     def type(self) -> str:
         """The event's tag."""
         return str(self.event.get("type", ""))
+
+    @property
+    def public_event(self) -> dict[str, Any]:
+        """The event as a spectator saw it during play (what a scheme 2 hash covers)."""
+        return self.event if self.public is None else self.public
 
 
 class Record(msgspec.Struct, frozen=True):
@@ -94,18 +117,45 @@ _line_decoder = msgspec.json.Decoder(RecordLine)
 _encoder = msgspec.json.Encoder(order="deterministic")
 
 
+def json_depth(text: bytes) -> int:
+    """How deeply a JSON text nests arrays and objects (brackets inside strings do not count)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):  # ] }
+            depth -= 1
+    return deepest
+
+
 def parse_record(text: str | bytes) -> Record:
     """A record from its NDJSON text, or RecordError saying which line is wrong."""
     raw = text.encode() if isinstance(text, str) else text
     rows = [row for row in raw.splitlines() if row.strip()]
     if not rows:
         raise RecordError("the record is empty")
+    for number, row in enumerate(rows, start=1):
+        # Checked before decoding, as every later step walks the values recursively; only a line with enough
+        # brackets can be too deep, so most lines skip the byte-by-byte scan.
+        if row.count(b"[") + row.count(b"{") > MAX_DEPTH and json_depth(row) > MAX_DEPTH:
+            raise RecordError(f"line {number} nests deeper than {MAX_DEPTH} levels", number - 1 or None)
     try:
         header = _header_decoder.decode(rows[0])
     except msgspec.DecodeError as exc:
         raise RecordError(f"line 1 is not a record header: {exc}") from None
-    if header.record != FORMAT:
-        raise RecordError(f"unknown record format {header.record!r} (this verifier reads {FORMAT!r})")
+    if header.record not in FORMATS:
+        raise RecordError(f"unknown record format {header.record!r} (this verifier reads {', '.join(FORMATS)})")
     lines = []
     for number, row in enumerate(rows[1:], start=2):
         try:
@@ -133,48 +183,10 @@ def encode_record(record: Record) -> bytes:
     return b"".join(_encoder.encode(item) + b"\n" for item in (record.header, *record.lines))
 
 
-def build_record(
-    game: Game[Any] | None, match: MatchRecord, stored: Sequence[StoredEvent], *, seat: int | None, full: bool = False
-) -> Record:
-    """The record of `match` from its events; complete once finished (or when `full`), else for `seat`.
-
-    Only a record for one seat needs the game (to redact); a complete record is the events as stored.
-    """
-    finished = any(e.type == "match.ended" for e in stored)
-    complete = finished or full
-    if game is None and not complete:
-        raise ValueError(f"redacting a record of {match.game} needs its rules")
-    lines: list[RecordLine] = []
-    previous_withheld = False
-    for event in stored:
-        line = _full_line(event) if game is None or complete else _line_for(game, event, seat, previous_withheld)
-        previous_withheld = line.redacted
-        lines.append(line)
-    last = stored[-1]
-    header = RecordHeader(
-        record=FORMAT,
-        match_id=match.id,
-        game=match.game,
-        rules_version=match.rules_version,
-        players=tuple(s.player for s in sorted(match.seats, key=lambda s: s.seat)),
-        options=match.options,
-        seed_commitment=match.seed_commitment,
-        status="finished" if finished else "active",
-        version=last.version,
-        head_hash=None if previous_withheld else last.hash,
-        created_at=match.created_at,
-        seed=match.seed if finished else None,
-    )
-    return Record(header=header, lines=tuple(lines))
-
-
-def _full_line(event: StoredEvent) -> RecordLine:
-    return RecordLine(version=event.version, event=event.payload, command=event.command, seat=event.seat,
-                      recorded_at=event.recorded_at, hash=event.hash, prev_hash=event.prev_hash)
-
-
-def seen_by(game: Game[Any], event: StoredEvent, seat: int | None) -> tuple[Any, bool]:
+def seen_by(game: Game[Any], event: StoredEvent, seat: int | None) -> tuple[Event, bool]:
     """A stored event as `seat` (None: a spectator) may see it during play, and whether anything was hidden."""
+    if seat is None and event.commitment is not None:  # the public form sealed into the chain at the append
+        return event_from_builtins(game, event.public), event.public_payload is not None
     decoded = event_from_builtins(game, event.payload)
     if isinstance(decoded, LIFECYCLE_EVENTS):
         return decoded, False
@@ -182,19 +194,86 @@ def seen_by(game: Game[Any], event: StoredEvent, seat: int | None) -> tuple[Any,
     return shown, shown != decoded
 
 
-def _line_for(game: Game[Any], event: StoredEvent, seat: int | None, previous_withheld: bool) -> RecordLine:
-    """The line as `seat` may see it before the end: the event redacted, other seats' commands withheld."""
+def build_record(
+    game: Game[Any] | None, match: MatchRecord, stored: Sequence[StoredEvent], *, seat: int | None, full: bool = False
+) -> Record:
+    """The record of `match` from its events; complete once finished (or when `full`), else for `seat`.
+
+    The header states the match row's version, status and head hash, whatever the events say: a record whose
+    stored events fall short of them is cut short, and verification says so. Only a record for one seat needs
+    the game (to redact); a complete record is the events as stored.
+    """
+    finished = match.status == "finished"
+    complete = finished or full
+    if game is None and not complete:
+        raise ValueError(f"redacting a record of {match.game} needs its rules")
+    scheme = match.scheme
+    lines: list[RecordLine] = []
+    withheld_from: int | None = None
+    for event in stored:
+        if complete or game is None:
+            line = _full_line(event)
+        elif scheme == SCHEME_FULL:
+            line = _scheme1_line(game, event, seat, withheld_from)
+            if line.hash is None and withheld_from is None:
+                withheld_from = event.version
+        else:
+            line = _line_for(game, event, seat)
+        lines.append(line)
+    revealed = finished
+    header = RecordHeader(
+        record=FORMAT if scheme != SCHEME_FULL else FORMAT_V1,
+        match_id=match.id,
+        game=match.game,
+        rules_version=match.rules_version,
+        players=tuple(s.player for s in sorted(match.seats, key=lambda s: s.seat)),
+        options=match.options,
+        seed_commitment=match.seed_commitment,
+        seed_source=match.seed_source,
+        client_entropy=match.client_entropy,
+        status=match.status,
+        version=match.version,
+        head_hash=None if withheld_from is not None else match.head_hash,
+        created_at=match.created_at,
+        seed=match.seed if revealed else None,
+        server_seed=match.server_seed if revealed else None,
+    )
+    return Record(header=header, lines=tuple(lines))
+
+
+def _full_line(event: StoredEvent) -> RecordLine:
+    return RecordLine(version=event.version, event=event.payload, public=event.public_payload,
+                      commitment=event.commitment, command=event.command, seat=event.seat,
+                      recorded_at=event.recorded_at, hash=event.hash, prev_hash=event.prev_hash)
+
+
+def _line_for(game: Game[Any], event: StoredEvent, seat: int | None) -> RecordLine:
+    """Scheme 2, before the end: the event as `seat` sees it, others' commands withheld, every hash public."""
+    shown, hidden = seen_by(game, event, seat)
+    payload = to_builtins(shown) if hidden else event.payload
+    command = event.command if seat is not None and event.seat == seat else None
+    public = event.public
+    return RecordLine(version=event.version, event=payload, public=None if canonical(payload) == public else public,
+                      commitment=event.commitment, command=command, seat=event.seat, recorded_at=event.recorded_at,
+                      hash=event.hash, prev_hash=event.prev_hash,
+                      redacted=payload is not event.payload or command != event.command)
+
+
+def _scheme1_line(game: Game[Any], event: StoredEvent, seat: int | None, withheld_from: int | None) -> RecordLine:
+    """Scheme 1, before the end: as `_line_for`, but from the first withheld line on no hash is given (each later
+    hash depends on the withheld one through the chain, so it would let guesses of the hidden cards be tested)."""
     shown, hidden = seen_by(game, event, seat)
     payload = to_builtins(shown) if hidden else event.payload
     command = event.command if seat is not None and event.seat == seat else None
     withheld = payload is not event.payload or command != event.command
+    hiding = withheld_from is not None or withheld
     return RecordLine(version=event.version, event=payload, command=command, seat=event.seat,
-                      recorded_at=event.recorded_at, hash=None if withheld else event.hash,
-                      prev_hash=None if previous_withheld else event.prev_hash, redacted=withheld)
+                      recorded_at=event.recorded_at, hash=None if hiding else event.hash,
+                      prev_hash=None if withheld_from is not None else event.prev_hash, redacted=withheld)
 
 
 def playout_record(played: Playout, *, match_id: str, recorded_at: str = FIXED_TIME) -> Record:
-    """The complete record a store would keep of a played match (hashes chained as the store chains them)."""
+    """The complete record a store would keep of a played match (sealed and chained as the service and store do)."""
     Step = tuple[int | None, dict[str, Any] | None, list[Any]]
     steps: list[Step] = [(None, None, played.events[:played.setup_count])]
     position = played.setup_count
@@ -203,17 +282,19 @@ def playout_record(played: Playout, *, match_id: str, recorded_at: str = FIXED_T
         position += count
     stored: list[StoredEvent] = []
     head = GENESIS
-    for by, asked, events in steps:
-        new = [new_event(e) for e in events]
-        stored.extend(build_events(match_id, len(stored), head, recorded_at, new, check_events(new), by, asked, None))
-        head = stored[-1].hash
     started = played.events[0]
     assert isinstance(started, MatchStarted)
     match = MatchRecord(
         id=match_id, game=started.game, rules_version=started.rules_version,
         seats=tuple(SeatRecord(seat=i, player=p, token_hash="") for i, p in enumerate(started.players)),
         options=started.options, seed=played.seed, seed_commitment=started.seed_commitment,
+        seed_source=started.seed_source, client_entropy=started.client_entropy,  # type: ignore[arg-type]
         status="finished" if played.state is not None and played.state.finished else "active",
-        version=len(stored), created_at=recorded_at, updated_at=recorded_at, head_hash=head,
+        version=0, created_at=recorded_at, updated_at=recorded_at, head_hash="",
     )
+    for by, asked, events in steps:
+        new = check_events(sealed(played.game, played.seed, match.scheme, len(stored) + 1, events, asked))
+        stored.extend(build_events(match_id, len(stored), head, recorded_at, new, by, asked, None))
+        head = stored[-1].hash
+    match = msgspec.structs.replace(match, version=len(stored), head_hash=head)
     return build_record(played.game, match, stored, seat=None, full=True)

@@ -29,6 +29,7 @@ class Check(msgspec.Struct, frozen=True, kw_only=True):
     status: Status
     detail: str
     version: int | None = None
+    code: str | None = None  # a failure's verdict code, when more precise than the check's own
 
 
 class SeedNeeded(Exception):
@@ -135,12 +136,14 @@ def check_redecide(game: Game[Any], record: Record, states: list[MatchState]) ->
 def _setup(game: Game[Any], header: Any, seed: str | None) -> list[Event] | None:
     """The set-up events opening the match gives (None: they shuffle, and the seed is not revealed)."""
     if seed is not None:
-        return match.open_match(game, header.players, header.options, seed)
+        return match.open_match(game, header.players, header.options, seed, seed_source=header.seed_source,
+                                client_entropy=header.client_entropy)
     if not game.min_seats <= len(header.players) <= game.max_seats:
         raise Refusal("bad-seat-count", f"{game.slug} takes {game.min_seats}-{game.max_seats} seats")
     options = match.decode_options(game, header.options)
     started = MatchStarted(game=game.slug, rules_version=game.rules_version, players=tuple(header.players),
-                           options=to_builtins(options), seed_commitment=header.seed_commitment)
+                           options=to_builtins(options), seed_commitment=header.seed_commitment,
+                           seed_source=header.seed_source, client_entropy=header.client_entropy)
     try:
         return [started, *game.start(options, len(header.players), SealedRng())]
     except SeedNeeded:

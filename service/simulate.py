@@ -27,7 +27,7 @@ def play_random_moves(service: MatchService, match_id: str, rng: random.Random, 
 def play_random_match(service: MatchService, game: Game[Any], players: Sequence[str], rng: random.Random,
                       options: dict[str, Any] | None = None, max_moves: int = 20_000) -> str:
     """Create a match and play random legal moves to its end; returns the match id."""
-    match_id = service.create(game.slug, players, options, None).record.id
+    match_id = service.create(game.slug, players, options).record.id
     if play_random_moves(service, match_id, rng, max_moves) < max_moves:
         return match_id
     raise RuntimeError(f"{game.slug} match {match_id} did not end in {max_moves} moves")

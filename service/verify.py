@@ -1,11 +1,14 @@
 """The verifier: is a match record intact, fair and played by the rules? Pure, over a parsed record.
 
-Checks, in order: `chain` (every hash recomputes, links to its predecessor and ends at the header's head),
-`seed` (the revealed seed matches its commitment), `rules` (the record's rules version is this server's),
-`fold` (the events decode and fold from `match.started` with consecutive versions), `redecide` (every recorded
-command, re-decided from the state before it with `Rng.derive(seed, version)`, gives exactly the recorded
-events; set-up from `match.open_match`) and `outcome` (the recorded `match.ended` is the one the rules give).
-The verdict names the first failing event; `rules-version-changed` says "recorded under other rules", not "tampered".
+Checks, in order: `format` (header and events agree), `chain` (every hash recomputes, links to its predecessor
+and ends at the header's head: version and hash), `seed` (the revealed seed matches its commitment, and the
+players' entropy was mixed in when they gave some), `rules` (the record's rules version is this server's),
+`commitments` (format 2: with the seed revealed, each commitment opens to its full event and command, and each
+public form is that event's honest redaction), `fold` (the events decode and fold from `match.started`),
+`redecide` (every recorded command, re-decided from the state before it with `Rng.derive(seed, version)`, gives
+exactly the recorded events; set-up from `match.open_match`) and `outcome` (the recorded `match.ended` is the one
+the rules give). The verdict names the first failing event; `rules-version-changed` says "recorded under other
+rules", not "tampered".
 """
 
 from __future__ import annotations
@@ -15,21 +18,26 @@ from typing import Any
 import msgspec
 
 from domain.catalog import by_slug
-from domain.rng import seed_commitment
-from service.records import Record, RecordError, RecordLine, parse_record
+from domain.codec import event_from_builtins
+from domain.engine import Game
+from domain.rng import mixed_seed, seed_commitment
+from service.records import Record, RecordError, RecordHeader, RecordLine, parse_record
 from service.rules_checks import Check, check_fold, check_outcome, check_redecide
+from service.sealing import public_form
 from store.base import StoredEvent
-from store.chain import canonical, verify_chain
+from store.chain import SCHEME_FULL, canonical, commitment, event_salt, verify_chain
 
-# The verdict code of each check's failure.
+# The verdict code of each check's failure (a check may name a more precise one, e.g. the chain's "truncated").
 FAILURE_CODES = {"format": "malformed-record", "game": "unknown-game", "chain": "chain-broken",
-                 "seed": "seed-mismatch", "rules": "rules-version-changed", "fold": "fold-failed",
-                 "redecide": "decision-mismatch", "outcome": "outcome-mismatch"}
+                 "seed": "seed-mismatch", "rules": "rules-version-changed", "commitments": "commitment-mismatch",
+                 "fold": "fold-failed", "redecide": "decision-mismatch", "outcome": "outcome-mismatch"}
 
 
 class Verdict(msgspec.Struct, frozen=True, kw_only=True):
-    """The answer of a verification. `ok`: no check failed; `code` "verified" when every check passed,
-    "partial" when none failed but some could not run (seed not revealed, redacted record), else the failure."""
+    """The answer of a verification. `ok`: no check failed. `code`: "verified" when every check passed;
+    "verified-so-far" for a match still being played whose whole chain, up to the head it records, passed and
+    no check failed (the seed and the hidden parts are checked after the end); "partial" when none failed but
+    some could not run (e.g. an old-format record that withholds hashes); else the failure."""
 
     ok: bool
     code: str
@@ -68,6 +76,8 @@ def verify_record(record: Record) -> Verdict:
                                    f"{game.rules_version!r}, so the moves cannot be re-decided here"))
         return _verdict(checks, record)
     checks.append(Check(name="rules", status="passed", detail=f"rules version {game.rules_version!r}"))
+    if header.scheme != SCHEME_FULL:
+        checks.append(check_commitments(game, record))
     if record.redacted:
         why = "the record withholds hidden information until the match ends; export it again after the end"
         checks.extend(Check(name=name, status="not-run", detail=why) for name in ("fold", "redecide", "outcome"))
@@ -101,55 +111,85 @@ def check_format(record: Record) -> Check:
 
 
 def check_chain(record: Record) -> Check:
-    """Every hash recomputes and links to its predecessor; the chain ends at the header's head."""
+    """Every hash recomputes and links to its predecessor; the chain ends at the header's head (version, hash)."""
     lines, header = record.lines, record.header
-    failures: list[tuple[int, str]] = []
+    failures: list[tuple[int, str, str]] = []  # (version, code, detail)
     gap = next((i + 1 for i, line in enumerate(lines) if line.version != i + 1), None)
     if gap is not None:
-        failures.append((gap, f"event {gap} is missing or out of order"))
+        failures.append((gap, "chain-broken", f"event {gap} is missing or out of order"))
     runs: list[list[StoredEvent]] = [[]]
     for line in lines:
-        link = _link(header.match_id, line)
-        if link is None:  # withheld: a new run starts after it
+        link = _link(header, line)
+        if link is None:  # withheld (format 1 only): a new run starts after it
             runs.append([])
-        if link is not None:
+        else:
             runs[-1].append(link)
+    if header.scheme != SCHEME_FULL and len(runs) > 1:
+        first = next(line.version for line in lines if _link(header, line) is None)
+        failures.append((first, "chain-broken", f"event {first} lacks its hash or commitment (format 2 has both)"))
     broken = [v for v in (verify_chain(run) for run in runs) if v is not None]
     if broken:
-        failures.append((min(broken), f"event {min(broken)} does not hash to its recorded hash or link to its "
-                                      "predecessor"))
-    last = lines[-1] if lines else None
-    if last is None or last.version != header.version:
-        at = min(len(lines) + 1, header.version)
-        failures.append((at, f"the events do not end at the recorded head, version {header.version}"))
-    elif header.head_hash is not None and last.hash != header.head_hash:
-        failures.append((last.version, "the last event's hash is not the recorded head hash"))
+        failures.append((min(broken), "chain-broken",
+                         f"event {min(broken)} does not hash to its recorded hash or link to its predecessor"))
+    failures.extend(_head_failures(record))
     if failures:
-        version, detail = min(failures)
-        return Check(name="chain", status="failed", version=version, detail=detail)
+        version, code, detail = min(failures)
+        return Check(name="chain", status="failed", version=version, detail=detail, code=code)
     checked = sum(len(run) for run in runs)
     if checked < len(lines):
         return Check(name="chain", status="partial",
                      detail=f"{checked} of {len(lines)} hashes checked; the others are withheld until the end")
-    return Check(name="chain", status="passed", detail=f"{checked} hashes link up to the head")
+    return Check(name="chain", status="passed",
+                 detail=f"{checked} hashes link up to the recorded head, version {header.version}")
 
 
-def _started_of(header: Any) -> Any:
-    return canonical({"type": "match.started", "game": header.game, "rules_version": header.rules_version,
-                      "players": list(header.players), "options": header.options,
-                      "seed_commitment": header.seed_commitment})
+def _head_failures(record: Record) -> list[tuple[int, str, str]]:
+    """The events must end exactly at the head the header records: its version, and its hash."""
+    lines, header = record.lines, record.header
+    last = lines[-1] if lines else None
+    if last is None or last.version < header.version:
+        at = 1 if last is None else last.version + 1
+        return [(at, "truncated", f"the record stops at version {at - 1}; the match's recorded head is version "
+                                  f"{header.version}")]
+    if last.version > header.version:
+        return [(header.version + 1, "head-mismatch",
+                 f"the record goes on past the match's recorded head, version {header.version}")]
+    if header.head_hash is not None and last.hash != header.head_hash:
+        return [(last.version, "head-mismatch", "the last event's hash is not the recorded head hash")]
+    if header.head_hash is None and header.scheme != SCHEME_FULL:
+        return [(last.version, "head-mismatch", "the header records no head hash")]
+    return []
 
 
-def _link(match_id: str, line: RecordLine) -> StoredEvent | None:
-    """The line as a chain link, or None when its content or its predecessor's hash is withheld."""
-    if line.redacted or line.hash is None or line.prev_hash is None:
+def _started_of(header: RecordHeader) -> Any:
+    started = {"type": "match.started", "game": header.game, "rules_version": header.rules_version,
+               "players": list(header.players), "options": header.options, "seed_commitment": header.seed_commitment}
+    if header.seed_source != "server":  # match.started leaves both out at their defaults
+        started["seed_source"] = header.seed_source
+    if header.client_entropy is not None:
+        started["client_entropy"] = header.client_entropy
+    return canonical(started)
+
+
+def _link(header: RecordHeader, line: RecordLine) -> StoredEvent | None:
+    """The line as a chain link, or None when what its hash covers, or its predecessor's hash, is withheld."""
+    if line.hash is None or line.prev_hash is None:
         return None
-    return StoredEvent(match_id, line.version, 0, line.type, line.event, line.seat, line.command, None,
-                       line.recorded_at, line.prev_hash, line.hash)
+    if header.scheme == SCHEME_FULL:
+        if line.redacted:
+            return None
+        return StoredEvent(header.match_id, line.version, 0, line.type, line.event, line.seat, line.command, None,
+                           line.recorded_at, line.prev_hash, line.hash)
+    if line.commitment is None:
+        return None
+    return StoredEvent(header.match_id, line.version, 0, line.type, line.event, line.seat, line.command, None,
+                       line.recorded_at, line.prev_hash, line.hash, public_payload=line.public_event,
+                       commitment=line.commitment)
 
 
 def check_seed(record: Record) -> Check:
-    """The revealed seed hashes to the commitment published at creation (in the header and `match.started`)."""
+    """The revealed seed hashes to the commitment published at creation (in the header and `match.started`),
+    and is derived from the server's part and the players' entropy when they gave some."""
     header = record.header
     if header.seed is None:
         when = "the record does not reveal it" if header.status == "finished" else "it is revealed when the match ends"
@@ -160,7 +200,45 @@ def check_seed(record: Record) -> Check:
     if published != {seed_commitment(header.seed)}:
         return Check(name="seed", status="failed", version=1,
                      detail="the revealed seed does not match the commitment published when the match was created")
+    if header.seed_source == "server+client":
+        if header.server_seed is None or header.client_entropy is None:
+            return Check(name="seed", status="failed", version=1,
+                         detail="the players' entropy was mixed in, but the record lacks it or the server's part")
+        if mixed_seed(header.server_seed, header.client_entropy) != header.seed:
+            return Check(name="seed", status="failed", version=1,
+                         detail="the seed is not the server's part mixed with the players' entropy")
+        return Check(name="seed", status="passed",
+                     detail="the seed matches its commitment and mixes the players' entropy into the server's part")
+    if header.seed_source == "caller":
+        return Check(name="seed", status="passed",
+                     detail="the seed matches its commitment; the caller chose it (tests and teaching), so the deal "
+                            "proves nothing about fairness and the match is not rated")
     return Check(name="seed", status="passed", detail="the seed matches its commitment")
+
+
+def check_commitments(game: Game[Any], record: Record) -> Check:
+    """Format 2: with the seed revealed, every commitment opens to its line's full event and command, and every
+    public form (what spectators saw, and what the chain hashed) is that event's redaction for a spectator."""
+    seed = record.header.seed
+    if seed is None:
+        return Check(name="commitments", status="not-revealed",
+                     detail="the commitments are opened with the seed when the match ends")
+    if record.redacted:
+        return Check(name="commitments", status="not-run", detail="the record withholds what the commitments cover")
+    for line in record.lines:
+        opened = commitment(event_salt(seed, line.version), canonical(line.event), canonical(line.command))
+        if opened != line.commitment:
+            return Check(name="commitments", status="failed", version=line.version,
+                         detail=f"event {line.version} is not the event (and command) its commitment was made to")
+        try:
+            shown = canonical(public_form(game, event_from_builtins(game, line.event)))
+        except msgspec.ValidationError:
+            continue  # the fold check names an event that does not decode
+        if shown != canonical(line.public_event):
+            return Check(name="commitments", status="failed", version=line.version,
+                         detail=f"the public form of event {line.version} is not its redaction for spectators")
+    return Check(name="commitments", status="passed",
+                 detail=f"{len(record.lines)} commitments open to their events; every public form is honest")
 
 
 def _verdict(checks: list[Check], record: Record | None) -> Verdict:
@@ -170,16 +248,20 @@ def _verdict(checks: list[Check], record: Record | None) -> Verdict:
     tampered = [c for c in failures if c.name != "rules"]
     first = min(tampered or failures, key=lambda c: (c.version or 0, order.index(c.name)), default=None)
     passed = [c.name for c in checks if c.status == "passed"]
+    header = record.header if record is not None else None
     if first is not None:
         at = f" at version {first.version}" if first.version is not None else ""
-        code, message = FAILURE_CODES[first.name], f"{first.name} check failed{at}: {first.detail}"
+        code, message = first.code or FAILURE_CODES[first.name], f"{first.name} check failed{at}: {first.detail}"
     elif len(passed) == len(checks):
         code, message = "verified", "the record is intact, fair, and played by the rules"
+    elif header is not None and header.status == "active" and "chain" in passed:
+        code = "verified-so-far"
+        message = (f"the chain is intact up to the recorded head (version {header.version}) and no check failed; "
+                   "the seed and the hidden parts are revealed and checked when the match ends")
     else:
         code = "partial"
         details = dict.fromkeys(c.detail for c in checks if c.status != "passed")
         message = "no check failed; not checked: " + "; ".join(details)
-    header = record.header if record is not None else None
     return Verdict(ok=first is None, code=code, message=message, failed_version=None if first is None else
                    first.version, passed=passed, checks=checks,
                    match_id=header.match_id if header else None, game=header.game if header else None,

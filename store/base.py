@@ -4,22 +4,32 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import msgspec
 
-from store.chain import canonical, canonical_event_hash
+from store.chain import SCHEME_COMMITTED, canonical, canonical_event_hash, committed_event_hash
 
 
 class NewEvent(msgspec.Struct, frozen=True):
-    """An event the match service asks to append; `payload` is the event's JSON object (with its `type`)."""
+    """An event the match service asks to append; `payload` is the event's JSON object (with its `type`).
+
+    Scheme 2 events also carry `public`, the event as a spectator may see it (None: the payload itself), and
+    `commitment`, the salted hash of the full event and its command (see store/chain.py); the chain hash then
+    covers only those, so it can be published while the event's hidden parts stay secret.
+    """
 
     type: str
     payload: dict[str, Any]
+    public: dict[str, Any] | None = None
+    commitment: str | None = None
 
 
 class StoredEvent(msgspec.Struct, frozen=True):
-    """An event as recorded: its place in its match (`version`) and in the global log (`position`)."""
+    """An event as recorded: its place in its match (`version`) and in the global log (`position`).
+
+    `public_payload` is stored only where it differs from `payload`; `commitment` is None for scheme 1 events.
+    """
 
     match_id: str
     version: int
@@ -32,6 +42,13 @@ class StoredEvent(msgspec.Struct, frozen=True):
     recorded_at: str
     prev_hash: str
     hash: str
+    public_payload: dict[str, Any] | None = None
+    commitment: str | None = None
+
+    @property
+    def public(self) -> dict[str, Any]:
+        """The event as a spectator may see it while the match is played."""
+        return self.payload if self.public_payload is None else self.public_payload
 
 
 class SeatRecord(msgspec.Struct, frozen=True):
@@ -42,8 +59,16 @@ class SeatRecord(msgspec.Struct, frozen=True):
     token_hash: str
 
 
-class MatchRecord(msgspec.Struct, frozen=True):
-    """A match row. `version`, `status`, `head_hash`, `created_at`, `updated_at` are owned by the store."""
+SeedSource = Literal["server", "server+client", "caller"]
+
+
+class NewMatch(msgspec.Struct, frozen=True, kw_only=True):
+    """What the match service hands the store to open a match.
+
+    `seed` drives every random outcome and stays secret until the end; `seed_source` says who chose it: the
+    server alone, the server mixed with `client_entropy` (`seed` derived from `server_seed`), or the caller
+    (tests and teaching only: never rated). `scheme` is the record scheme of its hash chain (store/chain.py).
+    """
 
     id: str
     game: str
@@ -52,6 +77,15 @@ class MatchRecord(msgspec.Struct, frozen=True):
     options: dict[str, Any]
     seed: str
     seed_commitment: str
+    seed_source: SeedSource = "server"
+    client_entropy: str | None = None
+    server_seed: str | None = None
+    scheme: int = SCHEME_COMMITTED
+
+
+class MatchRecord(NewMatch, frozen=True, kw_only=True):
+    """A match row: what the service asked for, plus what the store owns and keeps current with every append."""
+
     status: str  # "active" | "finished"
     version: int
     created_at: str
@@ -99,6 +133,15 @@ class MatchExists(StoreError):
         self.match_id = match_id
 
 
+class RecordCorrupt(StoreError):
+    """A match's stored chain does not reach the head its row records: cut short, spliced or altered."""
+
+    def __init__(self, match_id: str, reason: str) -> None:
+        super().__init__(f"match {match_id}: the stored record is corrupt: {reason}")
+        self.match_id = match_id
+        self.reason = reason
+
+
 class IdempotencyMismatch(StoreError):
     """The command id was already used on this match for a different command."""
 
@@ -112,7 +155,7 @@ class IdempotencyMismatch(StoreError):
 class EventStore(Protocol):
     """An append-only, hash-chained event store of matches; every method is thread-safe and synchronous."""
 
-    def create_match(self, match: MatchRecord, events: Sequence[NewEvent]) -> AppendResult:
+    def create_match(self, match: NewMatch, events: Sequence[NewEvent]) -> AppendResult:
         """Insert the match row and its first events 1..n in one transaction; a taken id -> MatchExists."""
         ...
 
@@ -125,20 +168,43 @@ class EventStore(Protocol):
         seat: int | None,
         command: dict[str, Any] | None,
         command_id: str | None,
+        head_hash: str | None = None,
     ) -> AppendResult:
-        """Append events at expected_version+1.. atomically; a replayed command id returns the original."""
+        """Append events at expected_version+1.. atomically; a replayed command id returns the original.
+
+        The command-id check is part of the append: a retry of a recorded command (whatever its expected version)
+        gets the original result, never a conflict. `head_hash`, the hash of event `expected_version` when the
+        caller knows it, lets an adapter skip reading the row.
+        """
         ...
 
     def read_match(self, match_id: str, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]:
         """Events of one match with from_version <= version <= to_version, in version order."""
         ...
 
+    def match_with_events(self, match_id: str, after_version: int = 0) -> tuple[MatchRecord, list[StoredEvent]]:
+        """The match row and its events after `after_version` up to the row's version, in one round trip."""
+        ...
+
     def read_all(self, after_position: int = 0, limit: int = 500) -> list[StoredEvent]:
-        """The global log after a position, in position order; never passes over a late commit."""
+        """The global log after the event at `after_position` (0: the start), in log order.
+
+        Log order is commit order: it never passes over an event that commits late. On SQLite it is position
+        order; on PostgreSQL it is (transaction, position) order, which can differ from position order between
+        transactions that overlap, so resume from the last position read, never from a position's neighbour.
+        """
         ...
 
     def head_position(self) -> int:
-        """The highest position read_all can return now (0 when the log is empty)."""
+        """The position of the last event read_all can return now (0 when the log is empty)."""
+        ...
+
+    def events_after(self, position: int) -> int:
+        """How many events read_all would still return after the event at `position` (a reader's lag)."""
+        ...
+
+    def log_reached(self, at: int, target: int) -> bool:
+        """Whether a reader that has read up to position `at` has read the event at position `target`."""
         ...
 
     def get_match(self, match_id: str) -> MatchRecord | None:
@@ -210,24 +276,32 @@ def _has_nul(value: Any) -> bool:
     return False
 
 
-def check_events(events: Sequence[NewEvent]) -> list[dict[str, Any]]:
-    """Validate new events and return their canonical payloads."""
+def check_events(events: Sequence[NewEvent]) -> list[NewEvent]:
+    """Validate new events; the same events with canonical payloads (`public` None where it equals the payload)."""
     if not events:
         raise ValueError("an append needs at least one event")
-    payloads = []
+    checked = []
     for event in events:
-        payload = clean_json(event.payload, f"event {event.type!r}")
-        if not isinstance(payload, dict):
-            raise ValueError(f"event {event.type!r}: payload must be a JSON object")
-        if payload.get("type", event.type) != event.type:
-            raise ValueError(f"event {event.type!r}: payload type {payload['type']!r} differs")
-        payloads.append(payload)
-    return payloads
+        payload = _json_object(event.payload, event.type, "payload")
+        public = None if event.public is None else _json_object(event.public, event.type, "public form")
+        if (public is None) != (event.commitment is None):
+            raise ValueError(f"event {event.type!r}: a public form and a commitment go together")
+        checked.append(NewEvent(event.type, payload, None if public == payload else public, event.commitment))
+    return checked
 
 
-def status_after(current: str, events: Sequence[NewEvent]) -> str:
-    """A match is finished once any `match.ended` event is appended."""
-    return "finished" if any(e.type == "match.ended" for e in events) else current
+def _json_object(value: Any, type_: str, what: str) -> dict[str, Any]:
+    data = clean_json(value, f"event {type_!r}")
+    if not isinstance(data, dict):
+        raise ValueError(f"event {type_!r}: {what} must be a JSON object")
+    if data.get("type", type_) != type_:
+        raise ValueError(f"event {type_!r}: {what} type {data['type']!r} differs")
+    return data
+
+
+def ends_match(events: Sequence[NewEvent]) -> bool:
+    """A match is finished once a `match.ended` event is appended."""
+    return any(e.type == "match.ended" for e in events)
 
 
 def build_events(
@@ -236,27 +310,47 @@ def build_events(
     head_hash: str,
     recorded_at: str,
     events: Sequence[NewEvent],
-    payloads: Sequence[dict[str, Any]],
     seat: int | None,
     command: dict[str, Any] | None,
     command_id: str | None,
 ) -> list[StoredEvent]:
-    """Chain new events after (version, head_hash); positions are 0 until the adapter assigns them."""
+    """Chain checked events after (version, head_hash); positions are 0 until the adapter assigns them."""
     built = []
     prev = head_hash
-    for offset, (event, payload) in enumerate(zip(events, payloads, strict=True), start=1):
-        # payloads and command come canonical from check_events / clean_json.
-        digest = canonical_event_hash(
-            prev, match_id, version + offset, event.type, payload, seat, command, recorded_at
-        )
-        built.append(
-            StoredEvent(
-                match_id, version + offset, 0, event.type, payload, seat, command, command_id,
-                recorded_at, prev, digest,
-            )
-        )
+    for offset, event in enumerate(events, start=1):
+        at = version + offset
+        # payloads, public forms and command come canonical from check_events / clean_json.
+        if event.commitment is None:
+            digest = canonical_event_hash(prev, match_id, at, event.type, event.payload, seat, command, recorded_at)
+        else:
+            public = event.payload if event.public is None else event.public
+            digest = committed_event_hash(prev, match_id, at, event.type, public, seat, event.commitment,
+                                          recorded_at)
+        built.append(StoredEvent(match_id, at, 0, event.type, event.payload, seat, command, command_id, recorded_at,
+                                 prev, digest, public_payload=event.public, commitment=event.commitment))
         prev = digest
     return built
+
+
+def chain_break(head_version: int, head_hash: str, start_version: int, start_hash: str,
+                events: Sequence[StoredEvent]) -> str | None:
+    """Why `events` (read after `start_version`, whose hash is `start_hash`) do not reach the recorded head, if so.
+
+    A cheap continuity check (links and versions only, no rehashing) run whenever a match is folded from storage,
+    so the server never serves or extends a record that was cut short or spliced.
+    """
+    prev_version, prev_hash = start_version, start_hash
+    for event in events:
+        if event.version != prev_version + 1:
+            return f"event {prev_version + 1} is missing"
+        if event.prev_hash != prev_hash:
+            return f"event {event.version} does not link to event {prev_version}"
+        prev_version, prev_hash = event.version, event.hash
+    if prev_version != head_version:
+        return f"the stored events end at version {prev_version}, the match row records version {head_version}"
+    if prev_hash != head_hash:
+        return f"the last stored event's hash is not the recorded head hash {head_hash[:12]}…"
+    return None
 
 
 def with_positions(events: Sequence[StoredEvent], positions: Sequence[int]) -> tuple[StoredEvent, ...]:

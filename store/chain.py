@@ -5,11 +5,19 @@ removing or reordering any recorded event breaks every hash after it. The hashed
 sorted-key JSON encoding of *decoded values*, never the bytes a database happened to keep:
 PostgreSQL's jsonb reorders keys and rewrites numbers (`1e20` comes back as `100000000000000000000`,
 `1.50` keeps its zero), so `canonical` first maps every integral float to an int.
+
+Two schemes exist. Scheme 1 (matches recorded before commitments) hashes each event's full payload and
+command, so the hash of an event with hidden cards must be withheld until the end: it could be brute-forced.
+Scheme 2 (every new match) hashes only what a spectator may see: the event's public form and a salted
+commitment to the full event and its command, `SHA-256(salt || JSON{"command", "event"})` with
+`salt = HMAC-SHA256(seed, "turnstile/event-salt/<version>")`. Every hash can then be published at every
+moment; once the seed is revealed, anyone derives the salts and opens every commitment.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import math
 from collections.abc import Iterable
 from typing import Any, Protocol
@@ -17,6 +25,8 @@ from typing import Any, Protocol
 import msgspec
 
 GENESIS = "0" * 64
+SCHEME_FULL = 1  # hashes cover the full events: withheld while they could be brute-forced
+SCHEME_COMMITTED = 2  # hashes cover public forms and salted commitments: public at every moment
 
 
 def canonical(value: Any) -> Any:
@@ -85,6 +95,44 @@ def canonical_event_hash(
     return hashlib.sha256(prev_hash.encode() + b"\n" + msgspec.json.encode(body, order="sorted")).hexdigest()
 
 
+def event_salt(seed: str, version: int) -> bytes:
+    """The secret salt of event `version`'s commitment: derivable by anyone once the seed is revealed."""
+    return hmac.new(seed.encode(), f"turnstile/event-salt/{version}".encode(), hashlib.sha256).digest()
+
+
+def commitment(salt: bytes, payload: dict[str, Any], command: dict[str, Any] | None) -> str:
+    """sha256 hex of salt + the sorted-key JSON of the full (canonical) event and the command behind it."""
+    body = msgspec.json.encode({"event": payload, "command": command}, order="sorted")
+    return hashlib.sha256(salt + b"\n" + body).hexdigest()
+
+
+def committed_event_hash(
+    prev_hash: str,
+    match_id: str,
+    version: int,
+    type: str,
+    public: dict[str, Any],
+    seat: int | None,
+    commitment: str,
+    recorded_at: str,
+) -> str:
+    """Scheme 2: sha256 hex of prev_hash + "\\n" + the sorted-key JSON of the event's public fields and commitment.
+
+    `public` is the event as a spectator sees it (canonical); nothing hidden enters except through `commitment`.
+    """
+    body = {
+        "scheme": SCHEME_COMMITTED,
+        "match_id": match_id,
+        "version": version,
+        "type": type,
+        "public": public,
+        "seat": seat,
+        "commitment": commitment,
+        "recorded_at": recorded_at,
+    }
+    return hashlib.sha256(prev_hash.encode() + b"\n" + msgspec.json.encode(body, order="sorted")).hexdigest()
+
+
 class ChainLink(Protocol):
     """What verify_chain reads of an event (a StoredEvent fits)."""
 
@@ -106,6 +154,20 @@ class ChainLink(Protocol):
     def prev_hash(self) -> str: ...
     @property
     def hash(self) -> str: ...
+    @property
+    def public_payload(self) -> dict[str, Any] | None: ...
+    @property
+    def commitment(self) -> str | None: ...
+
+
+def link_hash(event: ChainLink) -> str:
+    """The hash an event should carry, by its scheme (a commitment means scheme 2)."""
+    if event.commitment is not None:
+        public = event.payload if event.public_payload is None else event.public_payload
+        return committed_event_hash(event.prev_hash, event.match_id, event.version, event.type, canonical(public),
+                                    event.seat, event.commitment, event.recorded_at)
+    return event_hash(event.prev_hash, event.match_id, event.version, event.type, event.payload, event.seat,
+                      event.command, event.recorded_at)
 
 
 def verify_chain(events: Iterable[ChainLink]) -> int | None:
@@ -125,17 +187,7 @@ def verify_chain(events: Iterable[ChainLink]) -> int | None:
             or event.prev_hash != prev.hash
         ):
             return event.version
-        expected = event_hash(
-            event.prev_hash,
-            event.match_id,
-            event.version,
-            event.type,
-            event.payload,
-            event.seat,
-            event.command,
-            event.recorded_at,
-        )
-        if expected != event.hash:
+        if link_hash(event) != event.hash:
             return event.version
         prev = event
     return None

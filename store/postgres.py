@@ -1,12 +1,14 @@
 """PostgreSQL adapter: psycopg 3 with a connection pool, jsonb documents, timestamptz times.
 
-Positions come from an identity column, which is assigned at INSERT, not at COMMIT: unguarded, a
-reader of "after position P" could see P+2 commit before P+1 and pass over P+1 for good. Every
-transaction that inserts events therefore takes one transaction-scoped advisory lock just before its
-INSERT and holds it to COMMIT, so positions become visible strictly in order (PostgreSQL makes a commit
-visible before it releases the transaction's locks). The lock is taken last, after the per-match row
-lock, the Python work (hashing) and the match-row UPDATE, so it covers only the events INSERT + COMMIT.
-The cost: appends commit one at a time across the whole store (measured in bench/README.md).
+Appends to different matches commit concurrently: there is no store-wide lock. An append is one statement
+(on an autocommit connection, so one round trip and atomic): it moves the match row from the expected version,
+records the command id and inserts the events, or does nothing when the version moved on.
+
+Positions come from an identity column, which is assigned at INSERT, not at COMMIT, so a reader of "after
+position P" could see P+2 commit before P+1 and pass over P+1 for good. Instead of serialising appends, each
+event records its transaction id (`xid`, a xid8), and `read_all` returns only events of transactions older than
+every transaction still running (`pg_snapshot_xmin(pg_current_snapshot())`), ordered by (xid, position): no
+transaction can still commit below that horizon, so the order is final when read.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from store.base import (
     MatchNotFound,
     MatchRecord,
     NewEvent,
+    NewMatch,
     SeatRecord,
     StoredEvent,
     StoreError,
@@ -38,9 +41,9 @@ from store.base import (
     build_events,
     check_events,
     clean_json,
+    ends_match,
     iso,
     replayed,
-    status_after,
     utc_now,
     with_positions,
 )
@@ -48,14 +51,21 @@ from store.chain import GENESIS
 from store.read_models import Checkpoint, DocRow
 from store.sql_read_models import Dialect, SqlBatch, all_checkpoints, open_batch, query_docs, reset
 
-# Arbitrary constants ("TS" + purpose) naming the two advisory locks of this application.
-APPEND_LOCK = 0x5453_0001
+# An arbitrary constant ("TS" + purpose) naming the advisory lock that serialises migrations.
 MIGRATE_LOCK = 0x5453_0002
 
-_EVENT_COLUMNS = "match_id, version, position, type, payload, seat, command, command_id, recorded_at, prev_hash, hash"
-_MATCH_COLUMNS = (
-    "id, game, rules_version, seats, options, seed, seed_commitment, status, version, created_at, updated_at, head_hash"
+_EVENT_COLUMNS = (
+    "match_id, version, position, type, payload, seat, command, command_id, recorded_at, prev_hash, hash, "
+    "public_payload, commitment"
 )
+_MATCH_COLUMNS = (
+    "id, game, rules_version, seats, options, seed, seed_commitment, seed_source, client_entropy, server_seed, "
+    "scheme, status, version, created_at, updated_at, head_hash"
+)
+# Events below this transaction horizon are final: every transaction that could still add one is younger.
+_HORIZON = "xid < pg_snapshot_xmin(pg_current_snapshot())"
+# (xid, position) of the event at a position; ('0', 0) before the first (rows older than the xid column have 0).
+_CURSOR = "(coalesce((SELECT xid FROM events WHERE position = %(after)s), '0'::xid8), %(after)s::bigint)"
 _DIALECT = Dialect(
     param="%s",
     json_number="(doc->>'{field}')::float8",
@@ -65,7 +75,11 @@ _DIALECT = Dialect(
     stamp=iso,
     now=utc_now,
 )
-_INSERT_COLUMNS = "match_id, version, type, payload, seat, command, command_id, recorded_at, prev_hash, hash"
+_INSERT_COLUMNS = (
+    "match_id, version, type, payload, public_payload, seat, command, command_id, commitment, recorded_at, "
+    "prev_hash, hash"
+)
+_INSERT_ROW = "(%s, %s::int, %s, %s::jsonb, %s::jsonb, %s::int, %s::jsonb, %s, %s, %s::timestamptz, %s, %s)"
 
 
 def _configure(conn: psycopg.Connection[Any]) -> None:
@@ -76,9 +90,44 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
 
 @lru_cache(maxsize=64)
 def _insert_sql(rows: int) -> str:
-    """One multi-row INSERT per append (one statement, one round trip), cached per row count."""
-    values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"] * rows)
-    return f"INSERT INTO events ({_INSERT_COLUMNS}) VALUES {values} RETURNING version, position"
+    """One multi-row INSERT (one statement, one round trip), cached per row count."""
+    return (f"INSERT INTO events ({_INSERT_COLUMNS}) VALUES {', '.join([_INSERT_ROW] * rows)} "
+            "RETURNING version, position")
+
+
+@lru_cache(maxsize=64)
+def _append_sql(rows: int) -> str:
+    """An append as one atomic statement: move the row from the expected version, record the command, insert.
+
+    When the row is not at the expected version, `moved` is empty and nothing is written (no rows come back).
+    A command id already used on the match violates the commands primary key, and the whole statement fails.
+    """
+    return (
+        "WITH moved AS (UPDATE matches SET version = %s, head_hash = %s, updated_at = %s, "
+        "status = CASE WHEN %s THEN 'finished' ELSE status END "
+        "WHERE id = %s AND version = %s RETURNING id), "
+        "command AS (INSERT INTO commands (match_id, command_id, first_version, last_version) "
+        "SELECT id, %s, %s, %s FROM moved WHERE %s::text IS NOT NULL), "
+        f"appended AS (INSERT INTO events ({_INSERT_COLUMNS}) "
+        f"SELECT * FROM (VALUES {', '.join([_INSERT_ROW] * rows)}) AS new WHERE EXISTS (SELECT 1 FROM moved) "
+        "RETURNING version, position) "
+        "SELECT version, position FROM appended"
+    )
+
+
+def _event_params(built: Sequence[StoredEvent], now: datetime) -> list[Any]:
+    # `now` is the datetime behind every event's recorded_at string (hashed); timestamptz keeps its µs.
+    params: list[Any] = []
+    for e in built:
+        params += [
+            e.match_id, e.version, e.type, Jsonb(e.payload), _jsonb(e.public_payload), e.seat, _jsonb(e.command),
+            e.command_id, e.commitment, now, e.prev_hash, e.hash,
+        ]
+    return params
+
+
+def _jsonb(value: Any) -> Jsonb | None:
+    return None if value is None else Jsonb(value)
 
 
 class PostgresStore:
@@ -120,21 +169,6 @@ class PostgresStore:
                     )
 
     @staticmethod
-    def _insert_events(
-        conn: psycopg.Connection[Any], built: Sequence[StoredEvent], now: datetime
-    ) -> psycopg.Cursor[Any]:
-        # `now` is the datetime behind every event's recorded_at string (hashed); timestamptz keeps its µs.
-        params: list[Any] = []
-        for e in built:
-            params += [
-                e.match_id, e.version, e.type, Jsonb(e.payload), e.seat,
-                None if e.command is None else Jsonb(e.command), e.command_id,
-                now, e.prev_hash, e.hash,
-            ]
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (APPEND_LOCK,))
-        return conn.execute(_insert_sql(len(built)), params)
-
-    @staticmethod
     def _positions(cur: psycopg.Cursor[Any]) -> list[int]:
         return [position for _, position in sorted(cur.fetchall())]
 
@@ -162,25 +196,27 @@ class PostgresStore:
 
     # ---- writes ----------------------------------------------------------------------------------
 
-    def create_match(self, match: MatchRecord, events: Sequence[NewEvent]) -> AppendResult:
+    def create_match(self, match: NewMatch, events: Sequence[NewEvent]) -> AppendResult:
         """Insert the match row and its first events 1..n in one transaction; a taken id -> MatchExists."""
-        payloads = check_events(events)
+        checked = check_events(events)
         options = clean_json(match.options, "options")
         seats = clean_json(msgspec.to_builtins(match.seats), "seats")
         now = utc_now()
-        built = build_events(match.id, 0, GENESIS, iso(now), events, payloads, None, None, None)
+        built = build_events(match.id, 0, GENESIS, iso(now), checked, None, None, None)
         try:
             # Pipeline: BEGIN, both INSERTs and COMMIT go out together: one round trip.
             with self._pool.connection() as conn, conn.pipeline(), conn.transaction():
                 conn.execute(
-                    f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES "
+                    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                     (
-                        match.id, match.game, match.rules_version, Jsonb(seats),
-                        Jsonb(options), match.seed, match.seed_commitment, status_after("active", events),
-                        len(built), now, now, built[-1].hash,
+                        match.id, match.game, match.rules_version, Jsonb(seats), Jsonb(options), match.seed,
+                        match.seed_commitment, match.seed_source, match.client_entropy, match.server_seed,
+                        match.scheme, "finished" if ends_match(checked) else "active", len(built), now, now,
+                        built[-1].hash,
                     ),
                 )
-                cur = self._insert_events(conn, built, now)
+                cur = conn.execute(_insert_sql(len(built)), _event_params(built, now))
         except errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "matches_pkey":
                 raise MatchExists(match.id) from None
@@ -196,50 +232,54 @@ class PostgresStore:
         seat: int | None,
         command: dict[str, Any] | None,
         command_id: str | None,
+        head_hash: str | None = None,
     ) -> AppendResult:
-        """Append events at expected_version+1.. atomically; a replayed command id returns the original."""
-        payloads = check_events(events)
+        """Append events at expected_version+1.. atomically; a replayed command id returns the original.
+
+        With `head_hash` (the hash of event `expected_version`, e.g. from a cached state) the append is one
+        round trip; without it the row is read first.
+        """
+        checked = check_events(events)
         command = None if command is None else clean_json(command, "command")
-        try:
-            with self._pool.connection() as conn, conn.pipeline(), conn.transaction():
-                # FOR UPDATE serialises appends to one match, so the version check and the command-id
-                # check below stay true until COMMIT.
-                row = conn.execute(
-                    "SELECT m.version, m.head_hash, m.status, c.first_version, c.last_version FROM matches m "
-                    "LEFT JOIN commands c ON c.match_id = m.id AND c.command_id = %s "
-                    "WHERE m.id = %s FOR UPDATE OF m",
-                    (command_id, match_id),
-                ).fetchone()
+        with self._pool.connection() as conn:
+            if head_hash is None:
+                row = conn.execute("SELECT version, head_hash FROM matches WHERE id = %s", (match_id,)).fetchone()
                 if row is None:
                     raise MatchNotFound(match_id)
-                version, head_hash, status, first, last = row
-                if first is not None and command_id is not None:
-                    return replayed(self._read_match(conn, match_id, first, last), command_id, seat, command)
-                if version != expected_version:
-                    raise ConflictError(match_id, expected_version, version)
-                now = utc_now()
-                built = build_events(
-                    match_id, version, head_hash, iso(now), events, payloads, seat, command, command_id
-                )
-                conn.execute(
-                    "UPDATE matches SET version = %s, status = %s, head_hash = %s, updated_at = %s WHERE id = %s",
-                    (built[-1].version, status_after(status, events), built[-1].hash, now, match_id),
-                )
-                if command_id is not None:
-                    conn.execute(
-                        "INSERT INTO commands (match_id, command_id, first_version, last_version) "
-                        "VALUES (%s, %s, %s, %s)",
-                        (match_id, command_id, built[0].version, built[-1].version),
-                    )
-                # Last, so the global append lock is held only for this INSERT and the COMMIT.
-                cur = self._insert_events(conn, built, now)
-        except errors.UniqueViolation:
-            # Only reachable if the row lock above were bypassed; the database still forbids two writes.
-            if command_id is not None and (found := self.find_command(match_id, command_id)) is not None:
-                return replayed(found.events, command_id, seat, command)
-            current = self.get_match(match_id)
-            raise ConflictError(match_id, expected_version, current.version if current else -1) from None
-        return appended(with_positions(built, self._positions(cur)), duplicate=False)
+                if row[0] != expected_version:
+                    return self._not_appended(conn, match_id, expected_version, seat, command, command_id)
+                head_hash = str(row[1])
+            now = utc_now()
+            built = build_events(match_id, expected_version, head_hash, iso(now), checked, seat, command, command_id)
+            last = built[-1]
+            try:
+                cur = conn.execute(_append_sql(len(built)), [
+                    last.version, last.hash, now, ends_match(checked), match_id, expected_version,
+                    command_id, built[0].version, last.version, command_id, *_event_params(built, now)])
+                positions = self._positions(cur)
+            except errors.UniqueViolation as exc:
+                if exc.diag.constraint_name != "commands_pkey":
+                    raise
+                # The command id was recorded meanwhile (a concurrent retry): answer with the original.
+                return self._not_appended(conn, match_id, expected_version, seat, command, command_id)
+            if not positions:
+                return self._not_appended(conn, match_id, expected_version, seat, command, command_id)
+        return appended(with_positions(built, positions), duplicate=False)
+
+    def _not_appended(self, conn: psycopg.Connection[Any], match_id: str, expected_version: int, seat: int | None,
+                      command: dict[str, Any] | None, command_id: str | None) -> AppendResult:
+        """Why an append wrote nothing: its command id was already recorded (the original), or a conflict."""
+        row = conn.execute(
+            "SELECT m.version, c.first_version, c.last_version FROM matches m "
+            "LEFT JOIN commands c ON c.match_id = m.id AND c.command_id = %s WHERE m.id = %s",
+            (command_id, match_id),
+        ).fetchone()
+        if row is None:
+            raise MatchNotFound(match_id)
+        version, first, last = row
+        if first is not None and command_id is not None:
+            return replayed(self._read_match(conn, match_id, first, last), command_id, seat, command)
+        raise ConflictError(match_id, expected_version, version)
 
     def create_app_key(self, name: str, key_hash: str) -> None:
         """Record an app key by its hash; re-creating the same (name, hash) is harmless."""
@@ -258,21 +298,58 @@ class PostgresStore:
         with self._pool.connection() as conn:
             return self._read_match(conn, match_id, from_version, to_version)
 
+    def match_with_events(self, match_id: str, after_version: int = 0) -> tuple[MatchRecord, list[StoredEvent]]:
+        """The match row and its events after `after_version` up to the row's version, in one round trip."""
+        with self._pool.connection() as conn, conn.pipeline():
+            # The row is read first, so the events (a later snapshot) hold at least every version up to its own.
+            row_cursor = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = %s", (match_id,))
+            events_cursor = conn.execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE match_id = %s AND version > %s ORDER BY version",
+                (match_id, after_version),
+            )
+            row = row_cursor.fetchone()
+            rows = events_cursor.fetchall()
+        if row is None:
+            raise MatchNotFound(match_id)
+        record = _match(row)
+        return record, [_event(r) for r in rows if r[1] <= record.version]
+
     def read_all(self, after_position: int = 0, limit: int = 500) -> list[StoredEvent]:
-        """The global log after a position, in position order; never passes over a late commit."""
+        """The global log after the event at `after_position`, in (transaction, position) order, below the horizon."""
         with self._pool.connection() as conn:
             cur = conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > %s ORDER BY position LIMIT %s",
-                (after_position, limit),
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE (xid, position) > {_CURSOR} AND {_HORIZON} "
+                "ORDER BY xid, position LIMIT %(limit)s",
+                {"after": after_position, "limit": limit},
             )
             return [_event(r) for r in cur]
 
     def head_position(self) -> int:
-        """The highest position read_all can return now (0 when the log is empty)."""
+        """The position of the last event read_all can return now (0 when the log is empty)."""
         with self._pool.connection() as conn:
-            row = conn.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()
+            row = conn.execute(
+                f"SELECT position FROM events WHERE {_HORIZON} ORDER BY xid DESC, position DESC LIMIT 1"
+            ).fetchone()
+        return 0 if row is None else int(row[0])
+
+    def events_after(self, position: int) -> int:
+        """How many events read_all would still return after the event at `position`."""
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                f"SELECT count(*) FROM events WHERE (xid, position) > {_CURSOR} AND {_HORIZON}", {"after": position}
+            ).fetchone()
         assert row is not None
         return int(row[0])
+
+    def log_reached(self, at: int, target: int) -> bool:
+        """Whether a reader that has read up to position `at` has read the event at position `target`."""
+        with self._pool.connection() as conn:
+            found = dict(conn.execute(
+                "SELECT position, xid::text FROM events WHERE position = ANY(%s)", ([at, target],)
+            ).fetchall())
+        if target not in found:  # no such event (an aborted transaction's position): compare numbers
+            return at >= target
+        return (int(found.get(at, 0)), at) >= (int(found[target]), target)
 
     def get_match(self, match_id: str) -> MatchRecord | None:
         """The match row, or None."""
@@ -361,15 +438,18 @@ class PostgresStore:
 
 
 def _event(row: tuple[Any, ...]) -> StoredEvent:
-    match_id, version, position, type_, payload, seat, command, command_id, recorded_at, prev_hash, hash_ = row
-    return StoredEvent(
-        match_id, version, position, type_, payload, seat, command, command_id, iso(recorded_at), prev_hash, hash_
-    )
+    (match_id, version, position, type_, payload, seat, command, command_id, recorded_at, prev_hash, hash_,
+     public_payload, commitment) = row
+    return StoredEvent(match_id, version, position, type_, payload, seat, command, command_id, iso(recorded_at),
+                       prev_hash, hash_, public_payload=public_payload, commitment=commitment)
 
 
 def _match(row: tuple[Any, ...]) -> MatchRecord:
-    id_, game, rules, seats, options, seed, commitment, status, version, created, updated, head = row
+    (id_, game, rules, seats, options, seed, commitment, source, entropy, server_seed, scheme, status, version,
+     created, updated, head) = row
     return MatchRecord(
-        id_, game, rules, msgspec.convert(seats, tuple[SeatRecord, ...]), options, seed, commitment, status,
-        version, iso(created), iso(updated), head,
+        id=id_, game=game, rules_version=rules, seats=msgspec.convert(seats, tuple[SeatRecord, ...]),
+        options=options, seed=seed, seed_commitment=commitment, seed_source=source, client_entropy=entropy,
+        server_seed=server_seed, scheme=scheme, status=status, version=version, created_at=iso(created),
+        updated_at=iso(updated), head_hash=head,
     )

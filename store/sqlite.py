@@ -25,6 +25,7 @@ from store.base import (
     MatchNotFound,
     MatchRecord,
     NewEvent,
+    NewMatch,
     SeatRecord,
     StoredEvent,
     StoreError,
@@ -32,9 +33,9 @@ from store.base import (
     build_events,
     check_events,
     clean_json,
+    ends_match,
     iso,
     replayed,
-    status_after,
     utc_now,
     with_positions,
 )
@@ -42,9 +43,13 @@ from store.chain import GENESIS
 from store.read_models import Checkpoint, DocRow
 from store.sql_read_models import Dialect, SqlBatch, all_checkpoints, open_batch, query_docs, reset
 
-_EVENT_COLUMNS = "match_id, version, position, type, payload, seat, command, command_id, recorded_at, prev_hash, hash"
+_EVENT_COLUMNS = (
+    "match_id, version, position, type, payload, seat, command, command_id, recorded_at, prev_hash, hash, "
+    "public_payload, commitment"
+)
 _MATCH_COLUMNS = (
-    "id, game, rules_version, seats, options, seed, seed_commitment, status, version, created_at, updated_at, head_hash"
+    "id, game, rules_version, seats, options, seed, seed_commitment, seed_source, client_entropy, server_seed, "
+    "scheme, status, version, created_at, updated_at, head_hash"
 )
 _SEATS = msgspec.json.Decoder(tuple[SeatRecord, ...])
 _DIALECT = Dialect(
@@ -124,12 +129,11 @@ class SqliteStore:
         (head,) = conn.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()
         stored = with_positions(built, range(head + 1, head + 1 + len(built)))
         conn.executemany(
-            f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
-                    e.match_id, e.version, e.position, e.type, _encode(e.payload), e.seat,
-                    None if e.command is None else _encode(e.command), e.command_id,
-                    e.recorded_at, e.prev_hash, e.hash,
+                    e.match_id, e.version, e.position, e.type, _encode(e.payload), e.seat, _text(e.command),
+                    e.command_id, e.recorded_at, e.prev_hash, e.hash, _text(e.public_payload), e.commitment,
                 )
                 for e in stored
             ],
@@ -153,22 +157,22 @@ class SqliteStore:
 
     # ---- writes ----------------------------------------------------------------------------------
 
-    def create_match(self, match: MatchRecord, events: Sequence[NewEvent]) -> AppendResult:
+    def create_match(self, match: NewMatch, events: Sequence[NewEvent]) -> AppendResult:
         """Insert the match row and its first events 1..n in one transaction; a taken id -> MatchExists."""
-        payloads = check_events(events)
+        checked = check_events(events)
         options = clean_json(match.options, "options")
         seats = clean_json(msgspec.to_builtins(match.seats), "seats")
         with self._write() as conn:
             if conn.execute("SELECT 1 FROM matches WHERE id = ?", (match.id,)).fetchone():
                 raise MatchExists(match.id)
             now = iso(utc_now())
-            built = build_events(match.id, 0, GENESIS, now, events, payloads, None, None, None)
+            built = build_events(match.id, 0, GENESIS, now, checked, None, None, None)
             conn.execute(
-                f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    match.id, match.game, match.rules_version, _encode(seats), _encode(options),
-                    match.seed, match.seed_commitment, status_after("active", events), len(built),
-                    now, now, built[-1].hash,
+                    match.id, match.game, match.rules_version, _encode(seats), _encode(options), match.seed,
+                    match.seed_commitment, match.seed_source, match.client_entropy, match.server_seed, match.scheme,
+                    "finished" if ends_match(checked) else "active", len(built), now, now, built[-1].hash,
                 ),
             )
             stored = self._insert_events(conn, built)
@@ -183,27 +187,29 @@ class SqliteStore:
         seat: int | None,
         command: dict[str, Any] | None,
         command_id: str | None,
+        head_hash: str | None = None,
     ) -> AppendResult:
         """Append events at expected_version+1.. atomically; a replayed command id returns the original."""
-        payloads = check_events(events)
+        checked = check_events(events)
         command = None if command is None else clean_json(command, "command")
         with self._write() as conn:
-            row = conn.execute("SELECT version, head_hash, status FROM matches WHERE id = ?", (match_id,)).fetchone()
+            row = conn.execute("SELECT version, head_hash FROM matches WHERE id = ?", (match_id,)).fetchone()
             if row is None:
                 raise MatchNotFound(match_id)
             if command_id is not None:
                 original = self._command_events(conn, match_id, command_id)
                 if original:
                     return replayed(original, command_id, seat, command)
-            version, head_hash, status = row
+            version, head = row
             if version != expected_version:
                 raise ConflictError(match_id, expected_version, version)
             now = iso(utc_now())
-            built = build_events(match_id, version, head_hash, now, events, payloads, seat, command, command_id)
+            built = build_events(match_id, version, head, now, checked, seat, command, command_id)
             stored = self._insert_events(conn, built)
             conn.execute(
-                "UPDATE matches SET version = ?, status = ?, head_hash = ?, updated_at = ? WHERE id = ?",
-                (stored[-1].version, status_after(status, events), stored[-1].hash, now, match_id),
+                "UPDATE matches SET version = ?, head_hash = ?, updated_at = ?, "
+                "status = CASE WHEN ? THEN 'finished' ELSE status END WHERE id = ?",
+                (stored[-1].version, stored[-1].hash, now, ends_match(checked), match_id),
             )
             if command_id is not None:
                 conn.execute(
@@ -227,8 +233,16 @@ class SqliteStore:
         with self._lock:
             return self._read_match(self._conn, match_id, from_version, to_version)
 
+    def match_with_events(self, match_id: str, after_version: int = 0) -> tuple[MatchRecord, list[StoredEvent]]:
+        """The match row and its events after `after_version` up to the row's version (one read under the lock)."""
+        with self._lock:
+            row = self._conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
+            if row is None:
+                raise MatchNotFound(match_id)
+            return _match(row), self._read_match(self._conn, match_id, after_version + 1, None)
+
     def read_all(self, after_position: int = 0, limit: int = 500) -> list[StoredEvent]:
-        """The global log after a position, in position order; never passes over a late commit."""
+        """The global log after a position, in position order (commit order: SQLite has one writer at a time)."""
         with self._lock:
             rows = self._conn.execute(
                 f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?",
@@ -237,10 +251,20 @@ class SqliteStore:
         return [_event(r) for r in rows]
 
     def head_position(self) -> int:
-        """The highest position read_all can return now (0 when the log is empty)."""
+        """The position of the last event read_all can return now (0 when the log is empty)."""
         with self._lock:
             (head,) = self._conn.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()
         return int(head)
+
+    def events_after(self, position: int) -> int:
+        """How many events read_all would still return after the event at `position`."""
+        with self._lock:
+            (count,) = self._conn.execute("SELECT count(*) FROM events WHERE position > ?", (position,)).fetchone()
+        return int(count)
+
+    def log_reached(self, at: int, target: int) -> bool:
+        """Whether a reader that has read up to position `at` has read the event at position `target`."""
+        return at >= target
 
     def get_match(self, match_id: str) -> MatchRecord | None:
         """The match row, or None."""
@@ -326,19 +350,27 @@ class SqliteStore:
             self._conn.close()
 
 
+def _text(value: Any) -> str | None:
+    return None if value is None else _encode(value).decode()
+
+
 def _event(row: tuple[Any, ...]) -> StoredEvent:
-    match_id, version, position, type_, payload, seat, command, command_id, recorded_at, prev_hash, hash_ = row
+    (match_id, version, position, type_, payload, seat, command, command_id, recorded_at, prev_hash, hash_,
+     public_payload, commitment) = row
     return StoredEvent(
-        match_id, version, position, type_, _decode(payload), seat,
-        None if command is None else _decode(command), command_id, recorded_at, prev_hash, hash_,
+        match_id, version, position, type_, _decode(payload), seat, None if command is None else _decode(command),
+        command_id, recorded_at, prev_hash, hash_,
+        public_payload=None if public_payload is None else _decode(public_payload), commitment=commitment,
     )
 
 
 def _match(row: tuple[Any, ...]) -> MatchRecord:
-    id_, game, rules, seats, options, seed, commitment, status, version, created, updated, head = row
+    (id_, game, rules, seats, options, seed, commitment, source, entropy, server_seed, scheme, status, version,
+     created, updated, head) = row
     return MatchRecord(
-        id_, game, rules, _SEATS.decode(seats), _decode(options), seed, commitment, status, version,
-        created, updated, head,
+        id=id_, game=game, rules_version=rules, seats=_SEATS.decode(seats), options=_decode(options), seed=seed,
+        seed_commitment=commitment, seed_source=source, client_entropy=entropy, server_seed=server_seed,
+        scheme=scheme, status=status, version=version, created_at=created, updated_at=updated, head_hash=head,
     )
 
 

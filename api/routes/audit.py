@@ -13,20 +13,15 @@ from api import convert
 from api.audit_schemas import MatchStateAt, VerificationRequest
 from api.auth import seat_of
 from api.deps import Service
-from api.problems import ApiError, problem_responses
+from api.problems import problem_responses
 from domain import match
 from service import audit
 from service.records import MEDIA_TYPE, encode_record
 from service.verify import Verdict, verify_text
-from store.base import MatchNotFound
 
 MatchId = Annotated[str, Parameter(description="The match id", max_length=64)]
 Version = Annotated[int | None, Parameter(ge=1, le=2_147_483_647,
                                           description="The version (event number) to show; default: the last")]
-
-
-def _unknown(match_id: str) -> ApiError:
-    return ApiError(404, "unknown-match", f"no match has id {match_id!r}")
 
 
 class AuditController(Controller):
@@ -45,12 +40,7 @@ class AuditController(Controller):
         deck order) at that version. During set-up (version 1 up to the last set-up event, one atomic append)
         there is no table yet: `view` is null and no one is to move.
         """
-        try:
-            moment = audit.state_at(service.store, match_id, version)
-        except MatchNotFound as exc:
-            raise _unknown(match_id) from exc
-        except audit.UnknownVersion as exc:
-            raise ApiError(404, "unknown-version", str(exc), current_version=exc.latest) from exc
+        moment = audit.state_at(service.store, match_id, version)
         record, game, state = moment.record, moment.game, moment.state
         seat = seat_of(request, record)
         return MatchStateAt(
@@ -74,11 +64,8 @@ class AuditController(Controller):
         that seat; none: a spectator) as in the event log, others' commands withheld, no seed; a withheld line says
         `"redacted": true` and carries no hash. Verify a record with `POST /v1/verifications`.
         """
-        try:
-            record = audit.match_record(service.store, match_id)
-        except MatchNotFound as exc:
-            raise _unknown(match_id) from exc
-        body = encode_record(audit.export(service.store, record, seat_of(request, record)))
+        record = audit.match_record(service.store, match_id)
+        body = encode_record(audit.export(service.store, match_id, seat_of(request, record)))
         filename = f"turnstile-{match_id}.ndjson"
         return Response(body, media_type=MEDIA_TYPE,
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})

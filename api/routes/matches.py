@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import ResponseHeader
 from litestar.params import FromQuery, HeaderParameter, JSONBody, Parameter
@@ -25,9 +26,8 @@ from api.schemas import (
     Status,
 )
 from domain import match
-from domain.engine import Refusal
-from service.matches import LoadedMatch, UnknownGame, VersionMismatch
-from store.base import IdempotencyMismatch, MatchNotFound
+from service.matches import LoadedMatch
+from store.chain import SCHEME_FULL
 
 IdempotencyKey = Annotated[str, HeaderParameter(name="Idempotency-Key", required=False, max_length=200,
                                                   description="Retries with the same key return the first answer")]
@@ -35,25 +35,32 @@ IfMatch = Annotated[str, HeaderParameter(name="If-Match", required=False, max_le
                                                 pattern=r'^((W/)?"?[0-9]{1,9}"?)?$',
                                                 description="The expected version, as the ETag of the match")]
 MatchId = Annotated[str, Parameter(description="The match id", max_length=64)]
+Include = Annotated[str, Parameter(
+    pattern=r"^((view|legal)(,(view|legal))*)?$", max_length=20,
+    description="What else to answer with, comma-separated: `view` (the caller's view of the table) and `legal` "
+                "(the caller's legal moves now), so a client needs one request per move")]
 MAX_VERSION = 2_147_483_647  # versions are 32-bit in the store
 
 
-def load(service: Service, match_id: str) -> LoadedMatch:
-    """The match, or a 404 problem."""
-    try:
-        return service.load(match_id)
-    except MatchNotFound as exc:
-        raise ApiError(404, "unknown-match", f"no match has id {match_id!r}") from exc
-
-
-def expected_from(body: int | None, if_match: str) -> tuple[int | None, int]:
-    """The expected version from the body or If-Match, and the status to answer when it is stale."""
+def expected_from(body: int | None, if_match: str) -> int | None:
+    """The expected version from the body or If-Match (which must agree when both are given)."""
     if not if_match:
-        return body, 409
-    text = if_match.removeprefix("W/").strip('"')  # the header's pattern leaves only digits here
-    if body is not None and body != int(text):
+        return body
+    version = int(if_match.removeprefix("W/").strip('"'))  # the header's pattern leaves only digits here
+    if body is not None and body != version:
         raise ApiError(422, "expected-version-disagrees", "If-Match and expected_version name different versions")
-    return int(text), 412
+    return version
+
+
+def first_withheld(service: Service, loaded: LoadedMatch, seat: int | None) -> int | None:
+    """Scheme 1 only: the first event redacted for the caller, from which on every hash is withheld until the end
+    (each later hash depends on it through the chain)."""
+    if loaded.record.scheme != SCHEME_FULL or loaded.state.finished:
+        return None
+    for event in service.store.read_match(loaded.record.id, 1, loaded.record.version):
+        if convert.as_seen(loaded.game, event, seat, False)[1]:
+            return event.version
+    return None
 
 
 class MatchesController(Controller):
@@ -67,14 +74,14 @@ class MatchesController(Controller):
           response_headers=[ResponseHeader(name="Location", description="The new match", documentation_only=True)])
     def create_match(self, request: Request[Any, Any, Any], data: JSONBody[CreateMatchRequest],
                      service: Service) -> Response[CreatedMatch]:
-        """Open a match of a game (app key required). Each seat's token is shown only in this answer."""
+        """Open a match of a game (app key required). Each seat's token is shown only in this answer.
+
+        The seed is the server's secret, committed to now (`seed_commitment`) and revealed when the match ends;
+        `client_entropy` mixes the players' own text into it. A `seed` of the caller's is for tests and teaching.
+        """
         require_app(request, service.store)
-        try:
-            created = service.create(data.game, [s.player for s in data.seats], data.options, data.seed)
-        except UnknownGame as exc:
-            raise ApiError(404, "unknown-game", f"no game is called {data.game!r}") from exc
-        except Refusal as refusal:
-            raise ApiError(422, refusal.code, refusal.message) from refusal
+        created = service.create(data.game, [s.player for s in data.seats], data.options, seed=data.seed,
+                                 client_entropy=data.client_entropy)
         record = created.record
         body = CreatedMatch(
             id=record.id,
@@ -83,6 +90,9 @@ class MatchesController(Controller):
             seats=[SeatToken(seat=s.seat, player=s.player, token=t) for s, t in zip(record.seats, created.tokens,
                                                                                         strict=True)],
             seed_commitment=record.seed_commitment,
+            seed_source=record.seed_source,
+            client_entropy=record.client_entropy,
+            head_hash=record.head_hash,
         )
         return Response(body, status_code=201, headers={"Location": f"/v1/matches/{record.id}"})
 
@@ -103,29 +113,27 @@ class MatchesController(Controller):
         return MatchPage(items=[convert.summary(r) for r in page], next_cursor=next_cursor)
 
     @get("/{match_id:str}", summary="Read a match", sync_to_thread=True,
-         responses=problem_responses(400, 401, 403, 404),
+         responses=problem_responses(400, 401, 403, 404, 500),
          response_headers=[ResponseHeader(name="ETag", description="The version", documentation_only=True)])
-    def get_match(self, request: Request[Any, Any, Any], match_id: MatchId,
-                  service: Service) -> Response[MatchDetail]:
-        """The match and its state as the caller may see it; the ETag is the version."""
-        loaded = load(service, match_id)
+    def get_match(self, request: Request[Any, Any, Any], match_id: MatchId, service: Service,
+                  include: Include = "") -> Response[MatchDetail]:
+        """The match and its state as the caller may see it (`include=legal`: with a seat's legal moves)."""
+        loaded = service.load(match_id)
         seat = seat_of(request, loaded.record)
-        last = service.store.read_match(match_id, loaded.record.version, loaded.record.version)
-        head_withheld = bool(last) and convert.as_seen(loaded.game, last[0], seat, loaded.state.finished)[1]
-        body = convert.detail(loaded, seat, head_withheld)
+        body = convert.detail(loaded, seat, first_withheld(service, loaded, seat) is not None, legal="legal" in include)
         return Response(body, headers={"ETag": f'"{body.version}"'})
 
     @get("/{match_id:str}/legal-moves", summary="Legal moves of the caller's seat", sync_to_thread=True,
-         responses=problem_responses(400, 401, 403, 404))
+         responses=problem_responses(400, 401, 403, 404, 500))
     def legal_moves(self, request: Request[Any, Any, Any], match_id: MatchId, service: Service) -> LegalMoves:
         """Every move the caller's seat may send now (empty when it is not to move)."""
-        loaded = load(service, match_id)
+        loaded = service.load(match_id)
         seat = require_seat(request, loaded.record)
         moves = match.legal(loaded.game, loaded.state, seat)
         return LegalMoves(version=loaded.state.version, seat=seat, moves=moves)
 
     @post("/{match_id:str}/moves", summary="Play a move", status_code=201, sync_to_thread=True,
-          responses=problem_responses(400, 401, 403, 404, 409, 412, 422))
+          responses=problem_responses(400, 401, 403, 404, 409, 412, 422, 500))
     def play_move(
         self,
         request: Request[Any, Any, Any],
@@ -134,30 +142,30 @@ class MatchesController(Controller):
         service: Service,
         idempotency_key: IdempotencyKey = "",  # headers are never null: "" is "not sent"
         if_match: IfMatch = "",
+        include: Include = "",
     ) -> MoveResult:
-        """Play one move for the caller's seat. Optimistic concurrency by expected version or If-Match."""
-        loaded = load(service, match_id)
+        """Play one move for the caller's seat. Optimistic concurrency by expected version or If-Match.
+
+        The answer says who is to move now, and with `include=view,legal` carries the caller's new view and legal
+        moves. Retrying with the same Idempotency-Key returns the first answer, even while the first is in flight.
+        """
+        loaded = service.cached(match_id)
         seat = require_seat(request, loaded.record)
-        expected, stale_status = expected_from(data.expected_version, if_match)
+        expected = expected_from(data.expected_version, if_match)
         command_id = f"key:{seat}:{idempotency_key}" if idempotency_key else None
-        try:
-            result = service.play(match_id, seat, data.move, expected_version=expected, command_id=command_id)
-        except Refusal as refusal:
-            raise ApiError(422, refusal.code, refusal.message) from refusal
-        except VersionMismatch as stale:
-            raise ApiError(stale_status, "version-conflict", str(stale), current_version=stale.actual) from stale
-        except IdempotencyMismatch as exc:
-            raise ApiError(422, "idempotency-key-reused", str(exc)) from exc
-        first = result.events[0].version
-        before = service.store.read_match(match_id, first - 1, first - 1) if first > 1 else []
-        finished = any(e.type == "match.ended" for e in result.events)
-        withheld = bool(before) and convert.as_seen(loaded.game, before[0], seat, finished)[1]
-        events = convert.recorded(loaded.game, result.events, seat, finished, withheld)
-        return MoveResult(version=result.version, position=result.position, events=events,
-                          duplicate=result.duplicate)
+        played = service.play(match_id, seat, data.move, expected_version=expected, command_id=command_id)
+        result, after = played.result, played.after
+        game, state = after.game, after.state
+        events = convert.recorded(game, result.events, seat, state.finished, first_withheld(service, after, seat))
+        return MoveResult(
+            version=result.version, position=result.position, events=events, duplicate=result.duplicate,
+            status="finished" if state.finished else "active", to_move=match.to_move(game, state),
+            view=msgspec.to_builtins(game.view(state.game_state, seat)) if "view" in include else None,
+            legal=match.legal(game, state, seat) if "legal" in include else None,
+        )
 
     @get("/{match_id:str}/events", summary="The event log", sync_to_thread=True,
-         responses=problem_responses(400, 401, 403, 404))
+         responses=problem_responses(400, 401, 403, 404, 500))
     def events(
         self,
         request: Request[Any, Any, Any],
@@ -167,14 +175,10 @@ class MatchesController(Controller):
         limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
     ) -> EventPage:
         """The match's events as the caller may see them (all of them once it has ended); follow `next_after`."""
-        loaded = load(service, match_id)
+        loaded = service.load(match_id)
         seat = seat_of(request, loaded.record)
         finished = loaded.state.finished
-        stored = service.store.read_match(match_id, max(after, 1), after + limit)
-        withheld = False
-        if after >= 1 and stored and stored[0].version == after:
-            withheld = convert.as_seen(loaded.game, stored[0], seat, finished)[1]
-            stored = stored[1:]
-        items = convert.recorded(loaded.game, stored, seat, finished, withheld)
-        more = bool(stored) and stored[-1].version < loaded.record.version
-        return EventPage(items=items, next_after=stored[-1].version if more else None)
+        last = min(after + limit, loaded.record.version)
+        stored = service.store.read_match(match_id, after + 1, last) if after < last else []
+        items = convert.recorded(loaded.game, stored, seat, finished, first_withheld(service, loaded, seat))
+        return EventPage(items=items, next_after=last if last < loaded.record.version else None)

@@ -34,7 +34,7 @@ def fresh_position(service: Service, projection: str, min_position: int | None) 
     deadline = time.monotonic() + WAIT_SECONDS
     while True:
         position = next((c.position for c in service.store.checkpoints() if c.projection == projection), 0)
-        if min_position is None or position >= min_position:
+        if min_position is None or service.store.log_reached(position, min_position):
             return position
         if time.monotonic() >= deadline:
             raise ApiError(409, "not-yet", f"statistics are folded up to position {position}, not yet "
@@ -154,7 +154,7 @@ class StatsController(Controller):
             c = found.get(projection.name)
             position = c.position if c else 0
             items.append(ProjectionStatus(name=projection.name, version=projection.version, position=position,
-                                          lag=max(0, head - position), error=c.error if c else None,
+                                          lag=service.store.events_after(position), error=c.error if c else None,
                                           error_position=c.error_position if c else None,
                                           updated_at=c.updated_at if c else ""))
         return ProjectionList(head=head, items=items)

@@ -45,7 +45,7 @@ APP = create_app(_STORE)
 schema = schemathesis.openapi.from_asgi("/schema/openapi.json", APP)
 # One live match per game, a few moves in, so generated requests also reach real matches and seats.
 _SERVICE = MatchService(_STORE)
-_LIVE = [(_SERVICE.create(g.slug, [f"p{i}" for i in range(setups(g)[0][0])], setups(g)[0][1], f"st-{g.slug}"))
+_LIVE = [(_SERVICE.create(g.slug, [f"p{i}" for i in range(setups(g)[0][0])], setups(g)[0][1], seed=f"st-{g.slug}"))
          for g in GAMES]
 for _created in _LIVE:
     play_random_moves(_SERVICE, _created.record.id, random.Random(1), 5)

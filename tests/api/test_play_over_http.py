@@ -12,9 +12,11 @@ from litestar.testing import TestClient
 from domain import match
 from domain.catalog import GAMES, by_slug
 from domain.engine import Game, setups
+from domain.rng import seed_commitment
 from service.matches import decode_events
-from store.base import EventStore
-from store.chain import verify_chain
+from service.sealing import sealed
+from store.base import EventStore, NewMatch, SeatRecord
+from store.chain import GENESIS, canonical, committed_event_hash, verify_chain
 from tests.api.conftest import bearer
 from tests.api.http_play import create, play_moves, play_to_end
 
@@ -80,31 +82,61 @@ def as_json(value: Any) -> Any:
     return msgspec.json.decode(msgspec.json.encode(value))
 
 
-def test_hashes_of_redacted_events_are_withheld_until_the_end(client: TestClient, app_key: str,
-                                                              store: EventStore) -> None:
-    """A hash covers the hidden cards, so a guesser could test guesses against it: it is null for the caller
-    while redacted (with the next prev_hash), and every hash is published once the match has ended."""
+def test_every_hash_is_public_and_a_spectator_verifies_the_live_chain(client: TestClient, app_key: str,
+                                                                      store: EventStore) -> None:
+    """Every event's hash, prev_hash and commitment are published at every moment, to everyone; a spectator can
+    check the chain of a live match from its log alone, up to the head hash the match shows."""
     game = by_slug("expect-delays")
     assert game is not None
-    created = create(client, app_key, game.slug, 2, {"max_turns": 8}, seed="hash-leak")
+    created = create(client, app_key, game.slug, 2, {"max_turns": 8})
     play_moves(client, created, random.Random(3), 5)
-    assert client.get(f"/v1/matches/{created['id']}").json()["status"] == "active"
+    detail = client.get(f"/v1/matches/{created['id']}").json()
+    assert detail["status"] == "active"
     stored = {e.version: e for e in store.read_match(created["id"])}
-    log = client.get(f"/v1/matches/{created['id']}/events", params={"limit": 500}).json()["items"]
-    withheld = [item for item in log if item["hash"] is None]
-    assert withheld, "a spectator sees at least the deal redacted"
-    for item in log:
-        full = stored[item["version"]]
-        hidden = item["hash"] is None
-        assert hidden == (as_json(item["event"]) != full.payload and not item["event"]["type"].startswith("match."))
-        if not hidden:
-            assert item["hash"] == full.hash
-        after = next((x for x in log if x["version"] == item["version"] + 1), None)
-        if after is not None:
-            assert (after["prev_hash"] is None) == hidden
-    page = client.get(f"/v1/matches/{created['id']}/events", params={"after": withheld[0]["version"], "limit": 1})
-    assert page.json()["items"][0]["prev_hash"] is None, "paging does not reveal the withheld hash either"
+    for headers in ({}, bearer(created["seats"][0]["token"])):
+        log = client.get(f"/v1/matches/{created['id']}/events", params={"limit": 500}, headers=headers).json()
+        assert [item["hash"] for item in log["items"]] == [stored[v].hash for v in sorted(stored)]
+        assert all(item["commitment"] == stored[item["version"]].commitment for item in log["items"])
+    spectator = client.get(f"/v1/matches/{created['id']}/events", params={"limit": 500}).json()["items"]
+    redacted = [item for item in spectator if as_json(item["event"]) != stored[item["version"]].payload]
+    assert redacted, "a spectator sees at least the deal redacted"
+    prev = GENESIS
+    for item in spectator:  # the spectator's own check: each hash from what the log shows, nothing else
+        digest = committed_event_hash(prev, created["id"], item["version"], item["event"]["type"],
+                                      canonical(item["event"]), item["seat"], item["commitment"], item["recorded_at"])
+        assert (item["prev_hash"], item["hash"]) == (prev, digest)
+        prev = digest
+    assert prev == detail["head_hash"]
     play_to_end(client, created, random.Random(1))
     final = client.get(f"/v1/matches/{created['id']}/events", params={"limit": 500}).json()["items"]
     assert [item["hash"] for item in final] == [stored_event.hash for stored_event in store.read_match(created["id"])]
     assert client.get(f"/v1/matches/{created['id']}").json()["head_hash"] == final[-1]["hash"]
+
+
+def test_a_match_recorded_before_commitments_withholds_every_hash_from_its_first_hidden_event(
+        client: TestClient, store: EventStore) -> None:
+    """A scheme 1 match (its hashes cover the full events) cannot publish the hash of a redacted event, nor any later
+    hash (each depends on it through the chain): from the first event redacted for the caller on, hashes are null,
+    and so is the head hash, until the end."""
+    game = by_slug("expect-delays")
+    assert game is not None
+    legacy_match(store, game, "legacy")
+    stored = {e.version: e for e in store.read_match("legacy")}
+    log = client.get("/v1/matches/legacy/events", params={"limit": 500}).json()["items"]
+    first = next(i["version"] for i in log if as_json(i["event"]) != stored[i["version"]].payload)
+    for item in log:
+        assert item["commitment"] is None
+        assert item["hash"] == (stored[item["version"]].hash if item["version"] < first else None)
+        assert item["prev_hash"] == (stored[item["version"]].prev_hash if item["version"] <= first else None)
+    page = client.get("/v1/matches/legacy/events", params={"after": first, "limit": 1}).json()["items"]
+    assert page[0]["hash"] is None and page[0]["prev_hash"] is None, "paging reveals no withheld hash either"
+    assert client.get("/v1/matches/legacy").json()["head_hash"] is None
+
+
+def legacy_match(store: EventStore, game: Game[Any], match_id: str) -> None:
+    """A match recorded under scheme 1 (before commitments existed), set up and not yet played."""
+    events = match.open_match(game, ["ann", "bob"], {"max_turns": 8}, match_id)
+    store.create_match(NewMatch(id=match_id, game=game.slug, rules_version=game.rules_version,
+                                seats=(SeatRecord(0, "ann", "h0"), SeatRecord(1, "bob", "h1")),
+                                options={"max_turns": 8}, seed=match_id, seed_commitment=seed_commitment(match_id),
+                                scheme=1), sealed(game, match_id, 1, 1, events, None))

@@ -8,10 +8,20 @@ from typing import Any
 import msgspec
 
 from domain.catalog import by_slug
+from domain.codec import event_from_builtins
 from domain.engine import Game, setups
 from domain.playout import Playout, play
 from service.records import Record, RecordLine, playout_record
-from store.chain import GENESIS, event_hash
+from service.sealing import public_form
+from store.chain import (
+    GENESIS,
+    SCHEME_FULL,
+    canonical,
+    commitment,
+    committed_event_hash,
+    event_hash,
+    event_salt,
+)
 
 replace = msgspec.structs.replace
 
@@ -40,14 +50,31 @@ def with_lines(record: Record, lines: list[RecordLine]) -> Record:
 
 
 def rechain(record: Record) -> Record:
-    """What a forger who recomputes every hash would publish: an intact chain over altered events."""
+    """What a forger who recomputes every hash would publish: an intact chain over altered events.
+
+    For a format 2 record the forger also re-seals each event: a public form redacted from the (altered) event,
+    and, where the seed is revealed, a commitment opened by it (without the seed the old commitments stay).
+    """
+    header = record.header
+    game = by_slug(header.game)
     prev, lines = GENESIS, []
     for line in record.lines:
-        digest = event_hash(prev, record.header.match_id, line.version, line.type, line.event, line.seat,
-                            line.command, line.recorded_at)
-        lines.append(replace(line, prev_hash=prev, hash=digest))
+        if header.scheme == SCHEME_FULL:
+            digest = event_hash(prev, header.match_id, line.version, line.type, line.event, line.seat,
+                                line.command, line.recorded_at)
+            lines.append(replace(line, prev_hash=prev, hash=digest))
+        else:
+            assert game is not None
+            public = canonical(public_form(game, event_from_builtins(game, line.event)))
+            sealed = line.commitment if header.seed is None else commitment(
+                event_salt(header.seed, line.version), canonical(line.event), canonical(line.command))
+            assert sealed is not None
+            digest = committed_event_hash(prev, header.match_id, line.version, line.type, public, line.seat,
+                                          sealed, line.recorded_at)
+            lines.append(replace(line, public=None if public == canonical(line.event) else public, commitment=sealed,
+                                 prev_hash=prev, hash=digest))
         prev = digest
-    return replace(record, header=replace(record.header, head_hash=prev), lines=tuple(lines))
+    return replace(record, header=replace(header, head_hash=prev), lines=tuple(lines))
 
 
 def _string_list(value: Any, path: list[Any]) -> list[Any] | None:

@@ -18,7 +18,7 @@ from tests.audit.records import played, rechain, record_of, replace, swapped_shu
 
 GAME_IDS = [g.slug for g in GAMES]
 EVERY_GAME = pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
-ALL_CHECKS = ["format", "chain", "seed", "rules", "fold", "redecide", "outcome"]
+ALL_CHECKS = ["format", "chain", "seed", "rules", "commitments", "fold", "redecide", "outcome"]
 
 
 @EVERY_GAME
@@ -61,12 +61,14 @@ def test_changing_an_event_breaks_the_chain_there(game: Game[Any]) -> None:
 
 @EVERY_GAME
 def test_dropping_an_event_is_caught_where_it_was(game: Game[Any]) -> None:
-    """A missing event, in the middle or at the end, is named by its version."""
+    """A missing event, in the middle or at the end, is named by its version; one cut off the end is `truncated`."""
     record = record_of(game)
-    for version in (2, len(record.lines) // 2, len(record.lines)):
+    last = len(record.lines)
+    for version in (2, last // 2, last):
         lines = [line for line in record.lines if line.version != version]
         verdict = verify_record(with_lines(record, lines))
-        assert (verdict.ok, verdict.code, verdict.failed_version) == (False, "chain-broken", version)
+        code = "truncated" if version == last else "chain-broken"
+        assert (verdict.ok, verdict.code, verdict.failed_version) == (False, code, version)
 
 
 @EVERY_GAME
@@ -114,7 +116,9 @@ def test_swapping_a_shuffle_for_another_is_caught_at_that_event(game: Game[Any])
     lines = list(record.lines)
     lines[version - 1] = replace(lines[version - 1], event=forged)
     verdict = verify_record(with_lines(record, lines))
-    assert (verdict.ok, verdict.code, verdict.failed_version) == (False, "chain-broken", version)
+    # A hidden shuffle is outside what the chain hashes (its public form hides the order): its commitment catches it.
+    code = "commitment-mismatch" if lines[version - 1].public is not None else "chain-broken"
+    assert (verdict.ok, verdict.code, verdict.failed_version) == (False, code, version)
     verdict = verify_record(rechain(with_lines(record, lines)))
     assert not verdict.ok and verdict.failed_version == version, verdict.message
     assert verdict.code == "decision-mismatch"
@@ -164,14 +168,16 @@ def test_a_record_of_older_rules_is_not_called_tampered(game: Game[Any]) -> None
 
 @EVERY_GAME
 def test_an_unfinished_match_verifies_as_far_as_it_can_without_the_seed(game: Game[Any]) -> None:
-    """Chain, fold, outcome and every decision that draws nothing pass; the seed is "not-revealed"."""
+    """Chain, fold, outcome and every decision that draws nothing pass; the seed and commitments are "not-revealed",
+    and the verdict says the record is verified so far."""
     record = record_of(game, seed="unfinished", max_moves=12)
     assert record.header.status == "active" and record.header.seed is None
     verdict = verify_record(record)
-    assert (verdict.ok, verdict.code) == (True, "partial"), verdict.message
+    assert (verdict.ok, verdict.code) == (True, "verified-so-far"), verdict.message
     checks = {c.name: c.status for c in verdict.checks}
     assert checks == {"format": "passed", "chain": "passed", "seed": "not-revealed", "rules": "passed",
-                      "fold": "passed", "redecide": checks["redecide"], "outcome": "passed"}
+                      "commitments": "not-revealed", "fold": "passed", "redecide": checks["redecide"],
+                      "outcome": "passed"}
     assert checks["redecide"] in ("passed", "partial")
     moves = [line for line in record.lines if line.command is not None]
     forged = replace(moves[-1], command={"type": "match.resign"})

@@ -18,12 +18,12 @@ from store.base import (
     IdempotencyMismatch,
     MatchExists,
     MatchNotFound,
-    MatchRecord,
     NewEvent,
+    NewMatch,
     SeatRecord,
     StoreError,
 )
-from store.chain import GENESIS, canonical, event_hash, verify_chain
+from store.chain import GENESIS, canonical, committed_event_hash, event_hash, verify_chain
 from tests.store.conftest import Harness
 
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$")
@@ -36,11 +36,10 @@ def ev(type_: str, **fields: Any) -> NewEvent:
 
 def record(
     match_id: str | None = None, game: str = "expect-delays", players: tuple[str, ...] = ("ann", "bob")
-) -> MatchRecord:
+) -> NewMatch:
     seats = tuple(SeatRecord(i, p, f"hash-{p}") for i, p in enumerate(players))
-    return MatchRecord(
-        match_id or f"m{next(_ids)}", game, "1", seats, {"rounds": 3}, "seed", "commit", "", 0, "", "", ""
-    )
+    return NewMatch(id=match_id or f"m{next(_ids)}", game=game, rules_version="1", seats=seats,
+                    options={"rounds": 3}, seed="seed", seed_commitment="commit", scheme=1)
 
 
 def start(store: EventStore, match_id: str | None = None, **kw: Any) -> str:
@@ -230,40 +229,38 @@ def test_command_ids_are_scoped_to_their_match(store: EventStore) -> None:
 
 
 def race(store: EventStore, mid: str, expected: int, cid: str, threads: int = 3) -> list[Any]:
-    """Start the same append from several threads at once; each outcome is a result or a ConflictError."""
+    """Start the same append from several threads at once; each outcome is a result or the exception raised."""
     outcomes: list[Any] = []
-    barrier = threading.Barrier(threads)
 
     def attempt() -> None:
-        barrier.wait()
         try:
             outcomes.append(play(store, mid, expected, cid=cid))
-        except ConflictError as exc:
+        except Exception as exc:  # noqa: BLE001 - returned to the test, which asserts on it
             outcomes.append(exc)
 
-    running = [threading.Thread(target=attempt) for _ in range(threads)]
-    for t in running:
-        t.start()
-    for t in running:
-        t.join()
+    run_threads(attempt, [() for _ in range(threads)])
     return outcomes
 
 
-def test_racing_retries_of_one_command_write_once(store: EventStore) -> None:
+def test_racing_retries_of_one_command_all_get_the_first_answer(store: EventStore) -> None:
+    """Simultaneous retries of one command (same id, same expected version): one writes, and every other gets the
+    original result, never a conflict: the command-id check is part of the append."""
     mid = start(store)
     for version in range(2, 17):
         outcomes = race(store, mid, version, f"race-{version}")
         assert len(outcomes) == 3
-        results = [o for o in outcomes if not isinstance(o, ConflictError)]
-        assert len([r for r in results if not r.duplicate]) == 1
-        assert all(r.events == results[0].events for r in results)
+        assert not [o for o in outcomes if isinstance(o, BaseException)], outcomes
+        assert len([r for r in outcomes if not r.duplicate]) == 1
+        assert all(r.events == outcomes[0].events and r.version == version + 1 for r in outcomes)
     events = store.read_match(mid)
     assert len(events) == 17 and verify_chain(events) is None
 
 
 def test_concurrent_appends_to_one_match_never_overwrite(store: EventStore) -> None:
+    """Writers racing on one match: each append wins or conflicts, none is lost or doubled, the chain holds."""
     mid = start(store)
-    wins = []
+    wins: list[int] = []
+    conflicts: list[int] = []
 
     def writer(n: int) -> None:
         done = 0
@@ -275,16 +272,34 @@ def test_concurrent_appends_to_one_match_never_overwrite(store: EventStore) -> N
                 done += 1
                 wins.append(n)
             except ConflictError:
-                pass
+                conflicts.append(n)
 
-    threads = [threading.Thread(target=writer, args=(n,)) for n in (1, 2, 3)]
+    run_threads(writer, [(1,), (2,), (3,)])
+    assert sorted(wins) == [1] * 10 + [2] * 10 + [3] * 10  # exactly ten winning appends per writer
+    events = store.read_match(mid)
+    assert len(events) == 2 + sum(wins) and [e.version for e in events] == list(range(1, len(events) + 1))
+    assert verify_chain(events) is None
+
+
+def run_threads(target: Any, args: list[tuple[Any, ...]]) -> None:
+    """Run `target` in one thread per argument tuple, all at once; re-raise the first failure of any of them."""
+    failures: list[BaseException] = []
+    barrier = threading.Barrier(len(args))
+
+    def guarded(*a: Any) -> None:
+        try:
+            barrier.wait()
+            target(*a)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread
+            failures.append(exc)
+
+    threads = [threading.Thread(target=guarded, args=a) for a in args]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    events = store.read_match(mid)
-    assert len(events) == 2 + sum(wins) and [e.version for e in events] == list(range(1, len(events) + 1))
-    assert verify_chain(events) is None
+    if failures:
+        raise failures[0]
 
 
 # ---- reading --------------------------------------------------------------------------------------
@@ -435,43 +450,116 @@ def test_opening_the_same_database_again_is_harmless(harness: Harness) -> None:
 
 
 def test_a_tailing_reader_sees_every_event_once_in_order(harness: Harness) -> None:
+    """Writers on four matches commit concurrently (with no store-wide lock) while a reader tails the log: the
+    reader sees every event exactly once, in the log's own order, never passing over a late commit."""
     store = harness.store
     harness.slow_commits()  # PostgreSQL: widen the window between assigning a position and committing it
     matches = [start(store) for _ in range(4)]
     seen: list[int] = []
     done = threading.Event()
-    failures: list[BaseException] = []
 
     def writer(mid: str) -> None:
-        try:
-            version = 2
-            for i in range(30):
-                version = play(store, mid, version, n=1 + i % 3).version
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread
-            failures.append(exc)
+        version = 2
+        for i in range(30):
+            version = play(store, mid, version, n=1 + i % 3).version
 
     def reader() -> None:
         last = 0
         while True:
             finished = done.is_set()  # read once more after the writers finished
             batch = store.read_all(last, limit=7)
-            for e in batch:
-                assert e.position > last, "read_all went backwards"
-                seen.append(e.position)
-                last = e.position
+            seen.extend(e.position for e in batch)
+            if batch:
+                last = batch[-1].position
             if finished and not batch:
                 return
 
-    writers = [threading.Thread(target=writer, args=(m,)) for m in matches]
-    tail = threading.Thread(target=reader)
-    tail.start()
-    for t in writers:
-        t.start()
-    for t in writers:
-        t.join()
-    done.set()
-    tail.join()
-    assert not failures
+    failures: list[BaseException] = []
+
+    def tail() -> None:
+        try:
+            reader()
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread
+            failures.append(exc)
+
+    tailing = threading.Thread(target=tail)
+    tailing.start()
+    try:
+        run_threads(writer, [(m,) for m in matches])
+    finally:
+        done.set()
+        tailing.join()
+    assert not failures, failures
     final = [e.position for e in full_log(store)]
-    assert seen == final  # exactly once each, in order, nothing passed over
+    assert len(set(seen)) == len(seen), "an event was read twice"
+    assert seen == final  # exactly once each, in the log's order, nothing passed over
     assert len(final) == 4 * (2 + sum(1 + i % 3 for i in range(30)))
+    per_match: dict[str, list[int]] = {}
+    for event in full_log(store):
+        per_match.setdefault(event.match_id, []).append(event.version)
+    assert all(v == list(range(1, len(v) + 1)) for v in per_match.values())  # each match in version order
+    assert store.head_position() == final[-1] and store.events_after(0) == len(final)
+    assert store.events_after(final[-1]) == 0 and store.events_after(final[10]) == len(final) - 11
+    assert store.log_reached(final[-1], final[0]) and not store.log_reached(final[0], final[-1])
+
+
+def test_a_late_commit_is_read_once_and_in_order(harness: Harness) -> None:
+    """An append that takes its position first but commits last is not passed over: readers wait for it."""
+    if harness.kind != "postgres":
+        pytest.skip("SQLite has one writer at a time: positions commit in order")
+    import psycopg
+
+    store = harness.store
+    a, b = start(store), start(store)
+    before = [e.position for e in full_log(store)]
+    with psycopg.connect(harness.url) as slow:  # a transaction that inserts an event and does not commit yet
+        slow.execute("UPDATE matches SET version = 3 WHERE id = %s", (a,))
+        slow.execute("INSERT INTO events (match_id, version, type, payload, recorded_at, prev_hash, hash) "
+                     "VALUES (%s, 3, 'late', '{\"type\": \"late\"}', now(), 'x', 'y')", (a,))
+        late = play(store, b, 2)  # commits after the slow one took its position
+        assert late.position > max(before)
+        # Both are invisible while the older transaction runs: a reader cannot pass over the late one.
+        assert [e.position for e in full_log(store)] == before
+        assert store.head_position() == before[-1]
+        slow.commit()
+    log = full_log(store)
+    assert [e.position for e in log][:len(before)] == before
+    tail = [(e.match_id, e.type) for e in log[len(before):]]
+    assert sorted(tail) == sorted([(a, "late"), (b, "line.run")]) and len(tail) == 2
+    assert store.read_all(before[-1]) == log[len(before):]
+
+
+# ---- record scheme 2 ------------------------------------------------------------------------------
+
+
+def test_sealed_events_keep_their_public_form_and_commitment(store: EventStore) -> None:
+    """A scheme 2 event's hash covers its public form and commitment, not its hidden payload."""
+    mid = start(store)
+    hidden = NewEvent("deal", {"type": "deal", "hand": ["T03", "T07"]}, public={"type": "deal", "hand": 2},
+                      commitment="c" * 64)
+    shown = NewEvent("line.run", {"type": "line.run", "i": 1}, public={"type": "line.run", "i": 1},
+                     commitment="d" * 64)
+    result = store.append(mid, 2, [hidden, shown], seat=0, command={"type": "deal"}, command_id=None)
+    stored = store.read_match(mid, 3)
+    assert stored == list(result.events)
+    deal, run = stored
+    assert deal.payload == {"type": "deal", "hand": ["T03", "T07"]} and deal.public == {"type": "deal", "hand": 2}
+    assert run.public_payload is None and run.public == run.payload  # kept once where nothing is hidden
+    assert deal.hash == committed_event_hash(deal.prev_hash, mid, 3, "deal", {"type": "deal", "hand": 2}, 0,
+                                             "c" * 64, deal.recorded_at)
+    assert verify_chain(store.read_match(mid)) is None
+    forged = msgspec.structs.replace(deal, public_payload={"type": "deal", "hand": 3})
+    assert verify_chain([*store.read_match(mid, 1, 2), forged, run]) == 3
+    with pytest.raises(ValueError):
+        store.append(mid, 4, [NewEvent("x", {"type": "x"}, public={"type": "x"})], seat=0, command=None,
+                     command_id=None)
+
+
+def test_a_match_and_its_events_after_a_version_come_together(store: EventStore) -> None:
+    mid = start(store)
+    play(store, mid, 2, n=3)
+    record, events = store.match_with_events(mid, 3)
+    assert record.version == 5 and [e.version for e in events] == [4, 5] and record.head_hash == events[-1].hash
+    assert store.match_with_events(mid, 5)[1] == [] and store.match_with_events(mid)[1] == store.read_match(mid)
+    with pytest.raises(MatchNotFound):
+        store.match_with_events("ghost")
