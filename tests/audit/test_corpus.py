@@ -2,7 +2,8 @@
 
 A rules change that would make old records unverifiable fails here the day it is made. If the change is
 deliberate, raise the game's `rules_version` (old records then verify as "rules-version-changed") and
-record a new match; never edit a record by hand.
+record a new match; never edit a record by hand. `tests/corpus/scheme1/` keeps records of the first record
+format (hashes over full events, no commitments): the verifier must keep reading them.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ from pathlib import Path
 import pytest
 
 from domain.catalog import GAMES, by_slug
+from service.records import FORMAT, FORMAT_V1, parse_record
 from service.verify import verify_text
 from tests.corpus.make import COMMAND, CORPUS, path_of
 
 RECORDS = sorted(CORPUS.glob("*.ndjson"))
+SCHEME1 = sorted((CORPUS / "scheme1").glob("*.ndjson"))
 
 
 @pytest.mark.parametrize("slug", [g.slug for g in GAMES])
@@ -38,4 +41,19 @@ def test_every_recorded_match_verifies(path: Path) -> None:
         f"deliberate, raise {game.slug}'s rules_version and re-record with `{COMMAND} --game {game.slug} --force`"
     )
     assert verdict.ok and verdict.finished
+    assert parse_record(path.read_bytes()).header.record == FORMAT
+    assert verdict.passed == ["format", "chain", "seed", "rules", "commitments", "fold", "redecide", "outcome"]
+
+
+@pytest.mark.parametrize("path", SCHEME1, ids=[p.stem for p in SCHEME1])
+def test_records_of_the_first_format_still_verify(path: Path) -> None:
+    """A record written before commitments existed (format 1) is read, and verifies with every check it has."""
+    assert parse_record(path.read_bytes()).header.record == FORMAT_V1
+    verdict = verify_text(path.read_bytes())
+    assert (verdict.ok, verdict.code) == (True, "verified"), verdict.message
     assert verdict.passed == ["format", "chain", "seed", "rules", "fold", "redecide", "outcome"]
+
+
+def test_there_is_a_record_of_the_first_format() -> None:
+    """The old format stays under test."""
+    assert SCHEME1

@@ -47,8 +47,12 @@ GAME: Game[State] = Game(
     deviations=(
         "max_turns (default 300) is an engine limit, not a rule: actions are optional, so play could cycle "
         "forever; after that many turns the match ends and is scored like a deck-exhaustion end (reading 20)",
+        "A Tourist moved while riders fill every stop ahead of it to the last one (a Commuter waiting there) "
+        "returns to the Platform without reaching the last stop; the rulebook, with one rider per stop, leaves it "
+        "stuck for as long as that Commuter waits",
+        "Ties on points, riders and Fare Swipes are shared wins (the rulebook stops at Fare Swipes, reading 14)",
     ),
-    rules_version="1",
+    rules_version="2",
     # The short limited match comes first: it is the golden playthrough and exercises the limit path.
     sample_setups=((2, {"max_turns": 40}), (2, {})),
     start=start,

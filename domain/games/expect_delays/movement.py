@@ -1,4 +1,5 @@
-"""How riders move along a line (rulebook "Run the Line"; readings 6 and 7)."""
+"""How riders move along a line (rulebook "Run the Line"; readings 6 and 7, and the end-of-line queue decided in
+this package's README)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,11 @@ def move_riders(line: str, stops: Stops, steps: int) -> RidersMoved:
     Reading 6: a rider never moves onto an occupied stop and never overtakes, so it stops behind the
     rider ahead; a Commuter waits on the last stop; a Tourist moved past the last stop returns to the
     Platform. Reading 7: a rider on the last stop still blocks the riders behind it.
+
+    The end-of-line queue (README): a Tourist that is moved but cannot advance a single stop stands right
+    behind riders that fill every stop to the last one, headed by a Commuter waiting there; it has ridden as
+    far as its line goes and returns to the Platform, as if moved off the last stop. Otherwise it could
+    stay stuck for as long as that Commuter waits.
     """
     last = len(stops) - 1
     moves: list[RiderMove] = []
@@ -21,7 +27,9 @@ def move_riders(line: str, stops: Stops, steps: int) -> RidersMoved:
         if rider is None:
             continue
         target = position + steps
-        if rider == "tourist" and target > last and limit == last:
+        off_the_end = target > last and limit == last
+        queued_at_end = steps > 0 and limit == position
+        if rider == "tourist" and (off_the_end or queued_at_end):
             moves.append(RiderMove(from_stop=position, to_stop=None))
             continue  # it left the line: the stop ahead of the next rider is still free
         target = min(target, limit)

@@ -11,7 +11,6 @@ from domain.games.terminus import common as c
 from domain.games.terminus.builder import Builder
 from domain.games.terminus.cards import DATA, RESOURCES, ZONE_INDEX, ZONES, Reward
 from domain.games.terminus.commands import (
-    ChooseBonus,
     EndTurn,
     KeepAgenda,
     Move,
@@ -23,7 +22,6 @@ from domain.games.terminus.commands import (
 from domain.games.terminus.events import (
     ActionDone,
     AutomaMoved,
-    BonusChosen,
     MarkerMoved,
     Passed,
     PrimeHubPlaced,
@@ -67,17 +65,7 @@ def run_place_hub(b: Builder, seat: int, cmd: PlaceHub) -> None:
     b.emit(PrimeHubPlaced(seat=seat, plot=cmd.plot))
 
 
-# --- Annual Income: Bonus Track choice, Turn Order Reward choice, storage returns ---------------------------------
-
-
-def check_bonus(state: State, seat: int, cmd: ChooseBonus) -> c.Error:
-    if not 0 <= cmd.option < len(DATA.bonus_options):
-        return "no-such-bonus", f"choose a Bonus Track option 0..{len(DATA.bonus_options) - 1}"
-    return None
-
-
-def run_bonus(b: Builder, seat: int, cmd: ChooseBonus) -> None:
-    b.emit(BonusChosen(seat=seat, option=cmd.option))
+# --- Annual Income: Turn Order Reward choice (the Bonus Track: bonus.py), storage returns -------------------------
 
 
 def reward_of(state: State, seat: int) -> Reward:
@@ -103,6 +91,8 @@ def reward_event(state: State, seat: int, choice: str) -> RewardTaken:
 
 
 def check_reward(state: State, seat: int, cmd: TakeReward) -> c.Error:
+    if not state.income or state.income[0] != ("reward", seat):
+        return "wrong-step", "it is not your turn to take a Turn Order Reward"
     if cmd.choice not in reward_choices(state, seat):
         return "reward-unavailable", f"{cmd.choice!r} is not a Turn Order Reward you can take"
     return None

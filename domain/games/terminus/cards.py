@@ -134,11 +134,15 @@ class Upgrade(Frozen, frozen=True):
 
 
 class BonusOption(Frozen, frozen=True):
+    """An area of the Bonus Track; `alternate_only` areas are taken only instead of a Bonus not collectable in full."""
+
     permit: int = 0
     blueprint: int = 0
     power: int = 0
     construction: int = 0
     rails: int = 0
+    coins: int = 0
+    alternate_only: bool = False
 
 
 class Reward(Frozen, frozen=True):
@@ -198,7 +202,7 @@ class PlayerBoard(Frozen, frozen=True):
     upgrade_icons: tuple[int, ...]
     build_upgrades: tuple[str, ...]
     demand_track: tuple[int, ...]
-    bonus_alternate_coins: int
+    capacity_start: int
 
 
 class Scoring(Frozen, frozen=True):

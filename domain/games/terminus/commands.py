@@ -9,10 +9,12 @@ from domain.engine import Command
 
 
 class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Match options. `automa`: 2 seats only, adds the Automa as a third, non-human player.
-    `first_game`: the rulebook's suggested Projects and Development tiles. `board`: boards/<name>.toml."""
+    """Match options. `automa`: the Automa, a third, non-human player of 2-seat games; unset (the default) means
+    "as the rulebook says": on with 2 seats (2-Player Game, reading 33), off with more; `false` plays 2 seats
+    without it (a deviation); `true` requires 2 seats. `first_game`: the rulebook's suggested Projects and
+    Development tiles. `board`: boards/<name>.toml."""
 
-    automa: bool = False
+    automa: bool | None = None
     first_game: bool = False
     board: str = "default"
 
@@ -31,6 +33,13 @@ class PlaceHub(Command, frozen=True, tag="terminus.place-hub"):
 
 class ChooseBonus(Command, frozen=True, tag="terminus.choose-bonus"):
     """Annual Income: move the Bonus Marker under one Bonus Track option (index)."""
+
+    option: int
+
+
+class TakeBonus(Command, frozen=True, tag="terminus.take-bonus"):
+    """Annual Income, when the chosen Bonus cannot be collected in full: `option` is the chosen Bonus (collected as
+    far as the supply allows) or another Bonus Track area that can be collected in full (an alternate reward)."""
 
     option: int
 
@@ -172,7 +181,7 @@ class EndTurn(Command, frozen=True, tag="terminus.end-turn"):
 
 
 COMMANDS: tuple[type[Command], ...] = (
-    KeepAgenda, PlaceHub, ChooseBonus, TakeReward, ReturnResource, Move, Pass, Exchange, TakeDemand,
+    KeepAgenda, PlaceHub, ChooseBonus, TakeBonus, TakeReward, ReturnResource, Move, Pass, Exchange, TakeDemand,
     PlaceDevelopment, MoveLobbyist, DrawAgendas, LobbyProject, TakeUpgrade, BuyResources, IncreaseCapacity,
     CollectConstruction, PurchaseRails, StartBuild, BuildLink, BuildHub, FinishBuild, UseDevelopment, EndTurn,
 )

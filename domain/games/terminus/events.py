@@ -10,7 +10,8 @@ from domain.games.terminus.state import ScoreLine
 
 
 class SetUp(Event, frozen=True, tag="terminus.set-up"):
-    """Main board set-up: the face-up Developments (with their Demand tokens), Projects, Upgrade copies."""
+    """Main board set-up: the face-up Developments (with their Demand tokens), Projects, Upgrade copies, and where
+    every Capacity Marker starts (0 before rules version 2)."""
 
     seats: int
     board: str
@@ -19,6 +20,7 @@ class SetUp(Event, frozen=True, tag="terminus.set-up"):
     tokens: tuple[str, ...] = ()  # the Demand token on each displayed tile
     projects: tuple[str, ...] = ()
     upgrade_copies: int = 0
+    capacity_start: int = 0
 
 
 class AgendasDealt(Event, frozen=True, tag="terminus.agendas-dealt"):
@@ -84,7 +86,9 @@ class IncomeBegan(Event, frozen=True, tag="terminus.income-began"):
 
 
 class BonusCollected(Event, frozen=True, tag="terminus.bonus-collected"):
-    """A seat collects its Bonus (or the alternate reward when it cannot be collected in full)."""
+    """A seat collects its Bonus `option`, or, when that cannot be collected in full, either collects it in part
+    (`partial`) or selects an alternate reward: the Bonus Track area `reward` (`alternate`). `take`, `rails` and
+    `coins` are what it receives. (Before rules version 2 the alternate was always 4 coins, with `reward` -1.)"""
 
     seat: int
     option: int
@@ -92,6 +96,8 @@ class BonusCollected(Event, frozen=True, tag="terminus.bonus-collected"):
     rails: int = 0
     coins: int = 0
     alternate: bool = False
+    reward: int = -1
+    partial: bool = False
 
 
 class BudgetPaid(Event, frozen=True, tag="terminus.budget-paid"):

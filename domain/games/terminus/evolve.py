@@ -69,7 +69,8 @@ def set_up(_: State | None, e: ev.SetUp) -> State:
         tile_token[TILE_INDEX[tile]] = b.token_index[token] if token else -1
     projects = tuple(PROJECT_INDEX[p] for p in e.projects)
     return State(
-        board=e.board, seats=e.seats, first_game=e.first_game, players=tuple(Player() for _ in range(e.seats)),
+        board=e.board, seats=e.seats, first_game=e.first_game,
+        players=tuple(Player(capacity=e.capacity_start) for _ in range(e.seats)),
         markets=market.initial(e.seats), stop_owner=(-1,) * len(b.plots), stop_level=(0,) * len(b.plots),
         rail_owners=((),) * len(b.board.rails), block_tile=(-1,) * len(b.board.blocks), tile_at=tuple(tile_at),
         tile_token=tuple(tile_token), tile_lobbyists=((),) * len(TILES), projects=projects,

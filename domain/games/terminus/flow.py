@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from domain.games.terminus.act_phase import reward_choices, reward_event, reward_of
 from domain.games.terminus.automa import automa_build
+from domain.games.terminus.bonus import automatic
 from domain.games.terminus.builder import Builder
-from domain.games.terminus.cards import DATA, RESOURCES, UPGRADE_KIND
+from domain.games.terminus.cards import DATA, UPGRADE_KIND
 from domain.games.terminus.common import geo
 from domain.games.terminus.events import (
     AgendaDeckShuffled,
-    BonusCollected,
     BudgetPaid,
     GameScored,
     IncomeBegan,
@@ -50,17 +50,6 @@ def begin_income(b: Builder) -> None:
     b.emit(IncomeBegan(bonuses=tuple(p.bonus for p in s.players), steps=tuple(steps)))
 
 
-def collect_bonus(s: State, seat: int) -> BonusCollected:
-    """The chosen Bonus, or the alternate reward if it cannot be collected in full (reading 31)."""
-    option = s.players[seat].bonus
-    bonus = DATA.bonus_options[option]
-    take = tuple(getattr(bonus, r) for r in RESOURCES)
-    whole = all(sum(s.markets[r]) >= n for r, n in enumerate(take)) and s.players[seat].rails_reserve >= bonus.rails
-    if whole:
-        return BonusCollected(seat=seat, option=option, take=(take[0], take[1], take[2], take[3]), rails=bonus.rails)
-    return BonusCollected(seat=seat, option=option, coins=DATA.player_board.bonus_alternate_coins, alternate=True)
-
-
 def budget(s: State) -> BudgetPaid:
     """Station Track income: the rightmost visible coin icon (12 + discs taken), plus the income upgrade A2."""
     extra = UPGRADE_KIND.get("income")
@@ -81,7 +70,10 @@ def income_step(b: Builder) -> bool:
         return True
     kind, seat = s.income[0]
     if kind == "bonus":
-        b.emit(collect_bonus(s, seat))
+        collected = automatic(s, seat)
+        if collected is None:
+            return False  # not collectable in full: the seat chooses (take-bonus)
+        b.emit(collected)
     elif kind == "budget":
         b.emit(budget(s))
     else:

@@ -12,6 +12,7 @@ from domain.games.terminus import act_build as bld
 from domain.games.terminus import act_city as city
 from domain.games.terminus import act_phase as ph
 from domain.games.terminus import act_resources as res
+from domain.games.terminus import bonus
 from domain.games.terminus import commands as cmd
 from domain.games.terminus.builder import Builder
 from domain.games.terminus.cards import DATA, TILES, ZONES
@@ -118,6 +119,14 @@ def _after_candidates(state: State, seat: int) -> Iterator[Command]:
     yield cmd.EndTurn()
 
 
+def _income_candidates(state: State, seat: int) -> Iterator[Command]:
+    """Annual Income waits on a seat for a Bonus that falls short (Bonuses) or a Turn Order Reward choice."""
+    if state.income and state.income[0][0] == "bonus":
+        yield from bonus.take_candidates(state, seat)
+    else:
+        yield from ph.reward_candidates(state, seat)
+
+
 def _single(command: Command) -> Candidates:
     return lambda state, seat: iter((command,))
 
@@ -129,9 +138,9 @@ SITUATIONS: dict[str, Situation] = {
     "keep-agenda": ({cmd.KeepAgenda: (ph.check_secret, ph.run_secret)},
                     lambda s, seat: (cmd.KeepAgenda(agenda=a) for a in s.players[seat].hand)),
     "place-hub": ({cmd.PlaceHub: (ph.check_place_hub, ph.run_place_hub)}, ph.place_hub_candidates),
-    "bonus": ({cmd.ChooseBonus: (ph.check_bonus, ph.run_bonus)},
-              lambda s, seat: (cmd.ChooseBonus(option=i) for i in range(len(DATA.bonus_options)))),
-    "income": ({cmd.TakeReward: (ph.check_reward, ph.run_reward)}, ph.reward_candidates),
+    "bonus": ({cmd.ChooseBonus: (bonus.check_choose, bonus.run_choose)}, bonus.choose_candidates),
+    "income": ({cmd.TakeReward: (ph.check_reward, ph.run_reward), cmd.TakeBonus: (bonus.check_take, bonus.run_take)},
+               _income_candidates),
     "move": (MOVE, _move_candidates),
     "act": (ACT, act_candidates),
     "build": (BUILD, _build_candidates),

@@ -1,9 +1,9 @@
 """End-game scoring in the five categories (Rules, End-Game Scoring) and the tie-break key.
 
-Stops adjacent to Developments (Station 1, Hub next to one 2, next to two or more 3; the Prime Hub is a Hub,
-reading 17), lobbied Projects (rightmost met tier among those a row's Lobbyists reach, reading 18), Agendas (bottom
-row with a Lobbyist, else top row; reading 19; Prime Hub not a Hub there, reading 32), the Demand track, and 1 per
-4 coins. Ties: fewest Stations left on the player board, then most coins, then shared.
+Stops adjacent to Developments (Station 1, Hub next to one 2, next to two or more 3), lobbied Projects (rightmost
+met tier among those a row's Lobbyists reach, reading 18), Agendas (bottom row with a Lobbyist, else top row;
+reading 19), the Demand track, and 1 per 4 coins. The Prime Hub is a Hub in every one of them (readings 17, 32).
+Ties: fewest Stations left on the player board, then most coins, then shared.
 """
 
 from __future__ import annotations
@@ -33,9 +33,10 @@ class Facts:
         d = self.g.district_index[district]
         return [pi for pi in self.stops if self.g.plot_district[pi] == d]
 
-    def agenda_hubs(self, district: str) -> int:
-        """Hubs for Agendas: stacked Hubs only (reading 32)."""
-        return sum(1 for pi in self.in_district(district) if self.state.stop_level[pi] == 2)
+    def hubs_in(self, district: str) -> int:
+        """Hubs in `district`, the Prime Hub included: 'a Hub is limited to either 2 stacked Station discs, or
+        the standalone Prime Hub' (Rules, Building a Hub; reading 32)."""
+        return sum(1 for pi in self.in_district(district) if self.state.stop_level[pi] >= 2)
 
 
 def adjacency_points(state: State, f: Facts) -> int:
@@ -55,13 +56,13 @@ def agenda_met(agenda: Agenda, need: tuple[int, ...], f: Facts) -> bool:
     if agenda.kind == "stops":
         return len(f.in_district(d[0])) >= need[0]
     if agenda.kind == "hubs":
-        return f.agenda_hubs(d[0]) >= need[0]
+        return f.hubs_in(d[0]) >= need[0]
     if agenda.kind == "stops_each":
         return all(len(f.in_district(x)) >= need[0] for x in d)
     if agenda.kind == "stops_adjacent":
         return sum(1 for pi in f.in_district(d[0]) if f.adjacent[pi]) >= need[0]
     if agenda.kind == "stops_plus_hubs":
-        return len(f.in_district(d[0])) >= need[0] and f.agenda_hubs(d[1]) >= need[1]
+        return len(f.in_district(d[0])) >= need[0] and f.hubs_in(d[1]) >= need[1]
     raise ValueError(f"unknown Agenda kind {agenda.kind!r}")
 
 

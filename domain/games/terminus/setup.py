@@ -11,6 +11,12 @@ from domain.rng import Rng
 SETUP = DATA.setup
 
 
+def with_automa(options: Options, seats: int) -> bool:
+    """2-Player Game: 'Locate and shuffle the Automa cards… Select an unused player color to act as the Automa'.
+    The Automa is part of every 2-player game unless the option turns it off (reading 33)."""
+    return seats == 2 if options.automa is None else options.automa
+
+
 def start(options: Options, seats: int, rng: Rng) -> list[Event]:
     """The face-up Developments with Demand tokens, Projects, Upgrade copies, the dealt Agendas, the Automa."""
     if options.automa and seats != 2:
@@ -35,13 +41,14 @@ def start(options: Options, seats: int, rng: Rng) -> list[Event]:
     events: list[Event] = [SetUp(
         seats=seats, board=options.board, first_game=options.first_game, display=tuple(display), tokens=tokens,
         projects=tuple(projects), upgrade_copies=SETUP.upgrade_copies[seats],
+        capacity_start=DATA.player_board.capacity_start,  # Player Board Set Up 4: the leftmost space
     )]
     deck = rng.shuffled(g.agenda_ids)
     dealt = SETUP.agendas_dealt
     hands = tuple(deck[i * dealt : (i + 1) * dealt] for i in range(seats))
     rest = deck[seats * dealt :]
     events.append(AgendasDealt(deck=rest, hands=hands, deck_size=len(rest)))
-    if options.automa:
+    if with_automa(options, seats):
         card = rng.choice(g.board.automa_cards)
         events.append(AutomaSetUp(card=card.id, side=rng.choice(("a", "b")), zone=card.start_zone,
                                   plot=card.prime_hub_plot, arrow=card.arrow))

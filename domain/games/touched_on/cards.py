@@ -47,7 +47,6 @@ class Data(msgspec.Struct, frozen=True, kw_only=True):
     evader_inspector_each: int
     winner_exp: int
     second_exp: int
-    free_tram_zone: str
     lines: tuple[LineCard, ...]
     player_counts: tuple[PlayerCount, ...]
     power_cards: tuple[PowerKind, ...]
@@ -87,12 +86,16 @@ def undercover_id(index: int) -> str:
     return f"UC-{index + 1}"
 
 
-def evader_inspector_pile(players: int) -> tuple[str, ...]:
-    """The Evader/Inspector cards used at this player count, unshuffled."""
+def evader_inspector_pile(players: int, free_tram_zone: str = "") -> tuple[str, ...]:
+    """The Evader/Inspector cards used at this player count, unshuffled.
+
+    A Free Tram Zone line (option, reading 23) loses its Authorised Inspector: no Inspector card may be played
+    there, so that card could never be played at all.
+    """
     c = counts(players)
     lines = lines_for(players)
     evaders = tuple(card for line in lines for card in evader_ids(line))
-    authorised = tuple(authorised_id(line) for line in lines[: c.authorised])
+    authorised = tuple(authorised_id(line) for line in lines[: c.authorised] if line != free_tram_zone)
     undercover = tuple(undercover_id(i) for i in range(c.undercover))
     return evaders + authorised + undercover
 

@@ -95,7 +95,7 @@ def inspect(flow: Flow, seat: int, c: cmd.Inspect, rng: Rng) -> None:
     if state.played_inspector:
         raise refuse("inspector-already-played", "only one Inspector may be played in a turn")
     carriage = need_target(state, seat)
-    if carriage.line == DATA.free_tram_zone:
+    if carriage.line == state.free_tram_zone:  # reading 23 (option): Power Notes, Feet On Seat
         raise refuse("free-tram-zone", f"{carriage.line} is the Free Tram Zone: only Feet On Seat inspects there")
     if c.inspector == "authorised":
         card: str | None = authorised_id(carriage.line)

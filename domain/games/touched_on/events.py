@@ -10,7 +10,8 @@ EndReason = Literal["two-out", "stuck", "turn-limit"]
 
 
 class GameSetUp(Event, frozen=True, tag="touched-on.game-set-up"):
-    """The table: seats, Line cards in play, the first dealer and the shuffled Exp pile (hidden from all)."""
+    """The table: seats, Line cards in play, the first dealer and the shuffled Exp pile (hidden from all);
+    `free_tram_zone`: the line no Inspector card may be played on ("": none, the default; reading 23)."""
 
     seats: int
     lines: tuple[str, ...]
@@ -19,6 +20,7 @@ class GameSetUp(Event, frozen=True, tag="touched-on.game-set-up"):
     exp_count: int = 0
     max_turns_per_journey: int = 0
     max_journeys: int = 0
+    free_tram_zone: str = ""
 
 
 class JourneyDealt(Event, frozen=True, tag="touched-on.journey-dealt"):

@@ -107,7 +107,8 @@ def end_journey(flow: Flow, reason: ev.EndReason, rng: Rng) -> None:
     if final or is_over(flow.state):
         return
     dealer = (state.dealer + 1) % state.seats
-    flow.emit(deal(state.seats, dealer, state.journey + 1, rng), ev.TurnStarted(seat=(dealer + 1) % state.seats))
+    dealt = deal(state.seats, dealer, state.journey + 1, rng, state.free_tram_zone)
+    flow.emit(dealt, ev.TurnStarted(seat=(dealer + 1) % state.seats))
 
 
 def finish_turn(flow: Flow, rng: Rng) -> None:

@@ -12,6 +12,7 @@ def render(state: State) -> str:
     out = [f"journey {state.journey}, dealer {state.dealer}, turn {state.turn_seat}, current line {current}"]
     for i, line in enumerate(state.lines):
         exp = "Exp hidden" if state.exp_under[i] else "no Exp"
+        exp += ", Free Tram Zone" if line == state.free_tram_zone else ""
         trains = " | ".join(f"s{c.owner}:{' '.join(c.cards)}" for c in state.carriages if c.line == line)
         out.append(f"  {line} [{line_count(state, line)}, {exp}] {trains}".rstrip())
     last = f"{state.carriages[-1].line} (s{state.carriages[-1].owner})" if state.carriages else "-"

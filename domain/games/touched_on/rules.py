@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.engine import Command
 from domain.games.touched_on import commands as cmd
-from domain.games.touched_on.cards import DATA, GROUP, authorised_id, grouped
+from domain.games.touched_on.cards import GROUP, authorised_id, grouped
 from domain.games.touched_on.state import Carriage, State
 
 
@@ -97,7 +97,7 @@ def inspector_commands(state: State, seat: int) -> list[Command]:
     if target is None:
         return []
     out: list[Command] = []
-    if not state.played_inspector and not state.played_evaders and target.line != DATA.free_tram_zone:
+    if not state.played_inspector and not state.played_evaders and target.line != state.free_tram_zone:
         if authorised_id(target.line) in state.hands[seat]:
             out.append(cmd.Inspect(inspector="authorised"))
         if undercover_card(state, seat) is not None:
@@ -145,7 +145,7 @@ def deadlocked(state: State) -> bool:
     line = state.carriages[-1].line
     if "feet-on-seat" in groups:
         return False
-    return line == DATA.free_tram_zone or ("undercover" not in groups and authorised_id(line) not in groups)
+    return line == state.free_tram_zone or ("undercover" not in groups and authorised_id(line) not in groups)
 
 
 def can_draw(state: State) -> bool:

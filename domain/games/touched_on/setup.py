@@ -2,26 +2,31 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
-from domain.engine import Event
+from domain.engine import Event, Refusal
 from domain.games.touched_on import events as ev
 from domain.games.touched_on.cards import DATA, evader_inspector_pile, exp_cards, lines_for, power_pile
 from domain.rng import Rng
 
 
 class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Engine limits (deviations: the rulebook has none) so that every match ends."""
+    """`free_tram_zone`: "" (the default: the rulebook names no line as one, reading 23) or a line in play, on which
+    no Inspector card may be played (Feet On Seat may) and whose Authorised Inspector leaves the deck.
+    `max_turns_per_journey`, `max_journeys`: engine limits (deviations: the rulebook has none) so every match ends."""
 
+    free_tram_zone: Literal["", "L1", "L2", "L3", "L4"] = msgspec.field(default="")
     max_turns_per_journey: int = msgspec.field(default=200)
     max_journeys: int = msgspec.field(default=40)
 
 
-def deal(seats: int, dealer: int, journey: int, rng: Rng) -> ev.JourneyDealt:
+def deal(seats: int, dealer: int, journey: int, rng: Rng, free_tram_zone: str = "") -> ev.JourneyDealt:
     """Rules, Deal: 2 Power cards then 9 Evader/Inspector cards each, starting left of the dealer;
     the remainders of both piles are mixed into the draw pile (reading 1)."""
     powers = rng.shuffled(power_pile(seats))
-    others = rng.shuffled(evader_inspector_pile(seats))
+    others = rng.shuffled(evader_inspector_pile(seats, free_tram_zone))
     p, e = DATA.power_each, DATA.evader_inspector_each
     hands: list[tuple[str, ...]] = [() for _ in range(seats)]
     for k in range(seats):
@@ -37,10 +42,15 @@ def deal(seats: int, dealer: int, journey: int, rng: Rng) -> ev.JourneyDealt:
 def start(options: Options, seats: int, rng: Rng) -> list[Event]:
     """The set-up: a random first dealer (reading 16), the Exp pile shuffled, the first journey dealt,
     and the first turn to the player left of the dealer (rules, Taking A Turn)."""
+    zone = options.free_tram_zone
+    if zone and zone not in lines_for(seats):
+        in_play = ", ".join(lines_for(seats))
+        raise Refusal("bad-options", f"free_tram_zone {zone!r} is not in play: {seats} players use {in_play}")
     dealer = rng.below(seats)
     exp = rng.shuffled(exp_cards(seats))
     set_up = ev.GameSetUp(
         seats=seats, lines=lines_for(seats), dealer=dealer, exp_pile=exp, exp_count=len(exp),
         max_turns_per_journey=options.max_turns_per_journey, max_journeys=options.max_journeys,
+        free_tram_zone=zone,
     )
-    return [set_up, deal(seats, dealer, 1, rng), ev.TurnStarted(seat=(dealer + 1) % seats)]
+    return [set_up, deal(seats, dealer, 1, rng, zone), ev.TurnStarted(seat=(dealer + 1) % seats)]

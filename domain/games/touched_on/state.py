@@ -44,6 +44,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     max_turns_per_journey: int
     max_journeys: int
     dealer: int
+    free_tram_zone: str = ""  # reading 23: "" (default) or the one line closed to Inspector cards
     journey: int = 0
     hands: tuple[tuple[str, ...], ...] = ()
     draw_pile: tuple[str, ...] = ()
@@ -90,7 +91,7 @@ def game_set_up(_: State | None, e: ev.GameSetUp) -> State:
     return State(
         seats=e.seats, lines=e.lines, dealer=e.dealer, exp_pile=e.exp_pile, exp_under=tuple("" for _ in e.lines),
         collected=tuple(() for _ in range(e.seats)), max_turns_per_journey=e.max_turns_per_journey,
-        max_journeys=e.max_journeys,
+        max_journeys=e.max_journeys, free_tram_zone=e.free_tram_zone,
     )
 
 
@@ -102,8 +103,8 @@ def journey_dealt(s: State, e: ev.JourneyDealt) -> State:
             under[i] = pile.pop(0)
     fresh = State(
         seats=s.seats, lines=s.lines, max_turns_per_journey=s.max_turns_per_journey, max_journeys=s.max_journeys,
-        dealer=e.dealer, journey=e.journey, draw_pile=e.draw_pile, exp_pile=tuple(pile), exp_under=tuple(under),
-        collected=s.collected, turn_no=s.turn_no,
+        free_tram_zone=s.free_tram_zone, dealer=e.dealer, journey=e.journey, draw_pile=e.draw_pile,
+        exp_pile=tuple(pile), exp_under=tuple(under), collected=s.collected, turn_no=s.turn_no,
     )
     return replace(fresh, hands=tuple(tuple(sorted(h)) for h in e.hands))
 

@@ -41,6 +41,7 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     dealer: int
     turn_seat: int
     current_line: str
+    free_tram_zone: str  # "" unless the option made one line the Free Tram Zone (reading 23)
     lines: tuple[LineView, ...]
     carriages: tuple[Carriage, ...]
     discard: tuple[str, ...]
@@ -78,8 +79,8 @@ def view(state: State, seat: int | None) -> View:
     )
     return View(
         journey=state.journey, dealer=state.dealer, turn_seat=state.turn_seat, current_line=state.current_line,
-        lines=lines, carriages=state.carriages, discard=state.discard, draw_size=len(state.draw_pile),
-        exp_pile_size=len(state.exp_pile), exp_left=exp_left(state), seats=seats,
+        free_tram_zone=state.free_tram_zone, lines=lines, carriages=state.carriages, discard=state.discard,
+        draw_size=len(state.draw_pile), exp_pile_size=len(state.exp_pile), exp_left=exp_left(state), seats=seats,
         hand=None if seat is None else state.hands[seat], peak_hours=state.peak_hours, window=state.window,
         give_to=state.give_to, unlock_line=state.unlock_line, played_power=state.played_power,
         played_inspector=state.played_inspector, played_evaders=state.played_evaders,

@@ -60,7 +60,7 @@ def test_a_capacity_increase_makes_the_automa_build_after_the_turn() -> None:
     """Worked example 12, Trigger 2 and the walkthrough: after the turn of a player who increased Capacity, the
     Automa builds in its Main direction (right of the arrow: south) to the empty Plot P03, places a Station there
     (its new Terminus, the arrow keeps its direction), then its card flips."""
-    state = to_act(automa_table(), 0, "supply", res=(0, 0, 0, 1))
+    state = to_act(automa_table(), 0, "supply", res=(0, 0, 1, 1))
     after, events = act(state, 0, C.IncreaseCapacity(steps=1))
     tail = events[events.index(TurnEnded(seat=0)):]
     assert tail == [

@@ -18,7 +18,7 @@ from domain.games.terminus.events import (
     YearBegan,
     YearEnded,
 )
-from domain.games.terminus.flow import budget, collect_bonus
+from domain.games.terminus.flow import budget
 
 from .helpers import act, of, player, refused, started, table
 
@@ -51,13 +51,57 @@ def test_bonus_choices_stay_hidden_until_all_have_chosen() -> None:
         == [3, 2]
 
 
-def test_a_bonus_that_cannot_be_collected_in_full_gives_the_alternate_reward() -> None:
-    """Bonuses note and reading 31: if the market cannot supply the whole Bonus, take the alternate reward."""
-    state = started(2)
-    state = replace(state, markets=(state.markets[0], (0, 0, 0, 0, 0), *state.markets[2:]), order=(0, 1))
-    state = player(state, 0, bonus=2)
-    event = collect_bonus(state, 0)
-    assert event.alternate and event.coins == 4 and event.take == (0, 0, 0, 0)
+def short_of_blueprints(blueprints: tuple[int, ...]):
+    """Year 2 of a 2-player game, both seats choosing the Bonus '2 Blueprints' (area 2) with `blueprints` in the
+    Blueprint market: the first in turn order collects first."""
+    state, _ = pass_all(table(2))
+    state = replace(state, markets=(state.markets[0], blueprints, *state.markets[2:]))
+    for seat in range(2):
+        state, events = act(state, seat, C.ChooseBonus(option=2))
+    return state, events
+
+
+def test_a_bonus_that_cannot_be_collected_in_full_offers_a_choice() -> None:
+    """Bonuses: 'A player may select the same Bonuses as they did the year before, or the same as another player.
+    Then, in turn order, players collect the appropriate resources' — 'Note: If a player is unable to collect their
+    Bonus in full, that player may instead select an alternate reward from the Bonus Track.' The first seat takes
+    2 of the 3 Blueprints; the second may take its own Bonus in part (1 Blueprint) or instead any area of the Bonus
+    Track it can collect in full: '1 Permit, 1 Rail, 1 Power' (0), '2 Construction, 1 Blueprint' (1), '3 Rails, 1
+    Permit' (3) or 4 coins (4, DEFAULT, alternate only). With the Power market empty, area 0 is no alternate."""
+    state, events = short_of_blueprints((0, 0, 0, 1, 2))
+    first, second = state.order
+    assert of(events, BonusCollected) == [BonusCollected(seat=first, option=2, take=(0, 2, 0, 0))]
+    assert GAME.to_move(state) == [second]
+    assert GAME.legal(state, second) == [C.TakeBonus(option=o) for o in (2, 0, 1, 3, 4)]
+    assert refused(state, second, C.TakeBonus(option=9)) == "bonus-unavailable"
+    no_power = replace(state, markets=(*state.markets[:2], (0, 0, 0, 0), state.markets[3]))
+    assert GAME.legal(no_power, second) == [C.TakeBonus(option=o) for o in (2, 1, 3, 4)]
+    assert refused(no_power, second, C.TakeBonus(option=0)) == "bonus-unavailable"
+    assert refused(state, first, C.TakeBonus(option=2)) == "not-your-turn"
+    partly, events = act(state, second, C.TakeBonus(option=2))
+    assert of(events, BonusCollected) == [BonusCollected(seat=second, option=2, take=(0, 1, 0, 0), partial=True)]
+    assert partly.players[second].res[1] == state.players[second].res[1] + 1 and of(events, BudgetPaid)
+    rails, events = act(state, second, C.TakeBonus(option=3))
+    assert of(events, BonusCollected) == [BonusCollected(seat=second, option=2, take=(1, 0, 0, 0), rails=3,
+                                                         alternate=True, reward=3)]
+    assert rails.players[second].rails_storage == state.players[second].rails_storage + 3
+    coins, events = act(state, second, C.TakeBonus(option=4))
+    assert of(events, BonusCollected)[0].coins == 4 and of(events, BonusCollected)[0].reward == 4
+
+
+def test_a_bonus_collectable_in_full_is_collected_without_a_choice() -> None:
+    """Bonuses: with enough Blueprints for both, each seat collects its Bonus in turn order, nothing to choose."""
+    state, events = short_of_blueprints((0, 0, 0, 2, 2))
+    assert [e.take for e in of(events, BonusCollected)] == [(0, 2, 0, 0), (0, 2, 0, 0)]
+    assert not any(e.alternate or e.partial for e in of(events, BonusCollected))
+    assert refused(state, state.order[0], C.TakeBonus(option=0)) == "wrong-step"
+
+
+def test_an_alternate_only_area_cannot_be_chosen_as_the_bonus() -> None:
+    """The DEFAULT 4-coin area of the Bonus Track is an alternate reward, never the Bonus itself."""
+    state, _ = pass_all(table(2))
+    assert GAME.legal(state, 0) == [C.ChooseBonus(option=o) for o in range(4)]
+    assert refused(state, 0, C.ChooseBonus(option=4)) == "no-such-bonus"
 
 
 def test_budget_is_the_rightmost_visible_coin() -> None:
@@ -136,6 +180,9 @@ def test_the_game_ends_after_year_three() -> None:
         if state.phase == "bonus":
             for seat in range(2):
                 state, events = act(state, seat, C.ChooseBonus(option=0))
+            while state.phase == "income":  # the Power market may run short: take the Bonus in part
+                seat = GAME.to_move(state)[0]
+                state, events = act(state, seat, GAME.legal(state, seat)[0])
     assert state.phase == "over" and of(events, GameScored)
     outcome = GAME.outcome(state)
     assert outcome is not None and len(outcome.results) == 2

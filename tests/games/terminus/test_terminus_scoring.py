@@ -74,11 +74,34 @@ def test_agendas_top_and_bottom_rows() -> None:
     assert agenda_total(state, Facts(state, 0)) == (13, 3)
 
 
-def test_the_prime_hub_is_not_a_hub_for_agendas() -> None:
-    """Reading 32: the Prime Hub counts as a Hub for scoring adjacency, not for Agenda Hub counts."""
-    state = line(table(3), 0, "P00", ["P10"])
+def test_the_prime_hub_is_a_hub_for_agendas_too() -> None:
+    """Rules, Key Terms: 'Prime Hub is the first Hub placed by a player during setup'; Building a Hub: 'a Hub is
+    limited to either 2 stacked Station discs, or the standalone Prime Hub'. Reading 32: it counts wherever a Hub
+    is counted, Agendas included. AG02 (DEFAULT: Hubs in Tarragon Hills, top row 1 -> 4, bottom row 2 -> 8)."""
+    state = line(table(3), 0, "P00", ["P10"])  # Prime Hub P00 and a Station P10, both in Tarragon Hills
     state = player(state, 0, secret="AG02")
-    assert agenda_total(state, Facts(state, 0)) == (0, 0)
+    assert agenda_total(state, Facts(state, 0)) == (4, 1)
+    lobbied = player(stop(state, 0, "P10", 2), 0, agenda_lobbyists=(0,))  # + a stacked Hub, and a Lobbyist
+    assert agenda_total(lobbied, Facts(lobbied, 0)) == (8, 1)
+    elsewhere = line(table(3), 0, "P21", ["P11"])  # a Prime Hub in Knightsbridge does not count for TH
+    elsewhere = player(elsewhere, 0, secret="AG02")
+    assert agenda_total(elsewhere, Facts(elsewhere, 0)) == (0, 0)
+
+
+def test_the_prime_hub_counts_in_a_stops_plus_hubs_agenda() -> None:
+    """Reading 32 for the two-District Agendas ('stops in TH + hubs in P4', AG05 DEFAULT: top 1+0 -> 2, bottom
+    2+1 -> 6): a Prime Hub in P4 meets the Hub part of the bottom row."""
+    state = line(table(3), 0, "P03", ["P02", "P01"])  # Prime Hub P03 in P4; Stations P02, P01 in Tarragon Hills
+    state = player(state, 0, secret="AG05", agenda_lobbyists=(0,))
+    assert agenda_total(state, Facts(state, 0)) == (6, 1)
+
+
+def test_the_prime_hub_is_a_hub_for_projects() -> None:
+    """Reading 17: Project 2 counts Hubs, the Prime Hub among them (the engine agrees with itself)."""
+    state = line(table(3), 0, "P00", ["P10"])
+    state = stop(state, 0, "P10", 2)
+    state = with_project(state, "PJ02", ((0, 2),))
+    assert project_points(state, Facts(state, 0)) == 6  # 2 Hubs (Prime Hub + stacked) meet the first tier
 
 
 def test_demands_and_coins() -> None:

@@ -10,10 +10,16 @@ from domain.games.terminus import GAME, market
 from domain.games.terminus import commands as C
 from domain.games.terminus.cards import DATA, TILES
 from domain.games.terminus.commands import Options
-from domain.games.terminus.events import AgendaDeckShuffled, SecretAgendaKept, TurnOrderRevealed, YearBegan
+from domain.games.terminus.events import (
+    AgendaDeckShuffled,
+    AutomaSetUp,
+    SecretAgendaKept,
+    TurnOrderRevealed,
+    YearBegan,
+)
 from domain.rng import Rng
 
-from .helpers import G, act, plot, refused, started, table
+from .helpers import G, act, player, plot, refused, started, table, to_act
 
 
 @pytest.mark.parametrize(("seats", "per_type", "projects", "copies"), [(2, 4, 3, 1), (3, 4, 3, 2), (4, 5, 4, 2),
@@ -57,9 +63,25 @@ def test_first_game_suggestions() -> None:
 
 
 def test_player_boards_start_full() -> None:
-    """Player Board Set Up: 12 Stations, 8 Lobbyists, 32 Rails in reserve; capacity 0 (reading 13), no coins (21)."""
+    """Player Board Set Up: 12 Stations, 8 Lobbyists, 32 Rails in reserve, no coins (reading 21); the Capacity
+    Marker on the leftmost space of its track (position 2, see the next test)."""
     p = started(3).players[0]
-    assert (p.discs_used, p.lobbyists, p.rails_reserve, p.rails_storage, p.capacity, p.coins) == (0, 8, 32, 0, 0, 0)
+    assert (p.discs_used, p.lobbyists, p.rails_reserve, p.rails_storage, p.capacity, p.coins) == (0, 8, 32, 0, 2, 0)
+
+
+def test_a_station_can_be_built_from_the_start() -> None:
+    """How to Build: 'There are several ways you can Build, but at the start of the game two are available: A.
+    Building a Station, and B. Making a connection.' So Stations lie left of the Capacity Marker's leftmost space
+    (Player Board Set Up 4). Its position is pictured; 2 is INFERRED from the Build example ('They have 2 Stations
+    available to Build, as two Stations are to the left of their Capacity Marker') and the Capacity example (its
+    first step costs Power, position 3 of the DEFAULT track). A first Build, with no Capacity increase, places
+    a Station: 1 Permit, 2 Construction, then 1 Blueprint and 2 Rails to the empty Plot next to the Prime Hub."""
+    state = to_act(table(3), 0, "build", res=(1, 1, 0, 2))
+    state = player(state, 0, rails_storage=2)
+    state, _ = act(state, 0, C.StartBuild())
+    state, _ = act(state, 0, C.BuildLink(start="P11", end="P21"))
+    state, _ = act(state, 0, C.FinishBuild())
+    assert state.stop_owner[plot("P21")] == 0 and state.players[0].discs_used == 1
 
 
 def test_two_agendas_dealt_and_one_kept_secret() -> None:
@@ -109,6 +131,25 @@ def test_automa_set_up_before_the_players_hubs() -> None:
     card = G.automa_cards[a.card]
     assert state.stop_owner[plot(card.prime_hub_plot)] == 2 and state.stop_level[plot(card.prime_hub_plot)] == 3
     assert a.arrow == card.arrow and a.side in ("a", "b")
+
+
+def test_a_two_player_game_includes_the_automa() -> None:
+    """2-Player Game: '2. Locate and shuffle the Automa cards (1), selecting one and returning the rest to the box.
+    … 4. Select an unused player color to act as the Automa for the duration of the game' — a set-up step of every
+    2-player game, not a variant (reading 33). With 3 or more seats there is no Automa."""
+    events = match.open_match(GAME, ["a", "b"], {}, "two")
+    assert any(isinstance(e, AutomaSetUp) for e in events)
+    state = match.fold(GAME, events).game_state
+    assert state.automa is not None and state.stop_owner[state.automa.prime] == 2
+    assert started(3).automa is None and started(2, automa=True).automa is not None
+
+
+def test_two_seats_without_the_automa_is_an_option() -> None:
+    """Reading 33 (DEVIATION, listed in the catalog): `automa: false` plays 2 seats without the Automa."""
+    events = match.open_match(GAME, ["a", "b"], {"automa": False}, "two")
+    assert not any(isinstance(e, AutomaSetUp) for e in events)
+    assert match.fold(GAME, events).game_state.automa is None
+    assert any("automa" in line.lower() for line in GAME.deviations)
 
 
 def test_bad_options_are_refused() -> None:

@@ -6,7 +6,7 @@ from domain.games.touched_on import GAME
 from domain.games.touched_on import events as ev
 from domain.games.touched_on.commands import Draw, EndTurn, Inspect, PlayEvaders
 
-from .helpers import APPEAL, act, carriage, decide, refusal, table
+from .helpers import APPEAL, APPEAL_2, act, carriage, decide, refusal, table
 
 BLOCKED = {"current_line": "L1", "carriages": (carriage("L1", 0, "EV-L1-5"),), "carriage_open": True}
 
@@ -42,9 +42,9 @@ def test_without_a_playable_card_you_draw_and_play_it_if_you_can() -> None:
 def test_an_unplayable_drawn_card_ends_the_turn() -> None:
     """Rules 7: '... otherwise play moves to the next person'; 'You can only draw 1 card in a single turn'
     (reading 6)."""
-    state = table([["EV-L2-9"], ["AU-L2", APPEAL]], draw=["AU-L1", "EV-L2-3"], **BLOCKED, turn=1)
+    state = table([["EV-L2-9"], ["AU-L2", APPEAL]], draw=[APPEAL_2, "EV-L2-3"], **BLOCKED, turn=1)
     state = act(state, Draw(), seat=1)
-    assert GAME.legal(state, 1) == [EndTurn()]
+    assert GAME.legal(state, 1) == [EndTurn()]  # an Appeal is never playable in your own turn (reading 21)
     assert refusal(state, Draw(), seat=1) == "already-drew"
     state = act(state, EndTurn(), seat=1)
     assert state.turn_seat == 0
@@ -71,7 +71,12 @@ def test_with_nothing_to_play_or_draw_the_turn_passes() -> None:
 
 
 def test_playable_means_a_legal_target() -> None:
-    """Reading 21: an Inspector with no legal target is not playable, so the player draws instead."""
-    state = table([["EV-L2-9"], ["AU-L2", "UC-1"]], draw=["EV-L3-1"], **BLOCKED, turn=1)
+    """Reading 21: an Inspector with no legal target is not playable, so the player draws instead: here the most
+    recent carriage is the player's own (reading 17) and the Authorised Inspector is of another line."""
+    own = {**BLOCKED, "carriages": (carriage("L1", 1, "EV-L1-5"),)}
+    state = table([["EV-L2-9"], ["AU-L2", "UC-1"]], draw=["EV-L3-1"], **own, turn=1)
     assert GAME.legal(state, 1) == [Draw()]
-    assert refusal(state, Inspect(inspector="undercover"), seat=1) == "free-tram-zone"
+    assert refusal(state, Inspect(inspector="undercover"), seat=1) == "own-carriage"
+    other = table([["EV-L2-9"], ["AU-L2"]], draw=["EV-L3-1"], **BLOCKED, turn=1)
+    assert GAME.legal(other, 1) == [Draw()]
+    assert refusal(other, Inspect(inspector="authorised"), seat=1) == "wrong-line"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from domain import playout
 from domain.games.touched_on import GAME
 from domain.games.touched_on import events as ev
 from domain.games.touched_on.commands import EndTurn, FeetOnSeat, Inspect, Pass, PlayEvaders
@@ -84,10 +85,35 @@ def test_one_inspector_a_turn_but_feet_on_seat_may_join_it() -> None:
                                              responders=(1,))
 
 
-def test_the_free_tram_zone_is_closed_to_inspector_cards_but_not_to_feet_on_seat() -> None:
-    """Rules 11, Feet On Seat: 'Can be played in the Free Tram Zone' (DEFAULT: L1 is the Free Tram Zone and
-    Inspector cards may not be played there)."""
+def test_every_line_in_play_may_be_inspected_by_its_authorised_inspector() -> None:
+    """Rules 5: 'Inspectors come in 2 types: Authorised — who can inspect Evaders on their given line, and
+    Undercover — who can inspect any line.' Reading 23: the rulebook names no line as the Free Tram Zone, so by
+    default there is none and L1's Authorised Inspector inspects L1 like any other (it used to be unplayable)."""
     state = table([["UC-1", "AU-L1", FEET], ["EV-L1-9"]], current_line="L1", carriages=(carriage("L1", 1, "EV-L1-1"),))
+    assert state.free_tram_zone == ""
+    assert GAME.legal(state, 0) == [Inspect(inspector="authorised"), Inspect(inspector="undercover"), FeetOnSeat()]
+    events = decide(state, Inspect(inspector="authorised"))
+    assert events == [ev.InspectionStarted(seat=0, card="AU-L1", kind="authorised", line="L1", owner=1,
+                                           responders=(1,))]
+    state = act(act(state, Inspect(inspector="authorised")), Pass(), seat=1)
+    assert state.hands[1] == ("EV-L1-1", "EV-L1-9") and "AU-L1" in state.discard
+
+
+def test_in_random_play_the_l1_authorised_inspector_is_played() -> None:
+    """Issue 17: whoever held L1's Authorised Inspector could never empty their hand. Random 2-player games now
+    play it like every other Inspector."""
+    played = set()
+    for n in range(6):
+        events = playout.play(GAME, 2, {}, f"l1-inspector-{n}").events
+        played |= {e.card for e in events if isinstance(e, ev.InspectionStarted)}
+    assert {"AU-L1", "AU-L2"} <= played
+
+
+def test_the_free_tram_zone_option_is_closed_to_inspector_cards_but_not_to_feet_on_seat() -> None:
+    """Rules 11, Feet On Seat: 'Can be played with other Inspector cards. Can be played in the Free Tram Zone.'
+    Reading 23 (option `free_tram_zone`): on that line no Inspector card may be played; Feet On Seat may."""
+    state = table([["UC-1", "AU-L1", FEET], ["EV-L1-9"]], current_line="L1", carriages=(carriage("L1", 1, "EV-L1-1"),),
+                  free_tram_zone="L1")
     assert refusal(state, Inspect(inspector="undercover")) == "free-tram-zone"
     assert refusal(state, Inspect(inspector="authorised")) == "free-tram-zone"
     assert GAME.legal(state, 0) == [FeetOnSeat()]

@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from domain import match
+from domain.engine import Refusal
 from domain.games.touched_on import GAME
 from domain.games.touched_on import events as ev
 from domain.games.touched_on.cards import (
@@ -111,3 +112,41 @@ def test_the_hand_groups_cover_every_card() -> None:
     groups = grouped(tuple(box))
     assert sum(len(cards) for cards in groups.values()) == 72 - 4 - 12  # less the Line and Exp cards
     assert {"appeal", "priority-seat", "feet-on-seat", "peak-hour", "tram-tracker", "undercover"} <= set(groups)
+
+
+def test_the_free_tram_zone_option_removes_that_lines_authorised_inspector() -> None:
+    """Rules 2, Deal: 'If any cards are removed, make sure the Evader and Authorised Inspector numbers match the
+    Line cards you choose.' Reading 23: with the option `free_tram_zone`, no Inspector card may be played on that
+    line, so its Authorised Inspector leaves the deck (in every journey) and no card in play is unplayable."""
+    events = match.open_match(GAME, ["a", "b", "c"], {"free_tram_zone": "L2"}, "zone")
+    setup = next(e for e in events if isinstance(e, ev.GameSetUp))
+    dealt = next(e for e in events if isinstance(e, ev.JourneyDealt))
+    assert setup.free_tram_zone == "L2"
+    cards = [card for hand in dealt.hands for card in hand] + list(dealt.draw_pile)
+    assert "AU-L2" not in cards and {"AU-L1", "AU-L3"} <= set(cards)
+    assert len(cards) == len(evader_inspector_pile(3)) - 1 + len(power_pile(3))
+    state = match.fold(GAME, events).game_state
+    assert state.free_tram_zone == "L2" and GAME.view(state, 0).free_tram_zone == "L2"
+    flow = Flow(replace(state, places=(0, 1)))
+    end_journey(flow, "two-out", Rng.derive("next", 1))
+    again = next(e for e in flow.events if isinstance(e, ev.JourneyDealt))
+    assert "AU-L2" not in [card for hand in again.hands for card in hand] + list(again.draw_pile)
+    assert flow.state.free_tram_zone == "L2"
+
+
+def test_by_default_there_is_no_free_tram_zone() -> None:
+    """Reading 23: the rulebook never names a line as the Free Tram Zone; every Authorised Inspector is dealt."""
+    events = match.open_match(GAME, ["a", "b"], {}, "no-zone")
+    setup = next(e for e in events if isinstance(e, ev.GameSetUp))
+    dealt = next(e for e in events if isinstance(e, ev.JourneyDealt))
+    assert setup.free_tram_zone == ""
+    assert {"AU-L1", "AU-L2"} <= {card for hand in (*dealt.hands, dealt.draw_pile) for card in hand}
+
+
+def test_the_free_tram_zone_must_be_a_line_in_play() -> None:
+    """Reading 2: a 2-player game uses L1 and L2 only, so L3 cannot be its Free Tram Zone."""
+    with pytest.raises(Refusal) as refused:
+        match.open_match(GAME, ["a", "b"], {"free_tram_zone": "L3"}, "bad-zone")
+    assert refused.value.code == "bad-options"
+    with pytest.raises(Refusal):
+        match.open_match(GAME, ["a", "b"], {"free_tram_zone": "L9"}, "bad-zone")
