@@ -56,12 +56,11 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Play N complete random matches (legal moves only) through the match service, then fold statistics."""
-    from api.cli import database_url
     from domain.catalog import by_slug
     from domain.engine import setups
     from service.matches import MatchService
     from service.simulate import play_random_match
-    from store.factory import open_store
+    from store.factory import database_url, open_store
     from workers.runner import catch_up
 
     game = by_slug(args.game)
@@ -86,9 +85,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_projections(args: argparse.Namespace) -> int:
     """Catch up, or drop and rebuild, the projections in this process."""
-    from api.cli import database_url
     from projections.catalog import PROJECTIONS, by_name
-    from store.factory import open_store
+    from store.factory import database_url, open_store
     from workers.runner import catch_up, rebuild
 
     store = open_store(database_url())

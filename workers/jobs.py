@@ -18,8 +18,7 @@ log = logging.getLogger("turnstile.workers")
 
 @cache
 def _store() -> Any:
-    from api.cli import database_url
-    from store.factory import open_store
+    from store.factory import database_url, open_store
 
     return open_store(database_url())
 
