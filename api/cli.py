@@ -22,9 +22,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     url = database_url()
     store = open_store(url)
-    app = create_app(store, notifier=notifier_for(store))
+    notifier = notifier_for(store)
+    app = create_app(store, notifier=notifier)
     print(f"turnstile: serving on http://{args.host}:{args.port} (store: {url}); docs at /schema", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    finally:
+        notifier.close()
     return 0
 
 

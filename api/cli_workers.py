@@ -16,10 +16,10 @@ log = logging.getLogger("turnstile.workers")
 
 def notifier_for(store: Any) -> Any:
     """RQ on Redis when TURNSTILE_REDIS_URL is set; else an in-process runner (the embedded default)."""
-    from workers.notify import InProcessNotifier, RQNotifier
+    from workers.notify import InProcessNotifier, NotifySettings, RQNotifier
 
     redis_url = os.environ.get("TURNSTILE_REDIS_URL")
-    return RQNotifier(redis_url) if redis_url else InProcessNotifier(store)
+    return RQNotifier(redis_url, NotifySettings.from_env()) if redis_url else InProcessNotifier(store)
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
@@ -28,11 +28,13 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from rq import SimpleWorker
     from rq.serializers import JSONSerializer
 
-    from workers.notify import QUEUE, RQNotifier
+    from workers.notify import NotifySettings, RQNotifier
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     redis_url = os.environ.get("TURNSTILE_REDIS_URL", "redis://127.0.0.1:6379/0")
-    sweeper = RQNotifier(redis_url)
+    settings = NotifySettings.from_env()
+    # The sweep makes a lost or never-sent notification cost a delay only: it asks for a catch-up anyway.
+    sweeper = RQNotifier(redis_url, settings)
     stop = threading.Event()
 
     def sweep() -> None:
@@ -43,7 +45,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     sweeper.appended()
     # SimpleWorker runs jobs in this process: no fork per job, one store connection pool kept warm.
     while True:
-        worker = SimpleWorker([QUEUE], connection=Redis.from_url(redis_url), serializer=JSONSerializer)
+        worker = SimpleWorker([settings.queue], connection=Redis.from_url(redis_url), serializer=JSONSerializer)
         try:
             worker.work(burst=args.burst, with_scheduler=False, max_jobs=None)
             break
@@ -51,6 +53,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
             log.warning("worker lost Redis (%s); retrying in 2 s", exc)
             time.sleep(2)
     stop.set()
+    sweeper.close()
     return 0
 
 

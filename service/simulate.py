@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,3 +32,24 @@ def play_random_match(service: MatchService, game: Game[Any], players: Sequence[
     if play_random_moves(service, match_id, rng, max_moves) < max_moves:
         return match_id
     raise RuntimeError(f"{game.slug} match {match_id} did not end in {max_moves} moves")
+
+
+def timed_moves(service: MatchService, game: Game[Any], players: Sequence[str], rng: random.Random, count: int,
+                options: dict[str, Any] | None = None) -> list[float]:
+    """Play `count` random legal moves (opening matches as they end); the seconds each `play` call took."""
+    seconds: list[float] = []
+    match_id = None
+    while len(seconds) < count:
+        if match_id is None:
+            match_id = service.create(game.slug, players, options, None).record.id
+        loaded = service.load(match_id)
+        to_move = match.to_move(loaded.game, loaded.state)
+        if not to_move:
+            match_id = None
+            continue
+        seat = rng.choice(to_move)
+        command = rng.choice(match.legal(loaded.game, loaded.state, seat))
+        began = time.perf_counter()
+        service.play(match_id, seat, command, expected_version=loaded.state.version, command_id=None)
+        seconds.append(time.perf_counter() - began)
+    return seconds

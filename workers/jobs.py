@@ -10,7 +10,6 @@ from typing import Any
 
 from projections.catalog import PROJECTIONS
 from projections.log import Docs, LogEntry, Projection
-from workers.notify import pending_key
 from workers.runner import catch_up
 
 log = logging.getLogger("turnstile.workers")
@@ -25,11 +24,6 @@ def _store() -> Any:
 
 def catch_up_job() -> int:
     """Fold the log into every projection up to its head; returns the positions folded."""
-    from rq import get_current_job
-
-    job = get_current_job()
-    if job is not None:
-        job.connection.delete(pending_key(job.origin))  # appends from now on enqueue a fresh job
     limit = int(os.environ.get("TURNSTILE_PROJECTION_BATCH", "500"))
     folded = catch_up(_store(), _projections(), limit=limit)
     log.info("projections caught up: %d positions folded", folded)
