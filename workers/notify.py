@@ -93,15 +93,16 @@ class RQNotifier:
         self._wake.set()
 
     def _run(self) -> None:
-        pending = False
+        pending = False  # a signal not yet delivered: only a failed attempt leaves one
         while True:
-            self._wake.wait(self.breaker.wait_s() if pending else None)
+            if pending:  # appends change nothing until the next attempt is due: sleep through them, unwoken
+                self._stopping.wait(self.breaker.wait_s())
+            else:
+                self._wake.wait()
             if self._stopping.is_set():
                 return
-            if self._wake.is_set():
-                self._wake.clear()
-                pending = True
-            if pending and self.breaker.allow():
+            self._wake.clear()
+            if self.breaker.allow():
                 pending = not self._attempt()
 
     def _attempt(self) -> bool:
