@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from domain import match
@@ -34,12 +34,11 @@ def play_random_match(service: MatchService, game: Game[Any], players: Sequence[
     raise RuntimeError(f"{game.slug} match {match_id} did not end in {max_moves} moves")
 
 
-def timed_moves(service: MatchService, game: Game[Any], players: Sequence[str], rng: random.Random, count: int,
-                options: dict[str, Any] | None = None) -> list[float]:
-    """Play `count` random legal moves (opening matches as they end); the seconds each `play` call took."""
-    seconds: list[float] = []
+def timed_moves(service: MatchService, game: Game[Any], players: Sequence[str], rng: random.Random,
+                options: dict[str, Any] | None = None) -> Iterator[float]:
+    """Random legal moves without end (opening matches as they finish), yielding the seconds each `play` took."""
     match_id = None
-    while len(seconds) < count:
+    while True:
         if match_id is None:
             match_id = service.create(game.slug, players, options, None).record.id
         loaded = service.load(match_id)
@@ -51,5 +50,4 @@ def timed_moves(service: MatchService, game: Game[Any], players: Sequence[str], 
         command = rng.choice(match.legal(loaded.game, loaded.state, seat))
         began = time.perf_counter()
         service.play(match_id, seat, command, expected_version=loaded.state.version, command_id=None)
-        seconds.append(time.perf_counter() - began)
-    return seconds
+        yield time.perf_counter() - began
