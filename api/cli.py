@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 from api import cli_audit
 from api.cli_workers import add_commands as add_worker_commands
 
-DEFAULT_DATABASE_URL = "sqlite:///turnstile.db"
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
-
-
-def database_url() -> str:
-    """The store to use: TURNSTILE_DATABASE_URL, or a SQLite file in the working directory."""
-    return os.environ.get("TURNSTILE_DATABASE_URL") or DEFAULT_DATABASE_URL
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -25,20 +18,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from api.app import create_app
     from api.cli_workers import notifier_for
-    from store.factory import open_store
+    from store.factory import database_url, open_store
 
     url = database_url()
     store = open_store(url)
-    app = create_app(store, notifier=notifier_for(store))
+    notifier = notifier_for(store)
+    app = create_app(store, notifier=notifier)
     print(f"turnstile: serving on http://{args.host}:{args.port} (store: {url}); docs at /schema", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    finally:
+        notifier.close()
     return 0
 
 
 def cmd_keys_create(args: argparse.Namespace) -> int:
     """Create an app key and print it once."""
     from service.tokens import new_secret, secret_hash
-    from store.factory import open_store
+    from store.factory import database_url, open_store
 
     store = open_store(database_url())
     key = new_secret("app")

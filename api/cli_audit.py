@@ -49,8 +49,7 @@ def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict]]:
     for path in args.records:
         yield path, verify_text(_read(path))
     if args.match or args.all:
-        from api.cli import database_url
-        from store.factory import open_store
+        from store.factory import database_url, open_store
 
         store = open_store(database_url())
         try:
@@ -96,8 +95,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     try:
         if args.match:
-            from api.cli import database_url
-            from store.factory import open_store
+            from store.factory import database_url, open_store
 
             store = open_store(database_url())
             try:

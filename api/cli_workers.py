@@ -16,10 +16,10 @@ log = logging.getLogger("turnstile.workers")
 
 def notifier_for(store: Any) -> Any:
     """RQ on Redis when TURNSTILE_REDIS_URL is set; else an in-process runner (the embedded default)."""
-    from workers.notify import InProcessNotifier, RQNotifier
+    from workers.notify import InProcessNotifier, NotifySettings, RQNotifier
 
     redis_url = os.environ.get("TURNSTILE_REDIS_URL")
-    return RQNotifier(redis_url) if redis_url else InProcessNotifier(store)
+    return RQNotifier(redis_url, NotifySettings.from_env()) if redis_url else InProcessNotifier(store)
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
@@ -28,11 +28,13 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from rq import SimpleWorker
     from rq.serializers import JSONSerializer
 
-    from workers.notify import QUEUE, RQNotifier
+    from workers.notify import NotifySettings, RQNotifier
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     redis_url = os.environ.get("TURNSTILE_REDIS_URL", "redis://127.0.0.1:6379/0")
-    sweeper = RQNotifier(redis_url)
+    settings = NotifySettings.from_env()
+    # The sweep makes a lost or never-sent notification cost a delay only: it asks for a catch-up anyway.
+    sweeper = RQNotifier(redis_url, settings)
     stop = threading.Event()
 
     def sweep() -> None:
@@ -43,7 +45,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     sweeper.appended()
     # SimpleWorker runs jobs in this process: no fork per job, one store connection pool kept warm.
     while True:
-        worker = SimpleWorker([QUEUE], connection=Redis.from_url(redis_url), serializer=JSONSerializer)
+        worker = SimpleWorker([settings.queue], connection=Redis.from_url(redis_url), serializer=JSONSerializer)
         try:
             worker.work(burst=args.burst, with_scheduler=False, max_jobs=None)
             break
@@ -51,17 +53,17 @@ def cmd_worker(args: argparse.Namespace) -> int:
             log.warning("worker lost Redis (%s); retrying in 2 s", exc)
             time.sleep(2)
     stop.set()
+    sweeper.close()
     return 0
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Play N complete random matches (legal moves only) through the match service, then fold statistics."""
-    from api.cli import database_url
     from domain.catalog import by_slug
     from domain.engine import setups
     from service.matches import MatchService
     from service.simulate import play_random_match
-    from store.factory import open_store
+    from store.factory import database_url, open_store
     from workers.runner import catch_up
 
     game = by_slug(args.game)
@@ -86,9 +88,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_projections(args: argparse.Namespace) -> int:
     """Catch up, or drop and rebuild, the projections in this process."""
-    from api.cli import database_url
     from projections.catalog import PROJECTIONS, by_name
-    from store.factory import open_store
+    from store.factory import database_url, open_store
     from workers.runner import catch_up, rebuild
 
     store = open_store(database_url())

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+import os
+
 from store.read_models import Store
+
+DEFAULT_DATABASE_URL = "sqlite:///turnstile.db"
+
+
+def database_url() -> str:
+    """The store to use: TURNSTILE_DATABASE_URL, or a SQLite file in the working directory."""
+    return os.environ.get("TURNSTILE_DATABASE_URL") or DEFAULT_DATABASE_URL
 
 
 def open_store(url: str) -> Store:

@@ -10,7 +10,6 @@ from typing import Any
 
 from projections.catalog import PROJECTIONS
 from projections.log import Docs, LogEntry, Projection
-from workers.notify import pending_key
 from workers.runner import catch_up
 
 log = logging.getLogger("turnstile.workers")
@@ -18,19 +17,13 @@ log = logging.getLogger("turnstile.workers")
 
 @cache
 def _store() -> Any:
-    from api.cli import database_url
-    from store.factory import open_store
+    from store.factory import database_url, open_store
 
     return open_store(database_url())
 
 
 def catch_up_job() -> int:
     """Fold the log into every projection up to its head; returns the positions folded."""
-    from rq import get_current_job
-
-    job = get_current_job()
-    if job is not None:
-        job.connection.delete(pending_key(job.origin))  # appends from now on enqueue a fresh job
     limit = int(os.environ.get("TURNSTILE_PROJECTION_BATCH", "500"))
     folded = catch_up(_store(), _projections(), limit=limit)
     log.info("projections caught up: %d positions folded", folded)

@@ -5,22 +5,51 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
+from workers.breaker import CircuitBreaker
 from workers.runner import catch_up
 
 log = logging.getLogger("turnstile.workers")
-QUEUE = os.environ.get("TURNSTILE_QUEUE", "turnstile-projections")
-PENDING_TTL_S = 60
 
 
-def pending_key(queue: str) -> str:
-    """The Redis flag saying a catch-up job of `queue` is waiting (one pending job at a time)."""
-    return f"turnstile:{queue}:pending"
+@dataclass(frozen=True)
+class NotifySettings:
+    """How the RQ notifier reaches Redis. `from_env` is the one place its environment variables are read."""
+
+    queue: str = "turnstile-projections"
+    timeout_s: float = 0.25  # connect and each reply; Redis answers in about a millisecond when it is well
+    breaker_failures: int = 3
+    breaker_cool_down_s: float = 5.0
+
+    def __post_init__(self) -> None:
+        if self.timeout_s <= 0 or self.breaker_failures < 1 or self.breaker_cool_down_s < 0:
+            raise ValueError(f"notifier settings out of range: {self}")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> NotifySettings:
+        """The settings from TURNSTILE_QUEUE and TURNSTILE_NOTIFY_*, with defaults for unset ones."""
+        default = cls()
+
+        def read(name: str, kind: type[Any], fallback: float) -> Any:
+            text = env.get(f"TURNSTILE_NOTIFY_{name}")
+            try:
+                return kind(text) if text else fallback
+            except ValueError:
+                raise ValueError(f"TURNSTILE_NOTIFY_{name}={text!r} is not a number") from None
+
+        return cls(
+            queue=env.get("TURNSTILE_QUEUE") or default.queue,
+            timeout_s=read("TIMEOUT_S", float, default.timeout_s),
+            breaker_failures=read("BREAKER_FAILURES", int, default.breaker_failures),
+            breaker_cool_down_s=read("BREAKER_COOL_DOWN_S", float, default.breaker_cool_down_s),
+        )
 
 
 class Notifier(Protocol):
-    """Called after every append; must never fail the append."""
+    """Called after every append; must never fail or slow the append."""
 
     def appended(self) -> None:
         """The log grew."""
@@ -32,27 +61,67 @@ class Notifier(Protocol):
 
 
 class RQNotifier:
-    """Enqueues one catch-up job at a time (a Redis flag dedupes); an outage only delays projections."""
+    """Enqueues catch-up jobs from a thread of its own, so no move ever waits on Redis.
 
-    def __init__(self, redis_url: str, queue: str = QUEUE) -> None:
+    `appended()` only raises a flag; the thread turns any number of raised flags into one attempt: enqueue
+    `workers.jobs.catch_up_job` unless one is already waiting. Attempts use short timeouts and go through a
+    circuit breaker. A signal that meets an open breaker is kept for the next probe; the workers' sweep
+    catches up regardless, so an outage only delays projections.
+    """
+
+    def __init__(self, redis_url: str, settings: NotifySettings | None = None) -> None:
         from redis import Redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
         from rq import Queue
         from rq.serializers import JSONSerializer
 
-        self.redis = Redis.from_url(redis_url, socket_timeout=2, socket_connect_timeout=2)
-        self.queue = Queue(queue, connection=self.redis, serializer=JSONSerializer)
-        self.pending = pending_key(queue)
+        self.settings = settings = settings or NotifySettings.from_env()
+        # One try per attempt: retrying is the breaker's decision, not the client's.
+        self.redis = Redis.from_url(redis_url, socket_timeout=settings.timeout_s,
+                                    socket_connect_timeout=settings.timeout_s, retry=Retry(NoBackoff(), 0))
+        self.queue = Queue(settings.queue, connection=self.redis, serializer=JSONSerializer)
+        self.breaker = CircuitBreaker(f"projection notifier (queue {settings.queue})", settings.breaker_failures,
+                                      settings.breaker_cool_down_s)
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="turnstile-notify", daemon=True)
+        self._thread.start()
 
     def appended(self) -> None:
-        """Enqueue `workers.jobs.catch_up_job` unless one is already pending."""
+        """Ask for a catch-up; returns at once, and calls made while one is pending add nothing."""
+        self._wake.set()
+
+    def _run(self) -> None:
+        pending = False  # a signal not yet delivered: only a failed attempt leaves one
+        while True:
+            if pending:  # appends change nothing until the next attempt is due: sleep through them, unwoken
+                self._stopping.wait(self.breaker.wait_s())
+            else:
+                self._wake.wait()
+            if self._stopping.is_set():
+                return
+            self._wake.clear()
+            if self.breaker.allow():
+                pending = not self._attempt()
+
+    def _attempt(self) -> bool:
+        """Enqueue a catch-up job unless one is waiting already; True when Redis answered."""
         try:
-            if self.redis.set(self.pending, 1, nx=True, ex=PENDING_TTL_S):
+            # The queue itself says whether a job waits: no flag that could outlive a half-done enqueue.
+            if self.queue.count == 0:
                 self.queue.enqueue("workers.jobs.catch_up_job", job_timeout=600, result_ttl=60, failure_ttl=86400)
-        except Exception as exc:  # noqa: BLE001  (Redis down: the sweep will catch up)
-            log.warning("could not enqueue a projection catch-up (%s); the sweep will catch up", exc)
+        except Exception as exc:  # noqa: BLE001  (any failure counts against Redis; the breaker's log names it)
+            self.breaker.failed(f"{type(exc).__name__}: {exc}")
+            return False
+        self.breaker.succeeded()
+        return True
 
     def close(self) -> None:
-        """Close the Redis connection."""
+        """Stop the thread (an attempt in flight ends within its timeouts) and close the connection."""
+        self._stopping.set()
+        self._wake.set()
+        self._thread.join(timeout=10 * self.settings.timeout_s + 1)
         self.redis.close()
 
 

@@ -1,4 +1,4 @@
-"""Processes the worker tests start and stop themselves: a private redis-server and `turnstile worker`."""
+"""What the worker tests start and stop themselves: a private redis-server, a hung socket, `turnstile worker`."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -71,9 +72,60 @@ class RedisServer:
     def stop(self) -> None:
         """Stop it (this process only)."""
         if self.process is not None:
+            if self.process.poll() is None:
+                self.process.send_signal(signal.SIGCONT)  # a frozen server cannot act on SIGTERM
             self.process.terminate()
             self.process.wait(10)
             self.process = None
+
+    def freeze(self) -> None:
+        """SIGSTOP: the kernel still accepts connections on its port, and nothing answers (a hung Redis)."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """SIGCONT: it answers again, commands sent meanwhile included."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
+
+class HungListener:
+    """A local TCP port that accepts connections and never reads or answers; counts the connections."""
+
+    def __init__(self) -> None:
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.server.settimeout(0.05)  # so the accepting thread notices `close()`
+        self.port = int(self.server.getsockname()[1])
+        self.connections: list[socket.socket] = []
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._accept, name="hung-listener", daemon=True)
+        self.thread.start()
+
+    @property
+    def url(self) -> str:
+        """A Redis URL pointing at it."""
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    @property
+    def accepted(self) -> int:
+        """How many connections it has accepted so far."""
+        return len(self.connections)
+
+    def _accept(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                connection, _ = self.server.accept()
+            except TimeoutError:
+                continue
+            self.connections.append(connection)  # kept open and never read: the client waits for an answer
+
+    def close(self) -> None:
+        """Stop accepting and close every connection."""
+        self.stopping.set()
+        self.thread.join(5)
+        self.server.close()
+        for connection in self.connections:
+            connection.close()
 
 
 class WorkerProcess:

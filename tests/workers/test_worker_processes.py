@@ -12,7 +12,7 @@ from service.matches import MatchService
 from store.factory import open_store
 from tests.workers.helpers import assert_tables_equal_a_fresh_fold, play_matches
 from tests.workers.processes import RedisServer, WorkerProcess, wait_until
-from workers.notify import RQNotifier
+from workers.notify import NotifySettings, RQNotifier
 
 
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
@@ -62,23 +62,31 @@ def test_a_worker_killed_mid_batch_loses_nothing_and_counts_nothing_twice(shared
     assert_tables_equal_a_fresh_fold(store)
 
 
-def test_appends_during_a_redis_outage_are_folded_once_redis_is_back(shared_store: Any, tmp_path: Path) -> None:
-    """Moves succeed while Redis is down; projections only lag, and catch up when it returns."""
+@pytest.mark.parametrize("fault", ["dead", "hung"])
+def test_moves_during_a_redis_outage_are_folded_by_the_sweep_once_redis_answers(shared_store: Any, tmp_path: Path,
+                                                                                fault: str) -> None:
+    """Redis stopped, or frozen (connections accepted, never answered): moves commit and projections only lag.
+
+    The API's notifier is closed before Redis answers again, so no move and no notification is left to trigger
+    the catch-up: the worker's own sweep must find the log ahead of the checkpoints.
+    """
     url, store = shared_store
     redis = RedisServer(tmp_path)
     redis.start()
     queue = f"test-{secrets.token_hex(4)}"
-    worker = WorkerProcess(url, redis.url, queue)
+    worker = WorkerProcess(url, redis.url, queue, TURNSTILE_NOTIFY_BREAKER_COOL_DOWN_S="1")
     worker.start()
-    notifier = RQNotifier(redis.url, queue)
+    notifier = RQNotifier(redis.url, NotifySettings(queue=queue, breaker_cool_down_s=1.0))
+    outage, recovery = (redis.stop, redis.start) if fault == "dead" else (redis.freeze, redis.thaw)
     try:
         play_matches(store, 1, seed=21, service=MatchService(store, notifier=notifier))
         wait_until(lambda: caught_up(store), 60, "the worker to fold the first match")
-        redis.stop()
+        outage()
         play_matches(store, 2, seed=22, service=MatchService(store, notifier=notifier))
-        assert not caught_up(store), "with Redis down nothing folds the new moves yet"
-        redis.start()
-        wait_until(lambda: caught_up(store), 60, "projections to catch up after Redis returned")
+        notifier.close()
+        assert not caught_up(store), "with Redis out nothing folds the new moves yet"
+        recovery()
+        wait_until(lambda: caught_up(store), 60, "projections to catch up after Redis answered again")
     finally:
         worker.stop()
         notifier.close()
