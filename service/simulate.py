@@ -40,7 +40,7 @@ def timed_moves(service: MatchService, game: Game[Any], players: Sequence[str], 
     match_id = None
     while True:
         if match_id is None:
-            match_id = service.create(game.slug, players, options, None).record.id
+            match_id = service.create(game.slug, players, options).record.id
         loaded = service.load(match_id)
         to_move = match.to_move(loaded.game, loaded.state)
         if not to_move:
