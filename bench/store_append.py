@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from store.base import EventStore, MatchRecord, NewEvent, SeatRecord  # noqa: E402
+from store.base import EventStore, NewEvent, NewMatch, SeatRecord  # noqa: E402
 from store.factory import open_store  # noqa: E402
 
 PAYLOAD: dict[str, Any] = {
@@ -65,10 +65,9 @@ def bench_appends(store: EventStore, threads: int, seconds: float) -> float:
 
     def writer(i: int) -> int:
         match_id = f"bench-{threads}-{i}-{secrets.token_hex(4)}"
-        record = MatchRecord(
-            match_id, "expect-delays", "1", (SeatRecord(0, "ann", "h0"), SeatRecord(1, "bob", "h1")),
-            {}, "seed", "commit", "active", 0, "", "", "",
-        )
+        record = NewMatch(id=match_id, game="expect-delays", rules_version="1",
+                          seats=(SeatRecord(0, "ann", "h0"), SeatRecord(1, "bob", "h1")), options={}, seed="seed",
+                          seed_commitment="commit")
         version = store.create_match(record, [NewEvent("match.started", {"type": "match.started"})]).version
         deadline, done = time.perf_counter() + seconds, 0
         while time.perf_counter() < deadline:
