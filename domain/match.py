@@ -49,14 +49,18 @@ def open_match(game: Game[Any], players: Sequence[str], raw_options: dict[str, A
             "bad-seat-count", f"{game.slug} takes {game.min_seats}-{game.max_seats} seats, not {len(players)}"
         )
     options = decode_options(game, raw_options)
+    # Only values other than the defaults are passed: msgspec leaves a field out by identity with its default, and
+    # a "server" decoded from a record is another string object than the literal.
+    provenance: dict[str, Any] = {} if seed_source == "server" else {"seed_source": seed_source}
+    if client_entropy is not None:
+        provenance["client_entropy"] = client_entropy
     started = MatchStarted(
         game=game.slug,
         rules_version=game.rules_version,
         players=tuple(players),
         options=msgspec.to_builtins(options),
         seed_commitment=seed_commitment(seed),
-        seed_source=seed_source,
-        client_entropy=client_entropy,
+        **provenance,
     )
     return [started, *game.start(options, len(players), Rng.derive(seed, 0))]
 

@@ -174,12 +174,17 @@ class MatchService:
         return OpenedMatch(record=record, tokens=tokens, result=result)
 
     def load(self, match_id: str) -> LoadedMatch:
-        """The match as stored now (one round trip), folding only what the cache lacks; RecordCorrupt if broken."""
+        """The match as stored now (one round trip), folding only what the cache lacks; RecordCorrupt if broken.
+
+        The read starts at the last cached event, so a tail deleted or replaced since it was served is noticed.
+        """
         cached = self.cache.get(match_id)
         after = 0 if cached is None else cached.record.version
-        record, stored = self.store.match_with_events(match_id, after)
-        if cached is not None and record.version < after:
-            self._corrupt(match_id, f"the match row is at version {record.version}, but version {after} was served")
+        record, stored = self.store.match_with_events(match_id, max(after - 1, 0))
+        if cached is not None:
+            if not stored or (stored[0].version, stored[0].hash) != (after, cached.record.head_hash):
+                self._corrupt(match_id, f"event {after}, already served, is missing or altered")
+            stored = stored[1:]
         broken = chain_break(record.version, record.head_hash, after,
                              GENESIS if cached is None else cached.record.head_hash, stored)
         if broken is not None:

@@ -283,8 +283,10 @@ def check_events(events: Sequence[NewEvent]) -> list[NewEvent]:
     checked = []
     for event in events:
         payload = _json_object(event.payload, event.type, "payload")
-        public = None if event.public is None else _json_object(event.public, event.type, "public form")
-        if (public is None) != (event.commitment is None):
+        # A public form that is the payload object itself says "nothing hidden": no second walk to compare them.
+        public = None if event.public is None or event.public is event.payload else _json_object(
+            event.public, event.type, "public form")
+        if (event.public is None) != (event.commitment is None):
             raise ValueError(f"event {event.type!r}: a public form and a commitment go together")
         checked.append(NewEvent(event.type, payload, None if public == payload else public, event.commitment))
     return checked

@@ -34,6 +34,7 @@ from store.base import (
     MatchRecord,
     NewEvent,
     NewMatch,
+    RecordCorrupt,
     SeatRecord,
     StoredEvent,
     StoreError,
@@ -105,7 +106,9 @@ def _append_sql(rows: int) -> str:
     return (
         "WITH moved AS (UPDATE matches SET version = %s, head_hash = %s, updated_at = %s, "
         "status = CASE WHEN %s THEN 'finished' ELSE status END "
-        "WHERE id = %s AND version = %s RETURNING id), "
+        "WHERE id = %s AND version = %s AND head_hash = %s "
+        # Never extend a chain cut short: the event at the expected version must be the recorded head.
+        "AND EXISTS (SELECT 1 FROM events WHERE match_id = %s AND version = %s AND hash = %s) RETURNING id), "
         "command AS (INSERT INTO commands (match_id, command_id, first_version, last_version) "
         "SELECT id, %s, %s, %s FROM moved WHERE %s::text IS NOT NULL), "
         f"appended AS (INSERT INTO events ({_INSERT_COLUMNS}) "
@@ -254,7 +257,8 @@ class PostgresStore:
             last = built[-1]
             try:
                 cur = conn.execute(_append_sql(len(built)), [
-                    last.version, last.hash, now, ends_match(checked), match_id, expected_version,
+                    last.version, last.hash, now, ends_match(checked), match_id, expected_version, head_hash,
+                    match_id, expected_version, head_hash,
                     command_id, built[0].version, last.version, command_id, *_event_params(built, now)])
                 positions = self._positions(cur)
             except errors.UniqueViolation as exc:
@@ -279,6 +283,8 @@ class PostgresStore:
         version, first, last = row
         if first is not None and command_id is not None:
             return replayed(self._read_match(conn, match_id, first, last), command_id, seat, command)
+        if version == expected_version:  # the version matched, so the head did not: the chain was cut or spliced
+            raise RecordCorrupt(match_id, f"the stored events do not end at the head recorded for version {version}")
         raise ConflictError(match_id, expected_version, version)
 
     def create_app_key(self, name: str, key_hash: str) -> None:

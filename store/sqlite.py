@@ -26,6 +26,7 @@ from store.base import (
     MatchRecord,
     NewEvent,
     NewMatch,
+    RecordCorrupt,
     SeatRecord,
     StoredEvent,
     StoreError,
@@ -203,6 +204,9 @@ class SqliteStore:
             version, head = row
             if version != expected_version:
                 raise ConflictError(match_id, expected_version, version)
+            last = conn.execute("SELECT hash FROM events WHERE match_id = ? AND version = ?", (match_id, version))
+            if last.fetchone() != (head,):  # never extend a chain cut short or spliced
+                raise RecordCorrupt(match_id, f"the stored events do not end at the head of version {version}")
             now = iso(utc_now())
             built = build_events(match_id, version, head, now, checked, seat, command, command_id)
             stored = self._insert_events(conn, built)

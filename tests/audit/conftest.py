@@ -16,6 +16,7 @@ from domain.playout import play, random_chooser
 from domain.rng import Rng
 from service.matches import MatchService
 from tests.api.conftest import app_key, client  # noqa: F401  (fixtures, re-exported for tests/audit)
+from tests.store.conftest import harness  # noqa: F401  (a store with raw SQL beside it, for tampering)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
