@@ -195,18 +195,19 @@ def clean_json(value: Any, what: str) -> Any:
         raise ValueError(f"{what}: {exc}") from None
     # PostgreSQL's jsonb cannot hold U+0000; refuse it in both adapters so they behave the same.
     # The encoded text is a cheap pre-filter; only a hit pays for the exact walk.
-    if b"\\u0000" in msgspec.json.encode(data) and _has_nul(data):
+    if b"\\u0000" in msgspec.json.encode(data) and has_nul(data):
         raise ValueError(f"{what}: strings may not contain U+0000")
     return data
 
 
-def _has_nul(value: Any) -> bool:
+def has_nul(value: Any) -> bool:
+    """True when a string anywhere in JSON data (a key or a value) contains U+0000."""
     if isinstance(value, str):
         return "\x00" in value
     if isinstance(value, dict):
-        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+        return any(has_nul(k) or has_nul(v) for k, v in value.items())
     if isinstance(value, list):
-        return any(_has_nul(v) for v in value)
+        return any(has_nul(v) for v in value)
     return False
 
 

@@ -16,6 +16,7 @@ from api.deps import Service
 from api.problems import ApiError, problem_responses
 from domain import match
 from service import audit
+from service.json_limits import MAX_DEPTH, too_deep_line
 from service.records import MEDIA_TYPE, encode_record
 from service.verify import Verdict, verify_text
 from store.base import MatchNotFound
@@ -84,7 +85,7 @@ class AuditController(Controller):
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
     @post("/verifications", summary="Verify a match record", status_code=200, sync_to_thread=True,
-          responses=problem_responses(400))
+          responses=problem_responses(400, 413, 415))
     def verify(self, data: JSONBody[VerificationRequest]) -> Verdict:
         """Check a record: hash chain, seed commitment, rules version, fold, every decision re-decided, outcome.
 
@@ -93,5 +94,9 @@ class AuditController(Controller):
         event and why. `code` "verified": every check passed; "partial": none failed but some could not run
         (a match that has not ended reveals no seed; a record redacted for one caller cannot be folded);
         "rules-version-changed": recorded under other rules, not a sign of tampering. No credentials needed.
+        A record with a line nested deeper than 64 levels is no record of this service: 400, and no verdict.
         """
+        line = too_deep_line(data.record)
+        if line is not None:
+            raise ApiError(400, "invalid-request", f"line {line} of the record nests deeper than {MAX_DEPTH} levels")
         return verify_text(data.record)

@@ -10,6 +10,7 @@ from litestar.params import FromQuery, HeaderParameter, JSONBody, Parameter
 
 from api import convert
 from api.auth import require_app, require_seat, seat_of
+from api.body import MAX_BODY_BYTES
 from api.deps import Service
 from api.problems import ApiError, problem_responses
 from api.schemas import (
@@ -63,7 +64,7 @@ class MatchesController(Controller):
     tags = ["matches"]
 
     @post("/", summary="Create a match", status_code=201, sync_to_thread=True,
-          responses=problem_responses(400, 401, 403, 404, 422),
+          request_max_body_size=MAX_BODY_BYTES, responses=problem_responses(400, 401, 403, 404, 413, 415, 422),
           response_headers=[ResponseHeader(name="Location", description="The new match", documentation_only=True)])
     def create_match(self, request: Request[Any, Any, Any], data: JSONBody[CreateMatchRequest],
                      service: Service) -> Response[CreatedMatch]:
@@ -125,7 +126,8 @@ class MatchesController(Controller):
         return LegalMoves(version=loaded.state.version, seat=seat, moves=moves)
 
     @post("/{match_id:str}/moves", summary="Play a move", status_code=201, sync_to_thread=True,
-          responses=problem_responses(400, 401, 403, 404, 409, 412, 422))
+          request_max_body_size=MAX_BODY_BYTES,
+          responses=problem_responses(400, 401, 403, 404, 409, 412, 413, 415, 422))
     def play_move(
         self,
         request: Request[Any, Any, Any],
