@@ -230,3 +230,16 @@ def test_strict_bodies_still_name_the_field(client: TestClient, app_key: str) ->
     body = problem(client.post("/v1/matches", json={"game": GAME, "seats": [{"player": 5}]}, headers=bearer(app_key)),
                    400, "invalid-request")
     assert body["errors"][0]["key"] == "seats[0].player", body
+
+
+# ---- Terminus boards --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("board", ["x" * 300, "../data", "nowhere", ""])
+def test_an_unknown_terminus_board_is_422_listing_the_boards(client: TestClient, app_key: str, store: EventStore,
+                                                            board: str) -> None:
+    """A board that does not exist, however long or odd its name: 422 `bad-options` naming the boards there are."""
+    body = {"game": "terminus", "seats": PAIR, "options": {"board": board}}
+    detail = problem(client.post("/v1/matches", json=body, headers=bearer(app_key)), 422, "bad-options")["detail"]
+    assert "default" in detail
+    assert store.list_matches() == []
