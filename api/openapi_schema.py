@@ -78,7 +78,8 @@ def forbid_nul(openapi: OpenAPI) -> OpenAPI:
         """`node`, or the JSON value schema when `node` accepts anything."""
         return any_json if node == Schema() or node is True else node
 
-    def visit(node: Any) -> None:
+    def visit(node: Any, patterned: bool = False) -> None:
+        """Close `node` and what it holds; `patterned`: a pattern around it already applies to its strings."""
         if isinstance(node, Reference):
             name = node.ref.rsplit("/", 1)[-1]
             if name not in seen:
@@ -88,7 +89,8 @@ def forbid_nul(openapi: OpenAPI) -> OpenAPI:
         if not isinstance(node, Schema):
             return
         types = node.type if isinstance(node.type, list | tuple) else [node.type]
-        if OpenAPIType.STRING in types and node.pattern is None and node.const is None and node.enum is None:
+        if OpenAPIType.STRING in types and not patterned and node.pattern is None and node.const is None \
+                and node.enum is None:
             node.pattern = NO_NUL
         if OpenAPIType.OBJECT in types and not node.properties:
             node.property_names = node.property_names or Schema(pattern=NO_NUL)
@@ -97,8 +99,9 @@ def forbid_nul(openapi: OpenAPI) -> OpenAPI:
             node.properties = {key: closed(value) for key, value in node.properties.items()}
         if node.items is not None:
             node.items = closed(node.items)
-        for child in (*(node.one_of or ()), *(node.any_of or ()), *(node.all_of or ()),
-                      *(node.properties or {}).values(), node.items, node.additional_properties):
+        for option in (*(node.one_of or ()), *(node.any_of or ()), *(node.all_of or ())):
+            visit(option, patterned or node.pattern is not None)
+        for child in (*(node.properties or {}).values(), node.items, node.additional_properties):
             visit(child)
 
     for path_item in (openapi.paths or {}).values():

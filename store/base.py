@@ -151,10 +151,11 @@ class EventStore(Protocol):
         game: str | None = None,
         player: str | None = None,
         status: str | None = None,
-        after: str | None = None,
+        after: tuple[datetime, str] | None = None,
         limit: int = 50,
     ) -> list[MatchRecord]:
-        """Matches newest first (created_at, id); `after` is the last id of the previous page."""
+        """Matches newest first by (created_at, id); `after` is the `match_key` to continue after (no match need
+        have it)."""
         ...
 
     def find_command(self, match_id: str, command_id: str) -> AppendResult | None:
@@ -185,6 +186,11 @@ def utc_now() -> datetime:
 def iso(moment: datetime) -> str:
     """Format a time as the store's one ISO 8601 UTC form, e.g. 2026-11-23T09:00:00.123456Z."""
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def match_key(match: MatchRecord) -> tuple[datetime, str]:
+    """Where a match sits in the order of `list_matches`: (created_at, id)."""
+    return datetime.fromisoformat(match.created_at), match.id
 
 
 def clean_json(value: Any, what: str) -> Any:

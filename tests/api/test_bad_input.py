@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+import re
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from litestar.testing import TestClient
 
+from api import cursors
 from api.cli import OPENAPI_PATH
-from store.base import EventStore
+from store.base import EventStore, MatchRecord, iso
 from tests.api.conftest import bearer
 from tests.api.http_play import create
 from tests.api.test_errors import problem, to_move
@@ -243,3 +248,68 @@ def test_an_unknown_terminus_board_is_422_listing_the_boards(client: TestClient,
     detail = problem(client.post("/v1/matches", json=body, headers=bearer(app_key)), 422, "bad-options")["detail"]
     assert "default" in detail
     assert store.list_matches() == []
+
+
+# ---- cursors: one rule, the schema's pattern -------------------------------------------------------------------
+
+
+def cursor_pattern(path: str) -> str:
+    """The documented `pattern` of the `cursor` query parameter of GET `path`."""
+    document = json.loads(OPENAPI_PATH.read_text())
+    parameter = next(p for p in document["paths"][path]["get"]["parameters"] if p["name"] == "cursor")
+    return str(parameter["schema"]["pattern"])
+
+
+CURSORS = {"/v1/matches": "/v1/matches", "/v1/leaderboards/{game}": f"/v1/leaderboards/{GAME}"}
+
+
+@pytest.mark.parametrize("cursor", ["zzz", "no-such-match", "1|", "|x", "abc|00000000-0000-0000-0000-000000000000",
+                                    "nan|ann", "inf|ann", "1.5|", " 1|a", "1e5|" + "a" * 65, "0x10|a", "1_000|a"])
+@pytest.mark.parametrize("path", list(CURSORS))
+def test_a_malformed_cursor_is_400_invalid_cursor(client: TestClient, path: str, cursor: str) -> None:
+    """Every cursor follows one rule: a value the schema's pattern refuses is 400 `invalid-cursor`."""
+    assert not re.fullmatch(cursor_pattern(path), cursor)
+    problem(client.get(CURSORS[path], params={"cursor": cursor}), 400, "invalid-cursor")
+
+
+@pytest.mark.parametrize("path", list(CURSORS))
+def test_every_schema_valid_cursor_is_accepted(store: EventStore, path: str, client: TestClient) -> None:
+    """Whatever matches the documented pattern is a cursor: 200 with a page, never a refusal."""
+    pattern = cursor_pattern(path)
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.from_regex(pattern, fullmatch=True))
+    def check(cursor: str) -> None:
+        response = client.get(CURSORS[path], params={"cursor": cursor})
+        assert response.status_code == 200, (cursor, response.text)
+
+    check()
+
+
+def test_matches_pages_by_a_keyset_cursor_needing_no_lookup(client: TestClient, app_key: str) -> None:
+    """The matches cursor names a place in the order (created_at, id), not a match: it works for a match id
+    that does not exist, and pages resume after it."""
+    ids = [create(client, app_key, GAME, 2)["id"] for _ in range(3)]
+    first = client.get("/v1/matches", params={"limit": 1}).json()
+    assert first["items"][0]["id"] == ids[-1] and first["next_cursor"]
+    micros, _, _ = first["next_cursor"].partition("|")
+    ghost = f"{micros}|ffffffff-ffff-ffff-ffff-ffffffffffff"  # same instant, an id sorting after every real one
+    after_ghost = client.get("/v1/matches", params={"cursor": ghost}).json()
+    assert [m["id"] for m in after_ghost["items"]] == list(reversed(ids))
+    rest = client.get("/v1/matches", params={"cursor": first["next_cursor"]}).json()
+    assert [m["id"] for m in rest["items"]] == list(reversed(ids[:-1]))
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False), st.from_regex(r"[^\x00]{1,64}", fullmatch=True))
+@settings(max_examples=200)
+def test_every_next_cursor_is_schema_valid_and_reads_back(rank: float, player: str) -> None:
+    """Whatever a leaderboard or listing gives as `next_cursor` matches its documented pattern and means its place."""
+    cursor = cursors.leaderboard_cursor(rank, player)
+    assert re.fullmatch(cursor_pattern("/v1/leaderboards/{game}"), cursor), cursor
+    assert cursors.leaderboard_after(cursor) == (rank, player)
+    created = datetime(2026, 11, 23, 9, 0, 0, 123456, tzinfo=UTC)
+    record = MatchRecord(id=player, game=GAME, rules_version="1", seats=(), options={}, seed="", seed_commitment="",
+                         status="active", version=1, created_at=iso(created), updated_at="", head_hash="")
+    cursor = cursors.match_cursor(record)
+    assert re.fullmatch(cursor_pattern("/v1/matches"), cursor), cursor
+    assert cursors.match_after(cursor) == (created, player)
