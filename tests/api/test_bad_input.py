@@ -192,6 +192,20 @@ def test_json_media_types_and_no_content_type_are_accepted(client: TestClient, a
     assert response.status_code == 201, response.text
 
 
+def test_an_oversized_create_or_move_body_is_413(client: TestClient, app_key: str, store: EventStore) -> None:
+    """Create and move bodies are small: past 64 KiB, 413 `request-too-large`, and nothing is written."""
+    padding = "x" * (64 * 1024)
+    problem(client.post("/v1/matches", json={"game": GAME, "seats": PAIR, "options": {"pad": padding}},
+                        headers=bearer(app_key)), 413, "request-too-large")
+    assert store.list_matches() == []
+    created = create(client, app_key, GAME, 2)
+    mover, _, move = to_move(client, created)
+    before = store.get_match(created["id"]).version  # type: ignore[union-attr]
+    problem(client.post(f"/v1/matches/{created['id']}/moves", json={"move": {**move, "pad": padding}},
+                        headers=bearer(mover["token"])), 413, "request-too-large")
+    assert store.get_match(created["id"]).version == before  # type: ignore[union-attr]
+
+
 def test_415_is_documented_on_every_json_body() -> None:
     """Every operation with a request body documents 415 as problem+json."""
     document = json.loads(OPENAPI_PATH.read_text())
