@@ -9,7 +9,9 @@ from litestar.openapi.plugins import ScalarRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
 from api.allow import allow_all_route_methods
-from api.openapi_schema import ClosedStructSchemaPlugin, add_discriminators
+from api.body import JsonRequest
+from api.edge import refuse_nul
+from api.openapi_schema import ClosedStructSchemaPlugin, add_discriminators, forbid_nul
 from api.problems import EXCEPTION_HANDLERS
 from api.routes.audit import AuditController
 from api.routes.games import GamesController
@@ -35,7 +37,8 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
         route_handlers=[health, GamesController, MatchesController, StatsController, AuditController],
         dependencies={"service": Provide(lambda: service, sync_to_thread=False)},
         exception_handlers=EXCEPTION_HANDLERS,
-        middleware=[allow_all_route_methods],
+        middleware=[refuse_nul, allow_all_route_methods],
+        request_class=JsonRequest,
         plugins=[ClosedStructSchemaPlugin()],
         openapi_config=OpenAPIConfig(
             title="Turnstile",
@@ -51,5 +54,5 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     )
     app.state.service = service
     app.state.store = store
-    add_discriminators(app.openapi_schema)  # built once here; what /schema serves
+    forbid_nul(add_discriminators(app.openapi_schema))  # built once here; what /schema serves
     return app

@@ -50,7 +50,8 @@ class ApiError(Exception):
 
 
 TITLES = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-          409: "Conflict", 412: "Precondition Failed", 422: "Unprocessable Content", 500: "Internal Server Error"}
+          409: "Conflict", 412: "Precondition Failed", 413: "Content Too Large", 415: "Unsupported Media Type",
+          422: "Unprocessable Content", 500: "Internal Server Error"}
 
 
 def problem_response(problem: Problem, headers: dict[str, str] | None = None) -> Response[Any]:
@@ -83,8 +84,9 @@ def on_not_found(_: Request[Any, Any, Any], exc: NotFoundException) -> Response[
 
 
 def on_http_error(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
-    """Any other HTTP error Litestar raises (405, 415, ...), kept as problem+json."""
-    code = {405: "method-not-allowed", 415: "unsupported-media-type"}.get(exc.status_code, "http-error")
+    """Any other HTTP error Litestar raises (405, 413, ...), kept as problem+json."""
+    code = {405: "method-not-allowed", 413: "request-too-large", 415: "unsupported-media-type"}.get(exc.status_code,
+                                                                                                    "http-error")
     return problem_response(problem(exc.status_code, code, exc.detail), headers=dict(exc.headers or {}))
 
 

@@ -18,3 +18,9 @@ def load_data(package: str, filename: str, into: type[T]) -> T:
     """Decode `filename` from `package`'s directory into `into`, failing loudly on any mismatch."""
     text = resources.files(package).joinpath(filename).read_text(encoding="utf-8")
     return msgspec.convert(tomllib.loads(text), into, strict=True)
+
+
+def data_names(package: str, folder: str, suffix: str) -> tuple[str, ...]:
+    """The names, without `suffix`, of the data files in `package`'s `folder`, sorted."""
+    entries = resources.files(package).joinpath(folder).iterdir()
+    return tuple(sorted(e.name.removesuffix(suffix) for e in entries if e.name.endswith(suffix)))

@@ -36,7 +36,8 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True):
 def decode_options(game: Game[Any], raw: dict[str, Any] | None) -> Any:
     """The game's typed options from a JSON object, or a `bad-options` refusal."""
     try:
-        return msgspec.convert(raw or {}, game.options_type, strict=False)
+        # Strict, as the bodies around them: "12" is not a number of turns, nor "true" a yes.
+        return msgspec.convert(raw or {}, game.options_type, strict=True)
     except msgspec.ValidationError as exc:
         raise Refusal("bad-options", f"options for {game.slug}: {exc}") from exc
 

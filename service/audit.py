@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from domain import match
@@ -14,7 +15,7 @@ from domain.match import MatchState
 from service.matches import game_of
 from service.records import Record, build_record
 from service.verify import Verdict, verify_record
-from store.base import EventStore, MatchNotFound, MatchRecord, RecordCorrupt, StoredEvent, chain_break
+from store.base import EventStore, MatchNotFound, MatchRecord, RecordCorrupt, StoredEvent, chain_break, match_key
 from store.chain import GENESIS
 
 
@@ -98,13 +99,13 @@ def verify_match(store: EventStore, match_id: str) -> Verdict:
 
 def all_match_ids(store: EventStore, page: int = 200) -> Iterator[str]:
     """Every match id in the store, page by page."""
-    after: str | None = None
+    after: tuple[datetime, str] | None = None
     while True:
         records = store.list_matches(after=after, limit=page)
         yield from (r.id for r in records)
         if len(records) < page:
             return
-        after = records[-1].id
+        after = match_key(records[-1])
 
 
 def replay(record: Record, to_version: int | None) -> tuple[Game[Any], MatchState, bool]:

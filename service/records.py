@@ -28,6 +28,7 @@ from domain.codec import event_from_builtins, to_builtins
 from domain.engine import Event, Game
 from domain.lifecycle import LIFECYCLE_EVENTS, MatchStarted
 from domain.playout import Playout
+from service.json_limits import MAX_DEPTH, too_deep
 from service.sealing import sealed
 from store.base import MatchRecord, SeatRecord, StoredEvent, build_events, check_events
 from store.chain import GENESIS, SCHEME_FULL, canonical
@@ -38,7 +39,6 @@ FORMATS = {FORMAT_V1: 1, FORMAT: 2}  # record format -> record scheme
 MEDIA_TYPE = "application/x-ndjson"
 # Records built outside a store (the corpus, tests) carry this fixed time, so they are byte-for-byte reproducible.
 FIXED_TIME = "2026-01-01T00:00:00.000000Z"
-MAX_DEPTH = 64  # JSON nesting a record line may have (a match's events nest a few levels)
 
 
 class RecordHeader(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -117,28 +117,6 @@ _line_decoder = msgspec.json.Decoder(RecordLine)
 _encoder = msgspec.json.Encoder(order="deterministic")
 
 
-def json_depth(text: bytes) -> int:
-    """How deeply a JSON text nests arrays and objects (brackets inside strings do not count)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for byte in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:  # backslash
-                escaped = True
-            elif byte == 0x22:  # quote
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):  # [ {
-            depth += 1
-            deepest = max(deepest, depth)
-        elif byte in (0x5D, 0x7D):  # ] }
-            depth -= 1
-    return deepest
-
-
 def parse_record(text: str | bytes) -> Record:
     """A record from its NDJSON text, or RecordError saying which line is wrong."""
     raw = text.encode() if isinstance(text, str) else text
@@ -146,9 +124,8 @@ def parse_record(text: str | bytes) -> Record:
     if not rows:
         raise RecordError("the record is empty")
     for number, row in enumerate(rows, start=1):
-        # Checked before decoding, as every later step walks the values recursively; only a line with enough
-        # brackets can be too deep, so most lines skip the byte-by-byte scan.
-        if row.count(b"[") + row.count(b"{") > MAX_DEPTH and json_depth(row) > MAX_DEPTH:
+        # Checked before decoding, as every later step walks the values recursively.
+        if too_deep(row):
             raise RecordError(f"line {number} nests deeper than {MAX_DEPTH} levels", number - 1 or None)
     try:
         header = _header_decoder.decode(rows[0])

@@ -217,10 +217,11 @@ class EventStore(Protocol):
         game: str | None = None,
         player: str | None = None,
         status: str | None = None,
-        after: str | None = None,
+        after: tuple[datetime, str] | None = None,
         limit: int = 50,
     ) -> list[MatchRecord]:
-        """Matches newest first (created_at, id); `after` is the last id of the previous page."""
+        """Matches newest first by (created_at, id); `after` is the `match_key` to continue after (no match need
+        have it)."""
         ...
 
     def find_command(self, match_id: str, command_id: str) -> AppendResult | None:
@@ -253,6 +254,11 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+def match_key(match: MatchRecord) -> tuple[datetime, str]:
+    """Where a match sits in the order of `list_matches`: (created_at, id)."""
+    return datetime.fromisoformat(match.created_at), match.id
+
+
 def clean_json(value: Any, what: str) -> Any:
     """Canonical JSON data for storage; refuses what either database would alter or reject."""
     try:
@@ -261,18 +267,19 @@ def clean_json(value: Any, what: str) -> Any:
         raise ValueError(f"{what}: {exc}") from None
     # PostgreSQL's jsonb cannot hold U+0000; refuse it in both adapters so they behave the same.
     # The encoded text is a cheap pre-filter; only a hit pays for the exact walk.
-    if b"\\u0000" in msgspec.json.encode(data) and _has_nul(data):
+    if b"\\u0000" in msgspec.json.encode(data) and has_nul(data):
         raise ValueError(f"{what}: strings may not contain U+0000")
     return data
 
 
-def _has_nul(value: Any) -> bool:
+def has_nul(value: Any) -> bool:
+    """True when a string anywhere in JSON data (a key or a value) contains U+0000."""
     if isinstance(value, str):
         return "\x00" in value
     if isinstance(value, dict):
-        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+        return any(has_nul(k) or has_nul(v) for k, v in value.items())
     if isinstance(value, list):
-        return any(_has_nul(v) for v in value)
+        return any(has_nul(v) for v in value)
     return False
 
 

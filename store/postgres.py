@@ -369,10 +369,10 @@ class PostgresStore:
         game: str | None = None,
         player: str | None = None,
         status: str | None = None,
-        after: str | None = None,
+        after: tuple[datetime, str] | None = None,
         limit: int = 50,
     ) -> list[MatchRecord]:
-        """Matches newest first (created_at, id); `after` is the last id of the previous page."""
+        """Matches newest first by (created_at, id); `after` is the `match_key` to continue after."""
         where: list[str] = []
         params: list[Any] = []
         if game is not None:
@@ -385,9 +385,8 @@ class PostgresStore:
             where.append("seats @> %s")  # served by the GIN (jsonb_path_ops) index
             params.append(Jsonb([{"player": player}]))
         if after is not None:
-            # An unknown cursor compares with NULL and yields an empty page.
-            where.append("(created_at, id) < (SELECT created_at, id FROM matches WHERE id = %s)")
-            params.append(after)
+            where.append("(created_at, id) < (%s, %s)")  # a keyset: served by the (created_at, id) indexes
+            params += [after[0], after[1]]
         sql = f"SELECT {_MATCH_COLUMNS} FROM matches"
         if where:
             sql += " WHERE " + " AND ".join(where)

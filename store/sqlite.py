@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -282,10 +283,10 @@ class SqliteStore:
         game: str | None = None,
         player: str | None = None,
         status: str | None = None,
-        after: str | None = None,
+        after: tuple[datetime, str] | None = None,
         limit: int = 50,
     ) -> list[MatchRecord]:
-        """Matches newest first (created_at, id); `after` is the last id of the previous page."""
+        """Matches newest first by (created_at, id); `after` is the `match_key` to continue after."""
         where, params = [], []
         if game is not None:
             where.append("game = ?")
@@ -299,9 +300,9 @@ class SqliteStore:
             )
             params.append(player)
         if after is not None:
-            # An unknown cursor compares with NULL and yields an empty page.
-            where.append("(created_at, id) < (SELECT created_at, id FROM matches WHERE id = ?)")
-            params.append(after)
+            # A keyset, served by the (created_at, id) indexes; iso()'s fixed-width text sorts as the times do.
+            where.append("(created_at, id) < (?, ?)")
+            params += [iso(after[0]), after[1]]
         sql = f"SELECT {_MATCH_COLUMNS} FROM matches"
         if where:
             sql += " WHERE " + " AND ".join(where)

@@ -71,14 +71,18 @@ class AuditController(Controller):
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
     @post("/verifications", summary="Verify a match record", status_code=200, sync_to_thread=True,
-          responses=problem_responses(400))
+          responses=problem_responses(400, 413, 415))
     def verify(self, data: JSONBody[VerificationRequest]) -> Verdict:
         """Check a record: hash chain, seed commitment, rules version, fold, every decision re-decided, outcome.
 
         Body: `{"record": "<the NDJSON text of GET /v1/matches/{id}/export>"}`. The answer is always a verdict:
         `ok` is false when a check failed, and `code`, `failed_version` and `message` name the first failing
-        event and why. `code` "verified": every check passed; "partial": none failed but some could not run
-        (a match that has not ended reveals no seed; a record redacted for one caller cannot be folded);
-        "rules-version-changed": recorded under other rules, not a sign of tampering. No credentials needed.
+        event and why. `code` "verified": every check passed; "verified-so-far": a match still being played whose
+        chain is intact up to its recorded head and no check failed (the seed and hidden parts are checked after
+        the end); "partial": none failed but some could not run (e.g. an old-format record withholding hashes);
+        "rules-version-changed": recorded under other rules, not a sign of tampering; any other code names what
+        is wrong (`truncated`, `head-mismatch`, `chain-broken`, `commitment-mismatch`, `seed-mismatch`, ...;
+        `malformed-record` for text that is not a record, e.g. a line nested deeper than 64 levels).
+        No credentials needed.
         """
         return verify_text(data.record)

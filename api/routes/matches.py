@@ -9,8 +9,9 @@ from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import ResponseHeader
 from litestar.params import FromQuery, HeaderParameter, JSONBody, Parameter
 
-from api import convert
+from api import convert, cursors
 from api.auth import require_app, require_seat, seat_of
+from api.body import MAX_BODY_BYTES
 from api.deps import Service
 from api.problems import ApiError, problem_responses
 from api.schemas import (
@@ -70,7 +71,7 @@ class MatchesController(Controller):
     tags = ["matches"]
 
     @post("/", summary="Create a match", status_code=201, sync_to_thread=True,
-          responses=problem_responses(400, 401, 403, 404, 422),
+          request_max_body_size=MAX_BODY_BYTES, responses=problem_responses(400, 401, 403, 404, 413, 415, 422),
           response_headers=[ResponseHeader(name="Location", description="The new match", documentation_only=True)])
     def create_match(self, request: Request[Any, Any, Any], data: JSONBody[CreateMatchRequest],
                      service: Service) -> Response[CreatedMatch]:
@@ -103,13 +104,17 @@ class MatchesController(Controller):
         game: FromQuery[str | None] = None,
         player: FromQuery[str | None] = None,
         status: FromQuery[Status | None] = None,
-        cursor: Annotated[str | None, Parameter(max_length=64)] = None,
+        cursor: Annotated[str | None, Parameter(
+            description="A `next_cursor`: `<created_at, microseconds since 1970>|<match id>`, the place in the order "
+                        "to go on after; any value of this pattern is one, other values are 400 `invalid-cursor`",
+            schema_extra={"pattern": cursors.MATCHES_PATTERN})] = None,
         limit: Annotated[int, Parameter(ge=1, le=200)] = 50,
     ) -> MatchPage:
         """Matches, newest first, filtered by game, player or status; follow `next_cursor`."""
-        records = service.store.list_matches(game=game, player=player, status=status, after=cursor, limit=limit + 1)
+        after = cursors.match_after(cursor)
+        records = service.store.list_matches(game=game, player=player, status=status, after=after, limit=limit + 1)
         page = records[:limit]
-        next_cursor = page[-1].id if len(records) > limit else None
+        next_cursor = cursors.match_cursor(page[-1]) if len(records) > limit else None
         return MatchPage(items=[convert.summary(r) for r in page], next_cursor=next_cursor)
 
     @get("/{match_id:str}", summary="Read a match", sync_to_thread=True,
@@ -133,7 +138,8 @@ class MatchesController(Controller):
         return LegalMoves(version=loaded.state.version, seat=seat, moves=moves)
 
     @post("/{match_id:str}/moves", summary="Play a move", status_code=201, sync_to_thread=True,
-          responses=problem_responses(400, 401, 403, 404, 409, 412, 422, 500))
+          request_max_body_size=MAX_BODY_BYTES,
+          responses=problem_responses(400, 401, 403, 404, 409, 412, 413, 415, 422, 500))
     def play_move(
         self,
         request: Request[Any, Any, Any],

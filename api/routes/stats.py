@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from litestar import Controller, get
 from litestar.params import FromPath, Parameter
 
+from api import cursors
 from api.deps import Service
 from api.problems import ApiError, problem_responses
 from api.stats_schemas import (
@@ -54,21 +55,6 @@ def entry(doc: dict[str, Any]) -> LeaderboardEntry:
                             matches=doc["matches"])
 
 
-def parse_cursor(cursor: str | None) -> tuple[float, str] | None:
-    """A leaderboard cursor `<ordinal>|<player>` (as returned in `next_cursor`)."""
-    if cursor is None:
-        return None
-    rank, sep, key = cursor.partition("|")
-    try:
-        return (float(rank), key) if sep else _bad_cursor()
-    except ValueError:
-        return _bad_cursor()
-
-
-def _bad_cursor() -> tuple[float, str]:
-    raise ApiError(400, "invalid-request", "cursor must be a next_cursor value from a previous page")
-
-
 class StatsController(Controller):
     """Read models folded from the global log by the workers."""
 
@@ -81,17 +67,22 @@ class StatsController(Controller):
         game: FromPath[str],
         service: Service,
         min_matches: Annotated[int, Parameter(ge=0, le=10_000)] = 1,
-        cursor: Annotated[str | None, Parameter(max_length=200)] = None,
+        cursor: Annotated[str | None, Parameter(
+            description="A `next_cursor`: `<ordinal>|<player>`, the place on the board to go on after; any value of "
+                        "this pattern is one, other values are 400 `invalid-cursor`",
+            schema_extra={"pattern": cursors.LEADERBOARD_PATTERN})] = None,
         limit: Annotated[int, Parameter(ge=1, le=200)] = 50,
         min_position: MinPosition = None,
     ) -> Leaderboard:
         """Players by conservative rating (mu - 3 sigma), best first, with at least `min_matches` rated matches."""
         known_game(game)
+        after = cursors.leaderboard_after(cursor)
+        keyset = None if after is None else (after[0], ratings.rating_key(game, after[1]))
         position = fresh_position(service, ratings.NAME, min_position)
         rows = service.store.docs(ratings.NAME, ratings.RATING, group=game, min_field=("matches", min_matches),
-                                  after=parse_cursor(cursor), limit=limit + 1)
+                                  after=keyset, limit=limit + 1)
         page = rows[:limit]
-        next_cursor = f"{page[-1].rank!r}|{page[-1].key}" if len(rows) > limit else None
+        next_cursor = cursors.leaderboard_cursor(page[-1].rank, page[-1].doc["player"]) if len(rows) > limit else None
         return Leaderboard(game=game, min_matches=min_matches, position=position,
                            items=[entry(r.doc) for r in page], next_cursor=next_cursor)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 import threading
+from datetime import timedelta
 from typing import Any
 
 import msgspec
@@ -22,6 +23,7 @@ from store.base import (
     NewMatch,
     SeatRecord,
     StoreError,
+    match_key,
 )
 from store.chain import GENESIS, canonical, committed_event_hash, event_hash, verify_chain
 from tests.store.conftest import Harness
@@ -397,9 +399,19 @@ def test_list_matches_filters_and_pages_newest_first(store: EventStore) -> None:
     pages, after = [], None
     while page := store.list_matches(limit=2, after=after):
         pages.append([m.id for m in page])
-        after = page[-1].id
+        after = match_key(page[-1])
     assert pages == [newest_first[0:2], newest_first[2:4], newest_first[4:]]
-    assert store.list_matches(after="no-such-id") == []
+
+
+def test_list_matches_pages_by_keyset_with_no_lookup(store: EventStore) -> None:
+    """`after` is a place in the (created_at, id) order, not a match: a key no match has still pages on."""
+    ids = [start(store) for _ in range(3)]
+    newest = store.get_match(ids[-1])
+    assert newest is not None
+    created, _ = match_key(newest)
+    assert [m.id for m in store.list_matches(after=(created + timedelta(microseconds=1), ""))] == list(reversed(ids))
+    assert [m.id for m in store.list_matches(after=(created, ids[-1]))] == list(reversed(ids[:-1]))
+    assert store.list_matches(after=(created - timedelta(days=1), "")) == []
 
 
 # ---- app keys -------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.data import load_data
+from domain.data import data_names, load_data
 
 PACKAGE = "domain.games.terminus"
 TYPES = ("commercial", "industrial", "residential")
@@ -296,15 +296,21 @@ class BoardIndex:
         return out
 
 
+BOARD_NAMES = data_names(PACKAGE, "boards", ".toml")  # the boards there are: boards/<name>.toml
 BOARDS: dict[str, BoardIndex] = {}  # boards loaded so far, by name (a board is read-only data)
 
 
+class UnknownBoard(KeyError):
+    """No board has this name."""
+
+
 def board(name: str) -> BoardIndex:
-    """The named board (boards/<name>.toml), loaded and indexed once."""
+    """The named board (boards/<name>.toml), loaded and indexed once; UnknownBoard for a name not in BOARD_NAMES."""
     found = BOARDS.get(name)
     if found is None:
-        if not name.replace("_", "").replace("-", "").isalnum():
-            raise ValueError(f"bad board name {name!r}")
+        # Only names listed from the folder reach the file system: a name is never a path.
+        if name not in BOARD_NAMES:
+            raise UnknownBoard(name)
         found = BOARDS[name] = BoardIndex(load_data(PACKAGE, f"boards/{name}.toml", Board))
     return found
 

@@ -3,9 +3,12 @@ instead of the Zone's (Rules, Developments); empty means the Action Loop's own a
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 
 from domain.engine import Command
+from domain.games.terminus.cards import BOARD_NAMES
 
 
 class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -16,7 +19,7 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
     automa: bool | None = None
     first_game: bool = False
-    board: str = "default"
+    board: Annotated[str, msgspec.Meta(extra_json_schema={"enum": list(BOARD_NAMES)})] = "default"
 
 
 class KeepAgenda(Command, frozen=True, tag="terminus.keep-agenda"):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.engine import Event, Refusal
-from domain.games.terminus.cards import DATA, TILES, TYPES, board
+from domain.games.terminus.cards import BOARD_NAMES, DATA, TILES, TYPES, UnknownBoard, board
 from domain.games.terminus.commands import Options
 from domain.games.terminus.events import AgendasDealt, AutomaSetUp, SetUp
 from domain.rng import Rng
@@ -23,8 +23,9 @@ def start(options: Options, seats: int, rng: Rng) -> list[Event]:
         raise Refusal("bad-options", "the Automa only plays in 2-player games")
     try:
         g = board(options.board)
-    except (FileNotFoundError, ValueError) as exc:
-        raise Refusal("bad-options", f"no board named {options.board!r}") from exc
+    except UnknownBoard as exc:
+        raise Refusal("bad-options", f"no board named {options.board[:80]!r}; the boards are: "
+                                     f"{', '.join(BOARD_NAMES)}") from exc
     small = seats <= 3
     if options.first_game:
         numbers = SETUP.first_game_tiles_small if small else SETUP.first_game_tiles_large

@@ -157,9 +157,10 @@ def test_bad_options_are_refused() -> None:
     with pytest.raises(Refusal) as info:
         match.open_match(GAME, ["a", "b", "c"], {"automa": True}, "s")
     assert info.value.code == "bad-options"
-    with pytest.raises(Refusal) as info:
-        match.open_match(GAME, ["a", "b"], {"board": "nowhere"}, "s")
-    assert info.value.code == "bad-options"
+    for name in ("nowhere", "x" * 300, "../data", "default.toml", ""):
+        with pytest.raises(Refusal) as info:
+            match.open_match(GAME, ["a", "b"], {"board": name}, "s")
+        assert info.value.code == "bad-options" and "the boards are: default" in info.value.message
     with pytest.raises(Refusal):
         match.open_match(GAME, ["a", "b"], {"colour": "red"}, "s")
 
