@@ -4,6 +4,8 @@ COPY --from=ghcr.io/astral-sh/uv:0.9 /uv /usr/local/bin/uv
 WORKDIR /app
 COPY pyproject.toml uv.lock README.md ./
 COPY api api
+COPY cli cli
+COPY settings.py settings.py
 COPY domain domain
 COPY projections projections
 COPY service service

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -14,6 +15,9 @@ from service.json_limits import MAX_DEPTH
 NO_NUL = "^[^\\u0000]*$"  # the API refuses U+0000 in every string of a request (api.edge, api.body)
 JSON_VALUE = "JsonValue"
 OPERATIONS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+
+OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"  # the committed document
 
 
 class ClosedStructSchemaPlugin(StructSchemaPlugin):

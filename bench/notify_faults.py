@@ -30,24 +30,27 @@ from store_append import postgres_database  # noqa: E402  (beside this file)
 from domain.catalog import by_slug  # noqa: E402
 from service.matches import MatchService  # noqa: E402
 from service.simulate import timed_moves  # noqa: E402
+from settings import Settings  # noqa: E402
 from store.factory import open_store  # noqa: E402
 from tests.workers.processes import HungListener, RedisServer  # noqa: E402
-from workers.notify import NoNotifier, Notifier, NotifySettings, RQNotifier  # noqa: E402
+from workers.notify import NoNotifier, Notifier, RQNotifier  # noqa: E402
 
 MODES = ("no Redis", "no Redis, again", "Redis up", "Redis hung", "Redis dead")  # the repeat shows the noise
 
 
 def notifiers(workdir: Path) -> tuple[dict[str, Notifier], Callable[[], None]]:
     """One notifier per mode, and how to stop what they point at."""
-    settings = NotifySettings(queue="bench-notify")
+    def settings(url: str) -> Settings:
+        return Settings(redis_url=url, queue="bench-notify")
+
     up, dead, hung = RedisServer(workdir / "up"), RedisServer(workdir / "dead"), HungListener()
     for server in (up, dead):
         server.workdir.mkdir()
         server.start()
     dead.stop()
     made: dict[str, Notifier] = {
-        "no Redis": NoNotifier(), "no Redis, again": NoNotifier(), "Redis up": RQNotifier(up.url, settings),
-        "Redis hung": RQNotifier(hung.url, settings), "Redis dead": RQNotifier(dead.url, settings),
+        "no Redis": NoNotifier(), "no Redis, again": NoNotifier(), "Redis up": RQNotifier(settings(up.url)),
+        "Redis hung": RQNotifier(settings(hung.url)), "Redis dead": RQNotifier(settings(dead.url)),
     }
 
     def stop() -> None:

@@ -107,6 +107,10 @@ class StoreError(Exception):
     """Base of every error the store raises on purpose."""
 
 
+class StoreUnavailable(StoreError):
+    """The database cannot be reached or opened (wrong URL, server down, no such database)."""
+
+
 class ConflictError(StoreError):
     """The match is not at the expected version: someone else appended first."""
 

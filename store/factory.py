@@ -2,16 +2,8 @@
 
 from __future__ import annotations
 
-import os
-
+from store.base import StoreUnavailable
 from store.read_models import Store
-
-DEFAULT_DATABASE_URL = "sqlite:///turnstile.db"
-
-
-def database_url() -> str:
-    """The store to use: TURNSTILE_DATABASE_URL, or a SQLite file in the working directory."""
-    return os.environ.get("TURNSTILE_DATABASE_URL") or DEFAULT_DATABASE_URL
 
 
 def open_store(url: str) -> Store:
@@ -23,10 +15,10 @@ def open_store(url: str) -> Store:
     """
     scheme, sep, rest = url.partition("://")
     if not sep:
-        raise ValueError(f"not a store URL: {url!r}")
+        raise StoreUnavailable(f"not a store URL: {url!r} (use sqlite:///path.db or postgresql://...)")
     if scheme == "sqlite":
         if not rest.startswith("/") or rest == "/":
-            raise ValueError(f"SQLite URLs look like sqlite:///path or sqlite:///:memory:, got {url!r}")
+            raise StoreUnavailable(f"SQLite URLs look like sqlite:///path or sqlite:///:memory:, got {url!r}")
         from store.sqlite import SqliteStore  # imported here so neither adapter loads the other's driver
 
         return SqliteStore(rest[1:])
@@ -34,4 +26,4 @@ def open_store(url: str) -> Store:
         from store.postgres import PostgresStore
 
         return PostgresStore(url)
-    raise ValueError(f"unknown store URL scheme {scheme!r} (use sqlite:// or postgresql://)")
+    raise StoreUnavailable(f"unknown store URL scheme {scheme!r} (use sqlite:// or postgresql://)")

@@ -38,6 +38,7 @@ from store.base import (
     SeatRecord,
     StoredEvent,
     StoreError,
+    StoreUnavailable,
     appended,
     build_events,
     check_events,
@@ -137,6 +138,10 @@ class PostgresStore:
     """EventStore on PostgreSQL; `conninfo` is a libpq URL or key=value string."""
 
     def __init__(self, conninfo: str, *, min_size: int = 1, max_size: int = 10, timeout_s: float = 15.0) -> None:
+        try:  # one plain connection first: a wrong URL or missing database is said at once, not after the timeout
+            psycopg.connect(conninfo, connect_timeout=max(1, int(timeout_s))).close()
+        except psycopg.Error as exc:
+            raise StoreUnavailable(f"cannot open the PostgreSQL store: {str(exc).strip()}") from None
         self._pool = ConnectionPool(
             conninfo,
             min_size=min_size,

@@ -3,36 +3,40 @@
 from __future__ import annotations
 
 import logging
-import os
 import time
 from functools import cache
 from typing import Any
 
 from projections.catalog import PROJECTIONS
 from projections.log import Docs, LogEntry, Projection
+from settings import Settings
 from workers.runner import catch_up
 
 log = logging.getLogger("turnstile.workers")
 
 
 @cache
-def _store() -> Any:
-    from store.factory import database_url, open_store
+def _settings() -> Settings:
+    return Settings.from_env()
 
-    return open_store(database_url())
+
+@cache
+def _store() -> Any:
+    from store.factory import open_store
+
+    return open_store(_settings().database_url)
 
 
 def catch_up_job() -> int:
     """Fold the log into every projection up to its head; returns the positions folded."""
-    limit = int(os.environ.get("TURNSTILE_PROJECTION_BATCH", "500"))
-    folded = catch_up(_store(), _projections(), limit=limit)
+    folded = catch_up(_store(), _projections(), limit=_settings().projection_batch)
     log.info("projections caught up: %d positions folded", folded)
     return folded
 
 
 def _projections() -> tuple[Projection, ...]:
     """The projections, slowed per event when TURNSTILE_PROJECTION_DELAY_S is set (crash tests kill mid-batch)."""
-    delay = float(os.environ.get("TURNSTILE_PROJECTION_DELAY_S", "0"))
+    delay = _settings().projection_delay_s
     if not delay:
         return PROJECTIONS
 

@@ -3,49 +3,14 @@
 from __future__ import annotations
 
 import logging
-import os
 import threading
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Protocol
 
+from settings import Settings
 from workers.breaker import CircuitBreaker
 from workers.runner import catch_up
 
 log = logging.getLogger("turnstile.workers")
-
-
-@dataclass(frozen=True)
-class NotifySettings:
-    """How the RQ notifier reaches Redis. `from_env` is the one place its environment variables are read."""
-
-    queue: str = "turnstile-projections"
-    timeout_s: float = 0.25  # connect and each reply; Redis answers in about a millisecond when it is well
-    breaker_failures: int = 3
-    breaker_cool_down_s: float = 5.0
-
-    def __post_init__(self) -> None:
-        if self.timeout_s <= 0 or self.breaker_failures < 1 or self.breaker_cool_down_s < 0:
-            raise ValueError(f"notifier settings out of range: {self}")
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] = os.environ) -> NotifySettings:
-        """The settings from TURNSTILE_QUEUE and TURNSTILE_NOTIFY_*, with defaults for unset ones."""
-        default = cls()
-
-        def read(name: str, kind: type[Any], fallback: float) -> Any:
-            text = env.get(f"TURNSTILE_NOTIFY_{name}")
-            try:
-                return kind(text) if text else fallback
-            except ValueError:
-                raise ValueError(f"TURNSTILE_NOTIFY_{name}={text!r} is not a number") from None
-
-        return cls(
-            queue=env.get("TURNSTILE_QUEUE") or default.queue,
-            timeout_s=read("TIMEOUT_S", float, default.timeout_s),
-            breaker_failures=read("BREAKER_FAILURES", int, default.breaker_failures),
-            breaker_cool_down_s=read("BREAKER_COOL_DOWN_S", float, default.breaker_cool_down_s),
-        )
 
 
 class Notifier(Protocol):
@@ -69,20 +34,22 @@ class RQNotifier:
     catches up regardless, so an outage only delays projections.
     """
 
-    def __init__(self, redis_url: str, settings: NotifySettings | None = None) -> None:
+    def __init__(self, settings: Settings) -> None:
         from redis import Redis
         from redis.backoff import NoBackoff
         from redis.retry import Retry
         from rq import Queue
         from rq.serializers import JSONSerializer
 
-        self.settings = settings = settings or NotifySettings.from_env()
+        if settings.redis_url is None:
+            raise ValueError("the RQ notifier needs a Redis URL (TURNSTILE_REDIS_URL)")
+        self.settings = settings
         # One try per attempt: retrying is the breaker's decision, not the client's.
-        self.redis = Redis.from_url(redis_url, socket_timeout=settings.timeout_s,
-                                    socket_connect_timeout=settings.timeout_s, retry=Retry(NoBackoff(), 0))
+        self.redis = Redis.from_url(settings.redis_url, socket_timeout=settings.notify_timeout_s,
+                                    socket_connect_timeout=settings.notify_timeout_s, retry=Retry(NoBackoff(), 0))
         self.queue = Queue(settings.queue, connection=self.redis, serializer=JSONSerializer)
-        self.breaker = CircuitBreaker(f"projection notifier (queue {settings.queue})", settings.breaker_failures,
-                                      settings.breaker_cool_down_s)
+        self.breaker = CircuitBreaker(f"projection notifier (queue {settings.queue})",
+                                      settings.notify_breaker_failures, settings.notify_breaker_cool_down_s)
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, name="turnstile-notify", daemon=True)
@@ -121,7 +88,7 @@ class RQNotifier:
         """Stop the thread (an attempt in flight ends within its timeouts) and close the connection."""
         self._stopping.set()
         self._wake.set()
-        self._thread.join(timeout=10 * self.settings.timeout_s + 1)
+        self._thread.join(timeout=10 * self.settings.notify_timeout_s + 1)
         self.redis.close()
 
 
@@ -166,3 +133,10 @@ class NoNotifier:
 
     def close(self) -> None:
         """Nothing to do."""
+
+
+def notifier_for(settings: Settings, store: Any) -> Notifier:
+    """RQ on Redis when a Redis URL is set; else the in-process runner folding `store` (the embedded default)."""
+    if settings.redis_url:
+        return RQNotifier(settings)
+    return InProcessNotifier(store, sweep_seconds=settings.sweep_seconds)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from litestar.testing import TestClient
 
 from api import cursors
-from api.cli import OPENAPI_PATH
+from api.openapi_schema import OPENAPI_PATH
 from store.base import EventStore, MatchRecord, iso
 from tests.api.conftest import bearer
 from tests.api.http_play import create

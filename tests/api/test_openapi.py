@@ -15,8 +15,7 @@ from litestar import Litestar
 from schemathesis.schemas import BaseSchema
 
 from api.app import create_app
-from api.cli import OPENAPI_PATH
-from api.openapi_schema import openapi_json
+from api.openapi_schema import OPENAPI_PATH, openapi_json
 from domain.catalog import GAMES
 from domain.engine import setups
 from service.matches import MatchService, OpenedMatch

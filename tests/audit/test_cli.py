@@ -7,7 +7,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from api.cli import main
+from cli import main
 from domain import match
 from domain.catalog import GAMES, by_slug
 from domain.codec import event_from_builtins
@@ -149,3 +149,32 @@ def test_verify_all_reports_a_match_of_a_game_no_longer_served(store_url: str, m
     monkeypatch.setenv("TURNSTILE_DATABASE_URL", store_url)
     assert main(["verify", "--all"]) == 1
     assert "FAIL retired (retired-game" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["simulate", "--game", "expect-delays", "--seats", "5", "--matches", "1"], "bad-seat-count"),
+    (["keys", "create", "x"], "unknown store URL scheme"),
+    (["projections", "no-such-projection"], "no projection is called no-such-projection"),
+    (["worker", "--burst"], "TURNSTILE_REDIS_URL"),
+])
+def test_user_errors_are_one_line_and_exit_2(argv: list[str], says: str, monkeypatch: pytest.MonkeyPatch,
+                                            tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A mistake of the user's is one clear line on standard error, never a traceback."""
+    monkeypatch.setenv("TURNSTILE_DATABASE_URL", f"sqlite:///{tmp_path / 'x.db'}")
+    monkeypatch.delenv("TURNSTILE_REDIS_URL", raising=False)
+    if argv[0] == "keys":
+        monkeypatch.setenv("TURNSTILE_DATABASE_URL", "mysql://nowhere/db")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_every_option_shows_its_default_in_help(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--help` of each command names what an option defaults to, and the values it allows."""
+    for command, shown in ((["serve"], "(default: 8000)"), (["simulate"], "(default: 20)"),
+                           (["simulate"], "expect-delays,mass-transit"), (["worker"], "TURNSTILE_SWEEP_SECONDS"),
+                           (["replay"], "default: the last")):
+        with pytest.raises(SystemExit):
+            main([*command, "--help"])
+        out = " ".join(capsys.readouterr().out.split())
+        assert shown in out, (command, out)

@@ -14,7 +14,7 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from api.cli import main
+from cli import main
 from domain import match
 from domain.catalog import by_slug
 from domain.rng import mixed_seed, seed_commitment

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from store.base import StoreUnavailable
 from store.factory import open_store
 from store.sqlite import SqliteStore
 
@@ -22,5 +23,12 @@ def test_sqlite_urls(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("url", ["sqlite://", "sqlite:///", "mysql://x/y", "events.db", "redis://localhost"])
 def test_bad_urls_are_refused(url: str) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(StoreUnavailable):
         open_store(url)
+
+
+@pytest.mark.postgres
+def test_a_missing_postgresql_database_is_said_at_once(pg_url: str) -> None:
+    """Not a pool that retries for its whole timeout and then raises PoolTimeout: the server's own reason."""
+    with pytest.raises(StoreUnavailable, match='database "no_such_db_here" does not exist'):
+        open_store(pg_url.rsplit("/", 1)[0] + "/no_such_db_here")

@@ -138,7 +138,7 @@ class WorkerProcess:
 
     def start(self) -> None:
         """Start the worker, sweeping every half second."""
-        self.process = subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--sweep-seconds", "0.5"],
+        self.process = subprocess.Popen([sys.executable, "-m", "cli", "worker", "--sweep-seconds", "0.5"],
                                         cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def kill(self) -> None:

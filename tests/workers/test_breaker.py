@@ -7,7 +7,6 @@ import logging
 import pytest
 
 from workers.breaker import CircuitBreaker
-from workers.notify import NotifySettings
 
 
 class Clock:
@@ -129,19 +128,3 @@ def test_a_breaker_needs_sane_limits() -> None:
         CircuitBreaker("test", 0, 5.0)
     with pytest.raises(ValueError):
         CircuitBreaker("test", 3, -1.0)
-
-
-def test_notifier_settings_come_from_the_environment_with_defaults() -> None:
-    """Unset variables give the defaults; set ones are read; nonsense is refused."""
-    assert NotifySettings.from_env({}) == NotifySettings(
-        queue="turnstile-projections", timeout_s=0.25, breaker_failures=3, breaker_cool_down_s=5.0)
-    assert NotifySettings.from_env({
-        "TURNSTILE_QUEUE": "q", "TURNSTILE_NOTIFY_TIMEOUT_S": "0.1", "TURNSTILE_NOTIFY_BREAKER_FAILURES": "5",
-        "TURNSTILE_NOTIFY_BREAKER_COOL_DOWN_S": "30",
-    }) == NotifySettings(queue="q", timeout_s=0.1, breaker_failures=5, breaker_cool_down_s=30.0)
-    with pytest.raises(ValueError, match="TURNSTILE_NOTIFY_TIMEOUT_S='soon' is not a number"):
-        NotifySettings.from_env({"TURNSTILE_NOTIFY_TIMEOUT_S": "soon"})
-    for bad in ({"TURNSTILE_NOTIFY_TIMEOUT_S": "0"}, {"TURNSTILE_NOTIFY_BREAKER_FAILURES": "0"},
-                {"TURNSTILE_NOTIFY_BREAKER_COOL_DOWN_S": "-1"}):
-        with pytest.raises(ValueError, match="out of range"):
-            NotifySettings.from_env(bad)

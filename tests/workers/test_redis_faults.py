@@ -16,18 +16,19 @@ import pytest
 from domain.catalog import by_slug
 from service.matches import MatchService
 from service.simulate import timed_moves
+from settings import Settings
 from tests.workers.helpers import PLAYERS, SHORT
 from tests.workers.processes import HungListener, RedisServer, wait_until
-from workers.notify import NotifySettings, RQNotifier
+from workers.notify import RQNotifier
 
 TIMEOUT_S = 1.0  # long on purpose: a move that waited on Redis even once would stand out
 MOVES = 20
 
 
-def settings(timeout_s: float = TIMEOUT_S, cool_down_s: float = 60.0) -> NotifySettings:
-    """Notifier settings with a queue of the test's own."""
-    return NotifySettings(queue=f"test-{secrets.token_hex(4)}", timeout_s=timeout_s, breaker_failures=3,
-                          breaker_cool_down_s=cool_down_s)
+def settings(redis_url: str, timeout_s: float = TIMEOUT_S, cool_down_s: float = 60.0) -> Settings:
+    """Notifier settings for a Redis, with a queue of the test's own."""
+    return Settings(redis_url=redis_url, queue=f"test-{secrets.token_hex(4)}", notify_timeout_s=timeout_s,
+                    notify_breaker_failures=3, notify_breaker_cool_down_s=cool_down_s)
 
 
 @pytest.fixture(params=["hung", "dead"])
@@ -59,7 +60,7 @@ def test_no_move_waits_on_a_hung_or_dead_redis(store: Any, broken_redis_url: str
     caplog.set_level(logging.INFO, logger="turnstile.workers")
     game = by_slug("expect-delays")
     assert game is not None
-    notifier = RQNotifier(broken_redis_url, settings())
+    notifier = RQNotifier(settings(broken_redis_url))
     try:
         moves = timed_moves(MatchService(store, notifier=notifier), game, PLAYERS[:game.min_seats],
                             random.Random(7), SHORT)
@@ -77,7 +78,7 @@ def test_no_move_waits_on_a_hung_or_dead_redis(store: Any, broken_redis_url: str
 def test_an_open_breaker_makes_no_attempt_until_its_one_probe() -> None:
     """Against a hung socket: three attempts, none during the cool-down though moves go on, then one probe."""
     listener = HungListener()
-    notifier = RQNotifier(listener.url, settings(timeout_s=0.2, cool_down_s=2.0))
+    notifier = RQNotifier(settings(listener.url, timeout_s=0.2, cool_down_s=2.0))
     try:
         notifier.appended()
         wait_until(lambda: notifier.breaker.state == "open", 10, "three failed attempts to open the breaker")
@@ -102,8 +103,8 @@ def test_a_signal_that_met_the_open_breaker_is_delivered_by_the_probe(tmp_path: 
 
     server = RedisServer(tmp_path)
     server.start()
-    chosen = settings(timeout_s=0.2, cool_down_s=1.0)
-    notifier = RQNotifier(server.url, chosen)
+    chosen = settings(server.url, timeout_s=0.2, cool_down_s=1.0)
+    notifier = RQNotifier(chosen)
     queue = Queue(chosen.queue, connection=Redis.from_url(server.url))
     try:
         notifier.appended()
@@ -127,8 +128,8 @@ def test_many_appends_leave_one_waiting_job(tmp_path: Path) -> None:
 
     server = RedisServer(tmp_path)
     server.start()
-    chosen = settings()
-    notifier = RQNotifier(server.url, chosen)
+    chosen = settings(server.url)
+    notifier = RQNotifier(chosen)
     queue = Queue(chosen.queue, connection=Redis.from_url(server.url))
     try:
         for _ in range(200):

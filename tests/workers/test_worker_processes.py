@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 
 from service.matches import MatchService
+from settings import Settings
 from store.factory import open_store
 from tests.workers.helpers import assert_tables_equal_a_fresh_fold, play_matches
 from tests.workers.processes import RedisServer, WorkerProcess, wait_until
-from workers.notify import NotifySettings, RQNotifier
+from workers.notify import RQNotifier
 
 
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
@@ -76,7 +77,7 @@ def test_moves_during_a_redis_outage_are_folded_by_the_sweep_once_redis_answers(
     queue = f"test-{secrets.token_hex(4)}"
     worker = WorkerProcess(url, redis.url, queue, TURNSTILE_NOTIFY_BREAKER_COOL_DOWN_S="1")
     worker.start()
-    notifier = RQNotifier(redis.url, NotifySettings(queue=queue, breaker_cool_down_s=1.0))
+    notifier = RQNotifier(Settings(redis_url=redis.url, queue=queue, notify_breaker_cool_down_s=1.0))
     outage, recovery = (redis.stop, redis.start) if fault == "dead" else (redis.freeze, redis.thaw)
     try:
         play_matches(store, 1, seed=21, service=MatchService(store, notifier=notifier))

@@ -49,9 +49,10 @@ def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict]]:
     for path in args.records:
         yield path, verify_text(_read(path))
     if args.match or args.all:
-        from store.factory import database_url, open_store
+        from settings import Settings
+        from store.factory import open_store
 
-        store = open_store(database_url())
+        store = open_store(Settings.from_env().database_url)
         try:
             for match_id in [*args.match, *(all_match_ids(store) if args.all else [])]:
                 yield match_id, verify_match(store, match_id)
@@ -95,9 +96,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     try:
         if args.match:
-            from store.factory import database_url, open_store
+            from settings import Settings
+            from store.factory import open_store
 
-            store = open_store(database_url())
+            store = open_store(Settings.from_env().database_url)
             try:
                 record = export(store, args.match, None, full=True)
             finally:

@@ -1,0 +1,5 @@
+"""`python -m cli` is `turnstile`."""
+
+from cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,141 @@
+"""`turnstile worker`, `turnstile simulate` and `turnstile projections`: the background side."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import random
+import threading
+import time
+from typing import Any
+
+from domain.catalog import GAMES
+
+log = logging.getLogger("turnstile.workers")
+DEFAULTS = argparse.ArgumentDefaultsHelpFormatter
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    """Run an RQ worker for projection jobs, with a sweep that enqueues a catch-up every few seconds."""
+    from redis import Redis, RedisError
+    from rq import SimpleWorker
+    from rq.serializers import JSONSerializer
+
+    from settings import Settings
+    from workers.notify import RQNotifier
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    settings = Settings.from_env()
+    if settings.redis_url is None:
+        from cli import UserError
+
+        raise UserError("a worker takes its jobs from Redis: set TURNSTILE_REDIS_URL (e.g. redis://127.0.0.1:6379/0)")
+    # The sweep makes a lost or never-sent notification cost a delay only: it asks for a catch-up anyway.
+    sweeper = RQNotifier(settings)
+    stop = threading.Event()
+    sweep_seconds = args.sweep_seconds or settings.sweep_seconds
+
+    def sweep() -> None:
+        while not stop.wait(sweep_seconds):
+            sweeper.appended()
+
+    threading.Thread(target=sweep, name="turnstile-sweep", daemon=True).start()
+    sweeper.appended()
+    # SimpleWorker runs jobs in this process: no fork per job, one store connection pool kept warm.
+    while True:
+        worker = SimpleWorker([settings.queue], connection=Redis.from_url(settings.redis_url),
+                              serializer=JSONSerializer)
+        try:
+            worker.work(burst=args.burst, with_scheduler=False, max_jobs=None)
+            break
+        except RedisError as exc:  # Redis went away: wait and start again; the sweep re-enqueues
+            log.warning("worker lost Redis (%s); retrying in 2 s", exc)
+            time.sleep(2)
+    stop.set()
+    sweeper.close()
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Play N complete random matches (legal moves only) through the match service, then fold statistics."""
+    from domain.catalog import by_slug
+    from domain.engine import setups
+    from service.matches import MatchService
+    from service.simulate import play_random_match
+    from settings import Settings
+    from store.factory import open_store
+    from workers.runner import catch_up
+
+    game = by_slug(args.game)
+    assert game is not None  # argparse's choices
+    store = open_store(Settings.from_env().database_url)
+    try:
+        service = MatchService(store)
+        rng = random.Random(args.seed)
+        pool = ["ada", "grace", "alan", "edsger", "barbara", "donald", "frances", "ken"]
+        choices = [n for n, _ in setups(game)]
+        for number in range(1, args.matches + 1):
+            play_random_match(service, game, rng.sample(pool, args.seats or rng.choice(choices)), rng)
+            bar = "#" * (30 * number // args.matches)
+            print(f"\r[{bar:<30}] {number}/{args.matches} matches", end="", flush=True)
+        print()
+        catch_up(store)
+    finally:
+        store.close()
+    print(f"statistics folded: GET /v1/leaderboards/{game.slug}, /v1/games/{game.slug}/stats")
+    return 0
+
+
+def cmd_projections(args: argparse.Namespace) -> int:
+    """Catch up, or drop and rebuild, the projections in this process."""
+    from projections.catalog import PROJECTIONS, by_name
+    from settings import Settings
+    from store.factory import open_store
+    from workers.runner import catch_up, rebuild
+
+    unknown = [name for name in args.name if by_name(name) is None]
+    if unknown:
+        from cli import UserError
+
+        raise UserError(f"no projection is called {', '.join(unknown)} (there are: "
+                        f"{', '.join(p.name for p in PROJECTIONS)})")
+    settings = Settings.from_env()
+    store = open_store(settings.database_url)
+    try:
+        chosen = PROJECTIONS if not args.name else tuple(p for p in (by_name(n) for n in args.name) if p)
+        if args.rebuild:
+            for projection in chosen:
+                rebuild(store, projection, settings.projection_batch)
+        else:
+            catch_up(store, chosen, settings.projection_batch)
+        for checkpoint in store.checkpoints():
+            print(f"{checkpoint.projection}: position {checkpoint.position}"
+                  + (f", stopped: {checkpoint.error}" if checkpoint.error else ""))
+    finally:
+        store.close()
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add `worker`, `simulate` and `projections`."""
+    from projections.catalog import PROJECTIONS
+
+    worker = sub.add_parser("worker", help="run a projection worker (RQ on TURNSTILE_REDIS_URL)",
+                            formatter_class=DEFAULTS)
+    worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    worker.add_argument("--sweep-seconds", type=float, default=None,
+                        help="how often to enqueue a catch-up anyway (default: TURNSTILE_SWEEP_SECONDS, 5)")
+    worker.set_defaults(run=cmd_worker)
+    simulate = sub.add_parser("simulate", help="play random matches so statistics have data", formatter_class=DEFAULTS)
+    simulate.add_argument("--game", required=True, choices=[g.slug for g in GAMES], help="the game to play")
+    simulate.add_argument("--matches", type=int, default=20, help="how many complete matches")
+    simulate.add_argument("--seats", type=int, default=None,
+                          help="seats per match (default: each of the game's sample seat counts at random)")
+    simulate.add_argument("--seed", type=int, default=None, help="seed the choice of moves (not the deals)")
+    simulate.set_defaults(run=cmd_simulate)
+    projections = sub.add_parser("projections", help="catch up or rebuild projections in this process",
+                                 formatter_class=DEFAULTS)
+    projections.add_argument("--rebuild", action="store_true", help="drop the read models and fold from position 0")
+    projections.add_argument("name", nargs="*", help=f"projections to run: {', '.join(p.name for p in PROJECTIONS)} "
+                                                     "(default: all)")
+    projections.set_defaults(run=cmd_projections)

@@ -1,0 +1,73 @@
+"""Configuration: the environment read once into typed settings, one default for each value.
+
+The API, the workers and the command line all read their configuration from `Settings.from_env()`; nothing else
+reads the environment. A value comes from `TURNSTILE_<NAME>` (the field's name in capitals), e.g.
+`TURNSTILE_DATABASE_URL` or `TURNSTILE_NOTIFY_TIMEOUT_S`; an unset or empty variable keeps the default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+PREFIX = "TURNSTILE_"
+
+
+class SettingsError(ValueError):
+    """An environment variable holds a value its setting cannot take."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    """Everything a Turnstile process is configured with."""
+
+    # The event store: `sqlite:///path.db` (the embedded default, in the working directory) or `postgresql://...`.
+    database_url: str = "sqlite:///turnstile.db"
+    # Redis for the projection workers' queue; unset: projections fold in-process (the embedded default).
+    redis_url: str | None = None
+    queue: str = "turnstile-projections"
+    # How the API reaches Redis after a move: a short timeout per connect and reply, then a circuit breaker.
+    notify_timeout_s: float = 0.25
+    notify_breaker_failures: int = 3
+    notify_breaker_cool_down_s: float = 5.0
+    # Projections: events folded per transaction, and how often a catch-up runs even without new moves.
+    projection_batch: int = 500
+    sweep_seconds: float = 5.0
+    # Tests only: a pause per folded event, so a worker can be killed in the middle of a batch.
+    projection_delay_s: float = 0.0
+
+    def __post_init__(self) -> None:
+        positive = ("notify_timeout_s", "notify_breaker_failures", "projection_batch", "sweep_seconds")
+        for name in positive:
+            if getattr(self, name) <= 0:
+                raise SettingsError(f"{PREFIX}{name.upper()} must be positive, not {getattr(self, name)!r}")
+        for name in ("notify_breaker_cool_down_s", "projection_delay_s"):
+            if getattr(self, name) < 0:
+                raise SettingsError(f"{PREFIX}{name.upper()} may not be negative")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """The settings named by `env` (the process environment by default)."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for field in dataclasses.fields(cls):
+            name = PREFIX + field.name.upper()
+            text = env.get(name)
+            if text:
+                values[field.name] = _parse(name, text, field.type)
+        return cls(**values)
+
+
+def _parse(name: str, text: str, kind: Any) -> Any:
+    """The value of one variable, as its field's type (the annotation, a string under postponed evaluation)."""
+    converters = {"int": int, "float": float}
+    convert = converters.get(str(kind))
+    if convert is None:  # str and str | None
+        return text
+    try:
+        return convert(text)
+    except ValueError:
+        raise SettingsError(f"{name}={text!r} is not {'an integer' if convert is int else 'a number'}") from None
