@@ -17,7 +17,9 @@ from api.routes.audit import AuditController
 from api.routes.games import GamesController
 from api.routes.matches import MatchesController
 from api.routes.stats import StatsController
+from service.audit import Audit
 from service.matches import MatchService
+from service.statistics import Statistics
 from store.read_models import Store
 from workers.notify import Notifier
 
@@ -33,9 +35,13 @@ def health() -> dict[str, str]:
 def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = False) -> Litestar:
     """The Litestar app serving `store`; `notifier` hears of every append (projections)."""
     service = MatchService(store, notifier=notifier)
+    stats = Statistics(store)
+    auditor = Audit(store)
     app = Litestar(
         route_handlers=[health, GamesController, MatchesController, StatsController, AuditController],
-        dependencies={"service": Provide(lambda: service, sync_to_thread=False)},
+        dependencies={"service": Provide(lambda: service, sync_to_thread=False),
+                      "stats": Provide(lambda: stats, sync_to_thread=False),
+                      "auditor": Provide(lambda: auditor, sync_to_thread=False)},
         exception_handlers=EXCEPTION_HANDLERS,
         middleware=[refuse_nul, allow_all_route_methods],
         request_class=JsonRequest,

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from litestar import Request
 
 from api.problems import ApiError
 from service.tokens import secret_hash
-from store.base import EventStore, MatchRecord
+from store.base import MatchRecord
 
 
 def bearer(request: Request[Any, Any, Any]) -> str | None:
@@ -22,12 +23,12 @@ def bearer(request: Request[Any, Any, Any]) -> str | None:
     return secret.strip()
 
 
-def require_app(request: Request[Any, Any, Any], store: EventStore) -> str:
-    """The name of the calling app, or 401/403."""
+def require_app(request: Request[Any, Any, Any], app_name: Callable[[str], str | None]) -> str:
+    """The name of the calling app (`app_name` looks a key up), or 401/403."""
     secret = bearer(request)
     if secret is None:
         raise ApiError(401, "app-key-required", "creating a match needs an app key (Authorization: Bearer …)")
-    name = store.app_key_name(secret_hash(secret))
+    name = app_name(secret)
     if name is None:
         raise ApiError(403, "unknown-app-key", "this app key is not known")
     return name

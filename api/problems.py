@@ -12,6 +12,7 @@ from litestar.exceptions import HTTPException, NotFoundException, ValidationExce
 from domain.engine import Refusal
 from service.audit import UnknownVersion
 from service.matches import UnknownGame, VersionMismatch
+from service.statistics import NotYet, UnknownPlayer
 from store.base import IdempotencyMismatch, MatchNotFound, RecordCorrupt
 
 PROBLEM_JSON = "application/problem+json"
@@ -35,6 +36,7 @@ class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
     code: str
     detail: str | None = None
     current_version: int | None = None
+    position: int | None = None  # `not-yet`: the position the statistics are folded up to
     errors: list[FieldError] | None = None
 
 
@@ -130,6 +132,17 @@ def on_record_corrupt(_: Request[Any, Any, Any], exc: RecordCorrupt) -> Response
                                                            "restored"))
 
 
+def on_not_yet(_: Request[Any, Any, Any], exc: NotYet) -> Response[Any]:
+    """Statistics asked at least as fresh as a position the workers have not folded yet."""
+    return problem_response(problem(409, "not-yet", str(exc), position=exc.position))
+
+
+def on_unknown_player(_: Request[Any, Any, Any], exc: UnknownPlayer) -> Response[Any]:
+    """No finished match of this player has been folded."""
+    return problem_response(problem(404, "unknown-player", f"no finished match of {exc.args[0]!r} has been folded "
+                                                           "yet"))
+
+
 def on_unexpected(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     """A bug: logged with its traceback, answered as a problem without internals."""
     log.exception("unhandled error", exc_info=exc)
@@ -145,6 +158,8 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
     VersionMismatch: on_version_mismatch,
     IdempotencyMismatch: on_idempotency_mismatch,
     RecordCorrupt: on_record_corrupt,
+    NotYet: on_not_yet,
+    UnknownPlayer: on_unknown_player,
     ValidationException: on_validation_error,
     NotFoundException: on_not_found,
     HTTPException: on_http_error,

@@ -43,7 +43,7 @@ def _read(path: str) -> bytes:
 
 
 def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict]]:
-    from service.audit import all_match_ids, verify_match
+    from service.audit import Audit
     from service.verify import verify_text
 
     for path in args.records:
@@ -54,8 +54,9 @@ def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict]]:
 
         store = open_store(Settings.from_env().database_url)
         try:
-            for match_id in [*args.match, *(all_match_ids(store) if args.all else [])]:
-                yield match_id, verify_match(store, match_id)
+            audit = Audit(store)
+            for match_id in [*args.match, *(audit.match_ids() if args.all else [])]:
+                yield match_id, audit.verify(match_id)
         finally:
             store.close()
 
@@ -90,7 +91,7 @@ def describe(name: str, verdict: Verdict) -> str:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Print the table after event N of a record or a stored match."""
-    from service.audit import NotReplayable, UnknownVersion, export, picture, replay
+    from service.audit import Audit, NotReplayable, UnknownVersion, picture, replay
     from service.records import RecordError, parse_record
     from store.base import MatchNotFound, RecordCorrupt
 
@@ -101,7 +102,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
             store = open_store(Settings.from_env().database_url)
             try:
-                record = export(store, args.match, None, full=True)
+                record = Audit(store).export(args.match, None, full=True)
             finally:
                 store.close()
         else:

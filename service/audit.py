@@ -48,64 +48,65 @@ class Moment:
         return self.record.status == "finished"
 
 
-def state_at(store: EventStore, match_id: str, version: int | None) -> Moment:
-    """The match folded up to `version` (None: now); MatchNotFound, UnknownVersion or RecordCorrupt."""
-    record, stored = intact(store, match_id)
-    version = record.version if version is None else version
-    if version > record.version:
-        raise UnknownVersion(version, record.version)
-    game = game_of(record.game)
-    state = match.fold(game, [event_from_builtins(game, e.payload) for e in stored[:version]])
-    # Set-up events carry no command: the table is ready at the last of them.
-    set_up = version == record.version or any(e.command is not None for e in stored[:version + 1])
-    return Moment(record=record, game=game, state=state, set_up=set_up and state.game_state is not None)
+class Audit:
+    """Replays, records and verification of the matches of one store."""
 
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
 
-def intact(store: EventStore, match_id: str) -> tuple[MatchRecord, list[StoredEvent]]:
-    """The match row and all its events, or RecordCorrupt when they do not reach the head the row records."""
-    record, stored = store.match_with_events(match_id)
-    broken = chain_break(record.version, record.head_hash, 0, GENESIS, stored)
-    if broken is not None:
-        raise RecordCorrupt(match_id, broken)
-    return record, stored
+    def state_at(self, match_id: str, version: int | None) -> Moment:
+        """The match folded up to `version` (None: now); MatchNotFound, UnknownVersion or RecordCorrupt."""
+        record, stored = self.intact(match_id)
+        version = record.version if version is None else version
+        if version > record.version:
+            raise UnknownVersion(version, record.version)
+        game = game_of(record.game)
+        state = match.fold(game, [event_from_builtins(game, e.payload) for e in stored[:version]])
+        # Set-up events carry no command: the table is ready at the last of them.
+        set_up = version == record.version or any(e.command is not None for e in stored[:version + 1])
+        return Moment(record=record, game=game, state=state, set_up=set_up and state.game_state is not None)
 
+    def intact(self, match_id: str) -> tuple[MatchRecord, list[StoredEvent]]:
+        """The match row and all its events, or RecordCorrupt when they do not reach the head the row records."""
+        record, stored = self.store.match_with_events(match_id)
+        broken = chain_break(record.version, record.head_hash, 0, GENESIS, stored)
+        if broken is not None:
+            raise RecordCorrupt(match_id, broken)
+        return record, stored
 
-def match_record(store: EventStore, match_id: str) -> MatchRecord:
-    """The match row, or MatchNotFound."""
-    record = store.get_match(match_id)
-    if record is None:
-        raise MatchNotFound(match_id)
-    return record
+    def match(self, match_id: str) -> MatchRecord:
+        """The match row, or MatchNotFound."""
+        record = self.store.get_match(match_id)
+        if record is None:
+            raise MatchNotFound(match_id)
+        return record
 
+    def export(self, match_id: str, seat: int | None, *, full: bool = False) -> Record:
+        """The record of a match: complete once it has ended (or with `full`, for operators), else for `seat`.
 
-def export(store: EventStore, match_id: str, seat: int | None, *, full: bool = False) -> Record:
-    """The record of a match: complete once it has ended (or with `full`, for operators), else for `seat`.
+        A damaged stored record is not served (RecordCorrupt); `verify` is how an operator inspects one.
+        """
+        record, stored = self.intact(match_id)
+        return build_record(game_of(record.game), record, stored, seat=seat, full=full)
 
-    A damaged stored record is not served (RecordCorrupt); `verify_match` is how an operator inspects one.
-    """
-    match, stored = intact(store, match_id)
-    return build_record(game_of(match.game), match, stored, seat=seat, full=full)
+    def verify(self, match_id: str) -> Verdict:
+        """Verify a stored match from its operator's record (every event; the seed only once it has ended).
 
+        The header states the row's version, status and head hash, so events lost from storage show as `truncated`.
+        """
+        record, stored = self.store.match_with_events(match_id)
+        # The complete record needs no rules to build, so a match of a game no longer served still gets a verdict.
+        return verify_record(build_record(by_slug(record.game), record, stored, seat=None, full=True))
 
-def verify_match(store: EventStore, match_id: str) -> Verdict:
-    """Verify a stored match from its operator's record (every event; the seed only once it has ended).
-
-    The header states the row's version, status and head hash, so events lost from storage show as `truncated`.
-    """
-    match, stored = store.match_with_events(match_id)
-    # The complete record needs no rules to build, so a match of a game no longer served still gets a verdict.
-    return verify_record(build_record(by_slug(match.game), match, stored, seat=None, full=True))
-
-
-def all_match_ids(store: EventStore, page: int = 200) -> Iterator[str]:
-    """Every match id in the store, page by page."""
-    after: tuple[datetime, str] | None = None
-    while True:
-        records = store.list_matches(after=after, limit=page)
-        yield from (r.id for r in records)
-        if len(records) < page:
-            return
-        after = match_key(records[-1])
+    def match_ids(self, page: int = 200) -> Iterator[str]:
+        """Every match id in the store, page by page."""
+        after: tuple[datetime, str] | None = None
+        while True:
+            records = self.store.list_matches(after=after, limit=page)
+            yield from (r.id for r in records)
+            if len(records) < page:
+                return
+            after = match_key(records[-1])
 
 
 def replay(record: Record, to_version: int | None) -> tuple[Game[Any], MatchState, bool]:

@@ -14,6 +14,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, NoReturn
 
 import msgspec
@@ -24,6 +25,7 @@ from domain.codec import event_from_builtins, to_builtins
 from domain.engine import Command, Event, Game, Refusal
 from domain.match import MatchState
 from domain.rng import Rng, mixed_seed, seed_commitment
+from service.records import seen_by
 from service.sealing import sealed
 from service.tokens import new_secret, new_seed, secret_hash
 from store.base import (
@@ -38,7 +40,7 @@ from store.base import (
     chain_break,
     replayed,
 )
-from store.chain import GENESIS, canonical
+from store.chain import GENESIS, SCHEME_FULL, canonical
 from store.read_models import Store
 from workers.notify import NoNotifier, Notifier
 
@@ -195,6 +197,30 @@ class MatchService:
         loaded = LoadedMatch(record=record, game=game, state=state)
         self.cache.put(loaded)
         return loaded
+
+    def list_matches(self, *, game: str | None, player: str | None, status: str | None,
+             after: tuple[datetime, str] | None, limit: int) -> list[MatchRecord]:
+        """Matches newest first, filtered; `after` is the (created_at, id) to go on after."""
+        return self.store.list_matches(game=game, player=player, status=status, after=after, limit=limit)
+
+    def events(self, loaded: LoadedMatch, after: int, limit: int) -> list[StoredEvent]:
+        """Up to `limit` stored events of a loaded match after version `after` (none past its version)."""
+        last = min(after + limit, loaded.record.version)
+        return self.store.read_match(loaded.record.id, after + 1, last) if after < last else []
+
+    def first_redacted(self, loaded: LoadedMatch, seat: int | None) -> int | None:
+        """Scheme 1 matches only, while live: the first event redacted for `seat`. Every hash from it on would let
+        the caller test guesses of hidden cards (each later hash depends on it), so none is shown until the end."""
+        if loaded.record.scheme != SCHEME_FULL or loaded.state.finished:
+            return None
+        for event in self.store.read_match(loaded.record.id, 1, loaded.record.version):
+            if seen_by(loaded.game, event, seat)[1]:
+                return event.version
+        return None
+
+    def app_name(self, key: str) -> str | None:
+        """The name of the app holding this key, or None."""
+        return self.store.app_key_name(secret_hash(key))
 
     def cached(self, match_id: str) -> LoadedMatch:
         """The cached match (no round trip), else as stored now. It may be behind another process's writes."""

@@ -14,7 +14,7 @@ transaction can still commit below that horizon, so the order is final when read
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -35,9 +35,7 @@ from store.base import (
     NewEvent,
     NewMatch,
     RecordCorrupt,
-    SeatRecord,
     StoredEvent,
-    StoreError,
     StoreUnavailable,
     appended,
     build_events,
@@ -50,32 +48,26 @@ from store.base import (
     with_positions,
 )
 from store.chain import GENESIS
-from store.read_models import Checkpoint, DocRow
-from store.sql_read_models import Dialect, SqlBatch, all_checkpoints, open_batch, query_docs, reset
+from store.sql import EVENT_COLUMNS, MATCH_COLUMNS, Dialect, SqlStore
 
 # An arbitrary constant ("TS" + purpose) naming the advisory lock that serialises migrations.
 MIGRATE_LOCK = 0x5453_0002
 
-_EVENT_COLUMNS = (
-    "match_id, version, position, type, payload, seat, command, command_id, recorded_at, prev_hash, hash, "
-    "public_payload, commitment"
-)
-_MATCH_COLUMNS = (
-    "id, game, rules_version, seats, options, seed, seed_commitment, seed_source, client_entropy, server_seed, "
-    "scheme, status, version, created_at, updated_at, head_hash"
-)
 # Events below this transaction horizon are final: every transaction that could still add one is younger.
 _HORIZON = "xid < pg_snapshot_xmin(pg_current_snapshot())"
 # (xid, position) of the event at a position; ('0', 0) before the first (rows older than the xid column have 0).
 _CURSOR = "(coalesce((SELECT xid FROM events WHERE position = %(after)s), '0'::xid8), %(after)s::bigint)"
-_DIALECT = Dialect(
+DIALECT = Dialect(
     param="%s",
     json_number="(doc->>'{field}')::float8",
     lock_row=" FOR UPDATE",  # concurrent workers of one projection take turns, never fold a batch twice
     encode=Jsonb,
     decode=lambda doc: doc,  # jsonb arrives decoded (see _configure)
     stamp=iso,
+    time=lambda moment: moment,
     now=utc_now,
+    seats_player="seats @> %s",  # served by the GIN (jsonb_path_ops) index
+    player=lambda player: Jsonb([{"player": player}]),
 )
 _INSERT_COLUMNS = (
     "match_id, version, type, payload, public_payload, seat, command, command_id, commitment, recorded_at, "
@@ -134,8 +126,10 @@ def _jsonb(value: Any) -> Jsonb | None:
     return None if value is None else Jsonb(value)
 
 
-class PostgresStore:
+class PostgresStore(SqlStore):
     """EventStore on PostgreSQL; `conninfo` is a libpq URL or key=value string."""
+
+    dialect = DIALECT
 
     def __init__(self, conninfo: str, *, min_size: int = 1, max_size: int = 10, timeout_s: float = 15.0) -> None:
         try:  # one plain connection first: a wrong URL or missing database is said at once, not after the timeout
@@ -180,27 +174,13 @@ class PostgresStore:
     def _positions(cur: psycopg.Cursor[Any]) -> list[int]:
         return [position for _, position in sorted(cur.fetchall())]
 
-    def _command_events(self, conn: psycopg.Connection[Any], match_id: str, command_id: str) -> list[StoredEvent]:
-        row = conn.execute(
-            "SELECT first_version, last_version FROM commands WHERE match_id = %s AND command_id = %s",
-            (match_id, command_id),
-        ).fetchone()
-        return [] if row is None else self._read_match(conn, match_id, row[0], row[1])
+    def _reading(self) -> AbstractContextManager[psycopg.Connection[Any]]:
+        return self._pool.connection()  # autocommit: reads need no transaction
 
-    @staticmethod
-    def _read_match(conn: psycopg.Connection[Any], match_id: str, lo: int, hi: int | None) -> list[StoredEvent]:
-        if hi is None:
-            cur = conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE match_id = %s AND version >= %s ORDER BY version",
-                (match_id, lo),
-            )
-        else:
-            cur = conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE match_id = %s AND version BETWEEN %s AND %s "
-                "ORDER BY version",
-                (match_id, lo, hi),
-            )
-        return [_event(r) for r in cur]
+    @contextmanager
+    def _transaction(self) -> Iterator[psycopg.Connection[Any]]:
+        with self._pool.connection() as conn, conn.transaction():
+            yield conn
 
     # ---- writes ----------------------------------------------------------------------------------
 
@@ -215,7 +195,7 @@ class PostgresStore:
             # Pipeline: BEGIN, both INSERTs and COMMIT go out together: one round trip.
             with self._pool.connection() as conn, conn.pipeline(), conn.transaction():
                 conn.execute(
-                    f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES "
+                    f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES "
                     "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                     (
                         match.id, match.game, match.rules_version, Jsonb(seats), Jsonb(options), match.seed,
@@ -292,48 +272,33 @@ class PostgresStore:
             raise RecordCorrupt(match_id, f"the stored events do not end at the head recorded for version {version}")
         raise ConflictError(match_id, expected_version, version)
 
-    def create_app_key(self, name: str, key_hash: str) -> None:
-        """Record an app key by its hash; re-creating the same (name, hash) is harmless."""
-        with self._pool.connection() as conn:
-            conn.execute(
-                "INSERT INTO app_keys (key_hash, name) VALUES (%s, %s) ON CONFLICT DO NOTHING", (key_hash, name)
-            )
-            stored = conn.execute("SELECT name FROM app_keys WHERE key_hash = %s", (key_hash,)).fetchone()
-        if stored is None or stored[0] != name:
-            raise StoreError(f"app key hash already belongs to {stored[0] if stored else None!r}")
-
     # ---- reads -----------------------------------------------------------------------------------
-
-    def read_match(self, match_id: str, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]:
-        """Events of one match with from_version <= version <= to_version, in version order."""
-        with self._pool.connection() as conn:
-            return self._read_match(conn, match_id, from_version, to_version)
 
     def match_with_events(self, match_id: str, after_version: int = 0) -> tuple[MatchRecord, list[StoredEvent]]:
         """The match row and its events after `after_version` up to the row's version, in one round trip."""
         with self._pool.connection() as conn, conn.pipeline():
             # The row is read first, so the events (a later snapshot) hold at least every version up to its own.
-            row_cursor = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = %s", (match_id,))
+            row_cursor = conn.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = %s", (match_id,))
             events_cursor = conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE match_id = %s AND version > %s ORDER BY version",
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE match_id = %s AND version > %s ORDER BY version",
                 (match_id, after_version),
             )
             row = row_cursor.fetchone()
             rows = events_cursor.fetchall()
         if row is None:
             raise MatchNotFound(match_id)
-        record = _match(row)
-        return record, [_event(r) for r in rows if r[1] <= record.version]
+        record = self.match_of(row)
+        return record, [self.event_of(r) for r in rows if r[1] <= record.version]
 
     def read_all(self, after_position: int = 0, limit: int = 500) -> list[StoredEvent]:
         """The global log after the event at `after_position`, in (transaction, position) order, below the horizon."""
         with self._pool.connection() as conn:
             cur = conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE (xid, position) > {_CURSOR} AND {_HORIZON} "
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE (xid, position) > {_CURSOR} AND {_HORIZON} "
                 "ORDER BY xid, position LIMIT %(limit)s",
                 {"after": after_position, "limit": limit},
             )
-            return [_event(r) for r in cur]
+            return [self.event_of(r) for r in cur]
 
     def head_position(self) -> int:
         """The position of the last event read_all can return now (0 when the log is empty)."""
@@ -362,104 +327,6 @@ class PostgresStore:
             return at >= target
         return (int(found.get(at, 0)), at) >= (int(found[target]), target)
 
-    def get_match(self, match_id: str) -> MatchRecord | None:
-        """The match row, or None."""
-        with self._pool.connection() as conn:
-            row = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = %s", (match_id,)).fetchone()
-        return None if row is None else _match(row)
-
-    def list_matches(
-        self,
-        *,
-        game: str | None = None,
-        player: str | None = None,
-        status: str | None = None,
-        after: tuple[datetime, str] | None = None,
-        limit: int = 50,
-    ) -> list[MatchRecord]:
-        """Matches newest first by (created_at, id); `after` is the `match_key` to continue after."""
-        where: list[str] = []
-        params: list[Any] = []
-        if game is not None:
-            where.append("game = %s")
-            params.append(game)
-        if status is not None:
-            where.append("status = %s")
-            params.append(status)
-        if player is not None:
-            where.append("seats @> %s")  # served by the GIN (jsonb_path_ops) index
-            params.append(Jsonb([{"player": player}]))
-        if after is not None:
-            where.append("(created_at, id) < (%s, %s)")  # a keyset: served by the (created_at, id) indexes
-            params += [after[0], after[1]]
-        sql = f"SELECT {_MATCH_COLUMNS} FROM matches"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY created_at DESC, id DESC LIMIT %s"
-        with self._pool.connection() as conn:
-            rows = conn.execute(sql, [*params, limit]).fetchall()
-        return [_match(r) for r in rows]
-
-    def find_command(self, match_id: str, command_id: str) -> AppendResult | None:
-        """The result of an earlier append with this command id (duplicate=True), or None."""
-        with self._pool.connection() as conn:
-            original = self._command_events(conn, match_id, command_id)
-        return appended(original, duplicate=True) if original else None
-
-    def app_key_name(self, key_hash: str) -> str | None:
-        """The name of the app key with this hash, or None."""
-        with self._pool.connection() as conn:
-            row = conn.execute("SELECT name FROM app_keys WHERE key_hash = %s", (key_hash,)).fetchone()
-        return None if row is None else str(row[0])
-
-    # ---- read models (see store/read_models.py) ---------------------------------------------------
-
-    @contextmanager
-    def read_model_batch(self, projection: str, version: int) -> Iterator[SqlBatch]:
-        """Lock the projection's checkpoint row (FOR UPDATE) for one batch; rolls back on error."""
-        with (
-            self._pool.connection() as conn,
-            conn.transaction(),
-            open_batch(conn, _DIALECT, projection, version) as batch,
-        ):
-            yield batch
-
-    def checkpoints(self) -> list[Checkpoint]:
-        """Every projection's checkpoint."""
-        with self._pool.connection() as conn:
-            return all_checkpoints(conn, _DIALECT)
-
-    def reset_read_model(self, projection: str) -> None:
-        """Drop a projection's documents and checkpoint."""
-        with self._pool.connection() as conn, conn.transaction():
-            reset(conn, _DIALECT, projection)
-
-    def docs(self, projection: str, kind: str, *, key: str | None = None, group: str | None = None,
-             min_field: tuple[str, float] | None = None, after: tuple[float, str] | None = None,
-             limit: int = 100) -> list[DocRow]:
-        """Documents of a kind, by key or group; ordered by rank descending then key."""
-        with self._pool.connection() as conn:
-            return query_docs(conn, _DIALECT, projection, kind, key=key, group=group, min_field=min_field,
-                              after=after, limit=limit)
-
     def close(self) -> None:
         """Release connections; the store is unusable afterwards."""
         self._pool.close()
-
-
-def _event(row: tuple[Any, ...]) -> StoredEvent:
-    (match_id, version, position, type_, payload, seat, command, command_id, recorded_at, prev_hash, hash_,
-     public_payload, commitment) = row
-    return StoredEvent(match_id, version, position, type_, payload, seat, command, command_id, iso(recorded_at),
-                       prev_hash, hash_, public_payload=public_payload, commitment=commitment)
-
-
-def _match(row: tuple[Any, ...]) -> MatchRecord:
-    (id_, game, rules, seats, options, seed, commitment, source, entropy, server_seed, scheme, status, version,
-     created, updated, head) = row
-    return MatchRecord(
-        id=id_, game=game, rules_version=rules, seats=msgspec.convert(seats, tuple[SeatRecord, ...]),
-        options=options, seed=seed, seed_commitment=commitment, seed_source=source, client_entropy=entropy,
-        server_seed=server_seed, scheme=scheme, status=status, version=version, created_at=iso(created),
-        updated_at=iso(updated), head_hash=head,
-    )

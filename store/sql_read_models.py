@@ -1,32 +1,17 @@
-"""The read-model half of both adapters: one SQL shape, two dialects (placeholders, JSON access)."""
+"""The read-model half of the SQL adapters: documents and checkpoints, one SQL shape for both dialects."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from store.read_models import Checkpoint, DocChange, DocRow
 
+if TYPE_CHECKING:  # store.sql imports this module; the dialect is only an annotation here
+    from store.sql import Dialect
+
 CHECKPOINT_COLUMNS = "projection, version, position, error, error_position, updated_at"
-
-
-@dataclass(frozen=True)
-class Dialect:
-    """What differs between PostgreSQL and SQLite here."""
-
-    param: str  # "%s" or "?"
-    json_number: str  # SQL of a numeric field of `doc`, with {field} in it
-    lock_row: str  # suffix that locks the checkpoint row (" FOR UPDATE" or "")
-    encode: Callable[[Any], Any]  # a document as the driver takes it
-    decode: Callable[[Any], dict[str, Any]]  # a document as the driver returns it
-    stamp: Callable[[Any], str]  # updated_at as an ISO string
-    now: Callable[[], Any]  # the current time as the driver takes it
-
-    def sql(self, text: str) -> str:
-        """`text` with `?` placeholders in this dialect."""
-        return text.replace("?", self.param)
 
 
 class SqlBatch:

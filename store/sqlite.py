@@ -12,8 +12,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from datetime import datetime
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import msgspec
@@ -28,9 +27,7 @@ from store.base import (
     NewEvent,
     NewMatch,
     RecordCorrupt,
-    SeatRecord,
     StoredEvent,
-    StoreError,
     appended,
     build_events,
     check_events,
@@ -42,33 +39,27 @@ from store.base import (
     with_positions,
 )
 from store.chain import GENESIS
-from store.read_models import Checkpoint, DocRow
-from store.sql_read_models import Dialect, SqlBatch, all_checkpoints, open_batch, query_docs, reset
+from store.sql import EVENT_COLUMNS, MATCH_COLUMNS, Dialect, SqlStore
 
-_EVENT_COLUMNS = (
-    "match_id, version, position, type, payload, seat, command, command_id, recorded_at, prev_hash, hash, "
-    "public_payload, commitment"
-)
-_MATCH_COLUMNS = (
-    "id, game, rules_version, seats, options, seed, seed_commitment, seed_source, client_entropy, server_seed, "
-    "scheme, status, version, created_at, updated_at, head_hash"
-)
-_SEATS = msgspec.json.Decoder(tuple[SeatRecord, ...])
-_DIALECT = Dialect(
+DIALECT = Dialect(
     param="?",
     json_number="CAST(json_extract(doc, '$.{field}') AS REAL)",
     lock_row="",  # BEGIN IMMEDIATE already holds the database's write lock
     encode=lambda doc: msgspec.json.encode(doc).decode(),
     decode=msgspec.json.decode,
     stamp=str,
+    time=iso,  # fixed-width ISO text sorts as the times do
     now=lambda: iso(utc_now()),
+    seats_player="EXISTS (SELECT 1 FROM json_each(matches.seats) s WHERE json_extract(s.value, '$.player') = ?)",
+    player=lambda player: player,
 )
 _encode = msgspec.json.encode
-_decode = msgspec.json.decode
 
 
-class SqliteStore:
+class SqliteStore(SqlStore):
     """EventStore on a SQLite file (WAL) or `:memory:`."""
+
+    dialect = DIALECT
 
     def __init__(self, path: str, *, busy_timeout_s: float = 10.0) -> None:
         # Reads take the lock too: on one shared connection, a read would otherwise see another thread's
@@ -131,7 +122,7 @@ class SqliteStore:
         (head,) = conn.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()
         stored = with_positions(built, range(head + 1, head + 1 + len(built)))
         conn.executemany(
-            f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     e.match_id, e.version, e.position, e.type, _encode(e.payload), e.seat, _text(e.command),
@@ -142,20 +133,13 @@ class SqliteStore:
         )
         return stored
 
-    def _command_events(self, conn: sqlite3.Connection, match_id: str, command_id: str) -> list[StoredEvent]:
-        row = conn.execute(
-            "SELECT first_version, last_version FROM commands WHERE match_id = ? AND command_id = ?",
-            (match_id, command_id),
-        ).fetchone()
-        return [] if row is None else self._read_match(conn, match_id, row[0], row[1])
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            yield self._conn
 
-    def _read_match(self, conn: sqlite3.Connection, match_id: str, lo: int, hi: int | None) -> list[StoredEvent]:
-        sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE match_id = ? AND version >= ?"
-        params: list[Any] = [match_id, lo]
-        if hi is not None:
-            sql += " AND version <= ?"
-            params.append(hi)
-        return [_event(r) for r in conn.execute(sql + " ORDER BY version", params)]
+    def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        return self._write()
 
     # ---- writes ----------------------------------------------------------------------------------
 
@@ -170,7 +154,7 @@ class SqliteStore:
             now = iso(utc_now())
             built = build_events(match.id, 0, GENESIS, now, checked, None, None, None)
             conn.execute(
-                f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     match.id, match.game, match.rules_version, _encode(seats), _encode(options), match.seed,
                     match.seed_commitment, match.seed_source, match.client_entropy, match.server_seed, match.scheme,
@@ -223,37 +207,24 @@ class SqliteStore:
                 )
         return appended(stored, duplicate=False)
 
-    def create_app_key(self, name: str, key_hash: str) -> None:
-        """Record an app key by its hash; re-creating the same (name, hash) is harmless."""
-        with self._write() as conn:
-            conn.execute("INSERT INTO app_keys (key_hash, name) VALUES (?, ?) ON CONFLICT DO NOTHING", (key_hash, name))
-            (stored,) = conn.execute("SELECT name FROM app_keys WHERE key_hash = ?", (key_hash,)).fetchone()
-        if stored != name:
-            raise StoreError(f"app key hash already belongs to {stored!r}")
-
     # ---- reads -----------------------------------------------------------------------------------
-
-    def read_match(self, match_id: str, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]:
-        """Events of one match with from_version <= version <= to_version, in version order."""
-        with self._lock:
-            return self._read_match(self._conn, match_id, from_version, to_version)
 
     def match_with_events(self, match_id: str, after_version: int = 0) -> tuple[MatchRecord, list[StoredEvent]]:
         """The match row and its events after `after_version` up to the row's version (one read under the lock)."""
         with self._lock:
-            row = self._conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
+            row = self._conn.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
             if row is None:
                 raise MatchNotFound(match_id)
-            return _match(row), self._read_match(self._conn, match_id, after_version + 1, None)
+            return self.match_of(row), self._read_match(self._conn, match_id, after_version + 1, None)
 
     def read_all(self, after_position: int = 0, limit: int = 500) -> list[StoredEvent]:
         """The global log after a position, in position order (commit order: SQLite has one writer at a time)."""
         with self._lock:
             rows = self._conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?",
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?",
                 (after_position, limit),
             ).fetchall()
-        return [_event(r) for r in rows]
+        return [self.event_of(r) for r in rows]
 
     def head_position(self) -> int:
         """The position of the last event read_all can return now (0 when the log is empty)."""
@@ -271,84 +242,6 @@ class SqliteStore:
         """Whether a reader that has read up to position `at` has read the event at position `target`."""
         return at >= target
 
-    def get_match(self, match_id: str) -> MatchRecord | None:
-        """The match row, or None."""
-        with self._lock:
-            row = self._conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
-        return None if row is None else _match(row)
-
-    def list_matches(
-        self,
-        *,
-        game: str | None = None,
-        player: str | None = None,
-        status: str | None = None,
-        after: tuple[datetime, str] | None = None,
-        limit: int = 50,
-    ) -> list[MatchRecord]:
-        """Matches newest first by (created_at, id); `after` is the `match_key` to continue after."""
-        where, params = [], []
-        if game is not None:
-            where.append("game = ?")
-            params.append(game)
-        if status is not None:
-            where.append("status = ?")
-            params.append(status)
-        if player is not None:
-            where.append(
-                "EXISTS (SELECT 1 FROM json_each(matches.seats) s WHERE json_extract(s.value, '$.player') = ?)"
-            )
-            params.append(player)
-        if after is not None:
-            # A keyset, served by the (created_at, id) indexes; iso()'s fixed-width text sorts as the times do.
-            where.append("(created_at, id) < (?, ?)")
-            params += [iso(after[0]), after[1]]
-        sql = f"SELECT {_MATCH_COLUMNS} FROM matches"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY created_at DESC, id DESC LIMIT ?"
-        with self._lock:
-            rows = self._conn.execute(sql, [*params, limit]).fetchall()
-        return [_match(r) for r in rows]
-
-    def find_command(self, match_id: str, command_id: str) -> AppendResult | None:
-        """The result of an earlier append with this command id (duplicate=True), or None."""
-        with self._lock:
-            original = self._command_events(self._conn, match_id, command_id)
-        return appended(original, duplicate=True) if original else None
-
-    def app_key_name(self, key_hash: str) -> str | None:
-        """The name of the app key with this hash, or None."""
-        with self._lock:
-            row = self._conn.execute("SELECT name FROM app_keys WHERE key_hash = ?", (key_hash,)).fetchone()
-        return None if row is None else str(row[0])
-
-    # ---- read models (see store/read_models.py) ---------------------------------------------------
-
-    @contextmanager
-    def read_model_batch(self, projection: str, version: int) -> Iterator[SqlBatch]:
-        """Lock the projection's checkpoint for one batch (BEGIN IMMEDIATE); rolls back on error."""
-        with self._write() as conn, open_batch(conn, _DIALECT, projection, version) as batch:
-            yield batch
-
-    def checkpoints(self) -> list[Checkpoint]:
-        """Every projection's checkpoint."""
-        with self._lock:
-            return all_checkpoints(self._conn, _DIALECT)
-
-    def reset_read_model(self, projection: str) -> None:
-        """Drop a projection's documents and checkpoint."""
-        with self._write() as conn:
-            reset(conn, _DIALECT, projection)
-
-    def docs(self, projection: str, kind: str, *, key: str | None = None, group: str | None = None,
-             min_field: tuple[str, float] | None = None, after: tuple[float, str] | None = None,
-             limit: int = 100) -> list[DocRow]:
-        """Documents of a kind, by key or group; ordered by rank descending then key."""
-        with self._lock:
-            return query_docs(self._conn, _DIALECT, projection, kind, key=key, group=group, min_field=min_field,
-                              after=after, limit=limit)
-
     def close(self) -> None:
         """Release connections; the store is unusable afterwards."""
         with self._lock:
@@ -357,26 +250,6 @@ class SqliteStore:
 
 def _text(value: Any) -> str | None:
     return None if value is None else _encode(value).decode()
-
-
-def _event(row: tuple[Any, ...]) -> StoredEvent:
-    (match_id, version, position, type_, payload, seat, command, command_id, recorded_at, prev_hash, hash_,
-     public_payload, commitment) = row
-    return StoredEvent(
-        match_id, version, position, type_, _decode(payload), seat, None if command is None else _decode(command),
-        command_id, recorded_at, prev_hash, hash_,
-        public_payload=None if public_payload is None else _decode(public_payload), commitment=commitment,
-    )
-
-
-def _match(row: tuple[Any, ...]) -> MatchRecord:
-    (id_, game, rules, seats, options, seed, commitment, source, entropy, server_seed, scheme, status, version,
-     created, updated, head) = row
-    return MatchRecord(
-        id=id_, game=game, rules_version=rules, seats=_SEATS.decode(seats), options=_decode(options), seed=seed,
-        seed_commitment=commitment, seed_source=source, client_entropy=entropy, server_seed=server_seed,
-        scheme=scheme, status=status, version=version, created_at=created, updated_at=updated, head_hash=head,
-    )
 
 
 def _statements(script: str) -> Iterator[str]:

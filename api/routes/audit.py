@@ -12,10 +12,9 @@ from litestar.params import JSONBody, Parameter
 from api import convert
 from api.audit_schemas import MatchStateAt, VerificationRequest
 from api.auth import seat_of
-from api.deps import Service
+from api.deps import Auditor
 from api.problems import problem_responses
 from domain import match
-from service import audit
 from service.records import MEDIA_TYPE, encode_record
 from service.verify import Verdict, verify_text
 
@@ -32,7 +31,7 @@ class AuditController(Controller):
 
     @get("/matches/{match_id:str}/state", summary="A match at any version", sync_to_thread=True,
          responses=problem_responses(400, 401, 403, 404))
-    def state_at(self, request: Request[Any, Any, Any], match_id: MatchId, service: Service,
+    def state_at(self, request: Request[Any, Any, Any], match_id: MatchId, auditor: Auditor,
                  version: Version = None) -> MatchStateAt:
         """The state after event `version`, as the caller may see it (seat token: that seat; none: a spectator).
 
@@ -40,7 +39,7 @@ class AuditController(Controller):
         deck order) at that version. During set-up (version 1 up to the last set-up event, one atomic append)
         there is no table yet: `view` is null and no one is to move.
         """
-        moment = audit.state_at(service.store, match_id, version)
+        moment = auditor.state_at(match_id, version)
         record, game, state = moment.record, moment.game, moment.state
         seat = seat_of(request, record)
         return MatchStateAt(
@@ -57,15 +56,14 @@ class AuditController(Controller):
          media_type=MEDIA_TYPE, responses=problem_responses(400, 401, 403, 404),
          response_headers=[ResponseHeader(name="Content-Disposition", documentation_only=True,
                                           description="attachment; filename=\"turnstile-{id}.ndjson\"")])
-    def export(self, request: Request[Any, Any, Any], match_id: MatchId, service: Service) -> Response[bytes]:
+    def export(self, request: Request[Any, Any, Any], match_id: MatchId, auditor: Auditor) -> Response[bytes]:
         """One self-contained record: a header line, then one line per event with its command, seat and hashes.
 
         After the end: every event as recorded, and the seed. Before it: events redacted for the caller (seat token:
         that seat; none: a spectator) as in the event log, others' commands withheld, no seed; a withheld line says
         `"redacted": true` and carries no hash. Verify a record with `POST /v1/verifications`.
         """
-        record = audit.match_record(service.store, match_id)
-        body = encode_record(audit.export(service.store, match_id, seat_of(request, record)))
+        body = encode_record(auditor.export(match_id, seat_of(request, auditor.match(match_id))))
         filename = f"turnstile-{match_id}.ndjson"
         return Response(body, media_type=MEDIA_TYPE,
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})

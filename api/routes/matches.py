@@ -27,8 +27,6 @@ from api.schemas import (
     Status,
 )
 from domain import match
-from service.matches import LoadedMatch
-from store.chain import SCHEME_FULL
 
 IdempotencyKey = Annotated[str, HeaderParameter(name="Idempotency-Key", required=False, max_length=200,
                                                   description="Retries with the same key return the first answer")]
@@ -53,17 +51,6 @@ def expected_from(body: int | None, if_match: str) -> int | None:
     return version
 
 
-def first_withheld(service: Service, loaded: LoadedMatch, seat: int | None) -> int | None:
-    """Scheme 1 only: the first event redacted for the caller, from which on every hash is withheld until the end
-    (each later hash depends on it through the chain)."""
-    if loaded.record.scheme != SCHEME_FULL or loaded.state.finished:
-        return None
-    for event in service.store.read_match(loaded.record.id, 1, loaded.record.version):
-        if convert.as_seen(loaded.game, event, seat, False)[1]:
-            return event.version
-    return None
-
-
 class MatchesController(Controller):
     """Matches and their moves."""
 
@@ -80,7 +67,7 @@ class MatchesController(Controller):
         The seed is the server's secret, committed to now (`seed_commitment`) and revealed when the match ends;
         `client_entropy` mixes the players' own text into it. A `seed` of the caller's is for tests and teaching.
         """
-        require_app(request, service.store)
+        require_app(request, service.app_name)
         created = service.create(data.game, [s.player for s in data.seats], data.options, seed=data.seed,
                                  client_entropy=data.client_entropy)
         record = created.record
@@ -112,7 +99,7 @@ class MatchesController(Controller):
     ) -> MatchPage:
         """Matches, newest first, filtered by game, player or status; follow `next_cursor`."""
         after = cursors.match_after(cursor)
-        records = service.store.list_matches(game=game, player=player, status=status, after=after, limit=limit + 1)
+        records = service.list_matches(game=game, player=player, status=status, after=after, limit=limit + 1)
         page = records[:limit]
         next_cursor = cursors.match_cursor(page[-1]) if len(records) > limit else None
         return MatchPage(items=[convert.summary(r) for r in page], next_cursor=next_cursor)
@@ -125,7 +112,7 @@ class MatchesController(Controller):
         """The match and its state as the caller may see it (`include=legal`: with a seat's legal moves)."""
         loaded = service.load(match_id)
         seat = seat_of(request, loaded.record)
-        body = convert.detail(loaded, seat, first_withheld(service, loaded, seat) is not None, legal="legal" in include)
+        body = convert.detail(loaded, seat, service.first_redacted(loaded, seat) is not None, legal="legal" in include)
         return Response(body, headers={"ETag": f'"{body.version}"'})
 
     @get("/{match_id:str}/legal-moves", summary="Legal moves of the caller's seat", sync_to_thread=True,
@@ -162,7 +149,7 @@ class MatchesController(Controller):
         played = service.play(match_id, seat, data.move, expected_version=expected, command_id=command_id)
         result, after = played.result, played.after
         game, state = after.game, after.state
-        events = convert.recorded(game, result.events, seat, state.finished, first_withheld(service, after, seat))
+        events = convert.recorded(game, result.events, seat, state.finished, service.first_redacted(after, seat))
         return MoveResult(
             version=result.version, position=result.position, events=events, duplicate=result.duplicate,
             status="finished" if state.finished else "active", to_move=match.to_move(game, state),
@@ -183,8 +170,7 @@ class MatchesController(Controller):
         """The match's events as the caller may see them (all of them once it has ended); follow `next_after`."""
         loaded = service.load(match_id)
         seat = seat_of(request, loaded.record)
-        finished = loaded.state.finished
-        last = min(after + limit, loaded.record.version)
-        stored = service.store.read_match(match_id, after + 1, last) if after < last else []
-        items = convert.recorded(loaded.game, stored, seat, finished, first_withheld(service, loaded, seat))
+        stored = service.events(loaded, after, limit)
+        items = convert.recorded(loaded.game, stored, seat, loaded.state.finished, service.first_redacted(loaded, seat))
+        last = stored[-1].version if stored else after
         return EventPage(items=items, next_after=last if last < loaded.record.version else None)

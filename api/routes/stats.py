@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import time
 from typing import Annotated, Any
 
 from litestar import Controller, get
 from litestar.params import FromPath, Parameter
 
 from api import cursors
-from api.deps import Service
-from api.problems import ApiError, problem_responses
+from api.deps import Stats
+from api.problems import problem_responses
 from api.stats_schemas import (
     GameStats,
     Leaderboard,
@@ -23,30 +22,17 @@ from api.stats_schemas import (
 )
 from domain.catalog import by_slug
 from projections import game_stats, player_stats, ratings
+from service.matches import UnknownGame
 
 MinPosition = Annotated[int | None, Parameter(le=2**63 - 1,
                                               description="Answer only with data folded at least this far "
                                                           "(e.g. the position a move returned)")]
-WAIT_SECONDS = 2.0
-
-
-def fresh_position(service: Service, projection: str, min_position: int | None) -> int:
-    """The projection's position, after waiting briefly for `min_position`; 409 `not-yet` if still behind."""
-    deadline = time.monotonic() + WAIT_SECONDS
-    while True:
-        position = next((c.position for c in service.store.checkpoints() if c.projection == projection), 0)
-        if min_position is None or service.store.log_reached(position, min_position):
-            return position
-        if time.monotonic() >= deadline:
-            raise ApiError(409, "not-yet", f"statistics are folded up to position {position}, not yet "
-                                           f"{min_position}; retry shortly", current_version=position)
-        time.sleep(0.05)
 
 
 def known_game(game: str) -> None:
     """404 for a game the catalog does not have."""
     if by_slug(game) is None:
-        raise ApiError(404, "unknown-game", f"no game is called {game!r}")
+        raise UnknownGame(game)
 
 
 def entry(doc: dict[str, Any]) -> LeaderboardEntry:
@@ -65,7 +51,7 @@ class StatsController(Controller):
     def leaderboard(
         self,
         game: FromPath[str],
-        service: Service,
+        stats: Stats,
         min_matches: Annotated[int, Parameter(ge=0, le=10_000)] = 1,
         cursor: Annotated[str | None, Parameter(
             description="A `next_cursor`: `<ordinal>|<player>`, the place on the board to go on after; any value of "
@@ -77,10 +63,8 @@ class StatsController(Controller):
         """Players by conservative rating (mu - 3 sigma), best first, with at least `min_matches` rated matches."""
         known_game(game)
         after = cursors.leaderboard_after(cursor)
-        keyset = None if after is None else (after[0], ratings.rating_key(game, after[1]))
-        position = fresh_position(service, ratings.NAME, min_position)
-        rows = service.store.docs(ratings.NAME, ratings.RATING, group=game, min_field=("matches", min_matches),
-                                  after=keyset, limit=limit + 1)
+        position = stats.position(ratings.NAME, min_position)
+        rows = stats.leaderboard(game, min_matches, after, limit + 1)
         page = rows[:limit]
         next_cursor = cursors.leaderboard_cursor(page[-1].rank, page[-1].doc["player"]) if len(rows) > limit else None
         return Leaderboard(game=game, min_matches=min_matches, position=position,
@@ -88,42 +72,30 @@ class StatsController(Controller):
 
     @get("/v1/players/{player:str}", summary="A player", sync_to_thread=True,
          responses=problem_responses(400, 404, 409))
-    def player(self, player: FromPath[str], service: Service, min_position: MinPosition = None) -> Player:
+    def player(self, player: FromPath[str], stats: Stats, min_position: MinPosition = None) -> Player:
         """Which games a player has finished matches of, and how many."""
-        position = fresh_position(service, player_stats.NAME, min_position)
-        rows = service.store.docs(player_stats.NAME, player_stats.PLAYER, key=player, limit=1)
-        if not rows:
-            raise ApiError(404, "unknown-player", f"no finished match of {player!r} has been folded yet")
-        return Player(player=player, position=position, games=rows[0].doc["games"])
+        position = stats.position(player_stats.NAME, min_position)
+        return Player(player=player, position=position, games=stats.player_games(player))
 
     @get("/v1/players/{player:str}/stats", summary="A player's statistics", sync_to_thread=True,
          responses=problem_responses(400, 404, 409))
-    def player_stats(self, player: FromPath[str], service: Service, min_position: MinPosition = None) -> PlayerStats:
+    def player_stats(self, player: FromPath[str], stats: Stats, min_position: MinPosition = None) -> PlayerStats:
         """Per game: played, won, lost, drawn, scores, placement, streaks and rating."""
-        position = fresh_position(service, player_stats.NAME, min_position)
-        rows = service.store.docs(player_stats.NAME, player_stats.STATS, group=player, limit=200)
-        if not rows:
-            raise ApiError(404, "unknown-player", f"no finished match of {player!r} has been folded yet")
-        games = []
-        for row in sorted(rows, key=lambda r: r.doc["game"]):
-            doc = row.doc
-            rated = service.store.docs(ratings.NAME, ratings.RATING, key=ratings.rating_key(doc["game"], player),
-                                       limit=1)
-            games.append(PlayerGameStats(
-                game=doc["game"], played=doc["played"], won=doc["won"], lost=doc["lost"], drawn=doc["drawn"],
-                mean_score=doc.get("mean_score"), best_score=doc["best_score"],
-                mean_placement=doc.get("mean_placement"), current_win_streak=doc["current_win_streak"],
-                longest_win_streak=doc["longest_win_streak"], rating=entry(rated[0].doc) if rated else None))
+        position = stats.position(player_stats.NAME, min_position)
+        games = [PlayerGameStats(
+            game=doc["game"], played=doc["played"], won=doc["won"], lost=doc["lost"], drawn=doc["drawn"],
+            mean_score=doc.get("mean_score"), best_score=doc["best_score"], mean_placement=doc.get("mean_placement"),
+            current_win_streak=doc["current_win_streak"], longest_win_streak=doc["longest_win_streak"],
+            rating=None if rated is None else entry(rated)) for doc, rated in stats.player_stats(player)]
         return PlayerStats(player=player, position=position, games=games)
 
     @get("/v1/games/{game:str}/stats", summary="A game's statistics", sync_to_thread=True,
          responses=problem_responses(400, 404, 409))
-    def game_stats(self, game: FromPath[str], service: Service, min_position: MinPosition = None) -> GameStats:
+    def game_stats(self, game: FromPath[str], stats: Stats, min_position: MinPosition = None) -> GameStats:
         """Win rate by seat, score distribution, match length, end reasons, cooperative and solo results."""
         known_game(game)
-        position = fresh_position(service, game_stats.NAME, min_position)
-        rows = service.store.docs(game_stats.NAME, game_stats.GAME, key=game, limit=1)
-        doc = rows[0].doc if rows else game_stats.empty(game)
+        position = stats.position(game_stats.NAME, min_position)
+        doc = stats.game_stats(game)
         by_seats = doc["finished_by_seats"]
         competitive = sum(n for seats, n in by_seats.items() if int(seats) > 1) - doc["cooperative_played"]
         win_rate = {seat: wins / competitive for seat, wins in doc["wins_by_seat"].items()} if competitive else {}
@@ -134,18 +106,11 @@ class StatsController(Controller):
                          cooperative_win_rate=doc.get("cooperative_win_rate"), solo_scores=doc["solo_scores"])
 
     @get("/v1/projections", summary="Projection status", sync_to_thread=True)
-    def projections(self, service: Service) -> ProjectionList:
+    def projections(self, stats: Stats) -> ProjectionList:
         """Each projection's position, lag behind the head of the log, and the error it stopped on."""
-        from projections.catalog import PROJECTIONS
-
-        head = service.store.head_position()
-        found = {c.projection: c for c in service.store.checkpoints()}
-        items = []
-        for projection in PROJECTIONS:
-            c = found.get(projection.name)
-            position = c.position if c else 0
-            items.append(ProjectionStatus(name=projection.name, version=projection.version, position=position,
-                                          lag=service.store.events_after(position), error=c.error if c else None,
-                                          error_position=c.error_position if c else None,
-                                          updated_at=c.updated_at if c else ""))
+        head, states = stats.projections()
+        items = [ProjectionStatus(name=p.name, version=p.version, position=c.position if c else 0, lag=p.lag,
+                                  error=c.error if c else None, error_position=c.error_position if c else None,
+                                  updated_at=c.updated_at if c else "")
+                 for p in states for c in [p.checkpoint]]
         return ProjectionList(head=head, items=items)

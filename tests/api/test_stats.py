@@ -76,6 +76,7 @@ def test_min_position_answers_not_yet_until_the_projections_catch_up(client: Tes
     head = store.head_position()
     response = client.get(f"/v1/games/{GAME}/stats", params={"min_position": head})
     assert response.status_code == 409 and response.json()["code"] == "not-yet"
+    assert response.json()["position"] == 0 and "current_version" not in response.json()
     catch_up(store)
     assert client.get(f"/v1/games/{GAME}/stats", params={"min_position": head}).json()["finished"] == 1
 
@@ -100,3 +101,23 @@ def test_unknown_players_and_games_are_404(client: TestClient) -> None:
     assert client.get("/v1/players/nobody").status_code == 404
     assert client.get("/v1/leaderboards/chess").json()["code"] == "unknown-game"
     assert client.get("/v1/games/chess/stats").status_code == 404
+
+
+def test_waiting_for_a_position_gives_up_after_its_time_without_sleeping_for_real(store: Any) -> None:
+    """The wait for fresh data is bounded: with a fake clock, `NotYet` names how far the data is folded."""
+    import pytest
+
+    from service.statistics import NotYet, Statistics
+
+    now = [0.0]
+    naps: list[float] = []
+
+    def nap(seconds: float) -> None:
+        naps.append(seconds)
+        now[0] += seconds
+
+    stats = Statistics(store, wait_seconds=1.0, clock=lambda: now[0], sleep=nap)
+    assert stats.position("game-stats", None) == 0
+    with pytest.raises(NotYet) as waited:
+        stats.position("game-stats", 1)
+    assert waited.value.position == 0 and 19 <= len(naps) <= 21

@@ -111,9 +111,9 @@ def test_replay_from_the_store(store_url: str, monkeypatch: pytest.MonkeyPatch, 
     created = service.create(game.slug, [f"p{i}" for i in range(seats)], options, seed="replay")
     version = play_moves(service, created.record.id, game, "replay", 6)
     state = service.load(created.record.id).state
-    from service.audit import export
+    from service.audit import Audit
 
-    redacted = export(store, created.record.id, None)
+    redacted = Audit(store).export(created.record.id, None)
     store.close()
     monkeypatch.setenv("TURNSTILE_DATABASE_URL", store_url)
     assert main(["replay", "--match", created.record.id]) == 0

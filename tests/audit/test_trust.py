@@ -18,7 +18,7 @@ from cli import main
 from domain import match
 from domain.catalog import by_slug
 from domain.rng import mixed_seed, seed_commitment
-from service.audit import verify_match
+from service.audit import Audit
 from service.records import parse_record
 from store.base import EventStore, StoredEvent
 from store.chain import commitment, committed_event_hash, event_salt
@@ -132,7 +132,7 @@ def test_a_finished_match_cut_short_is_reported_and_never_served(harness: Harnes
     play_to_end(client, created, random.Random(4))
     head = client.get(f"/v1/matches/{created['id']}").json()
     delete_last_events(harness, created["id"], 2)
-    verdict = verify_match(harness.store, created["id"])
+    verdict = Audit(harness.store).verify(created["id"])
     assert (verdict.ok, verdict.code, verdict.failed_version) == (False, "truncated", head["version"] - 1)
     monkeypatch.setenv("TURNSTILE_DATABASE_URL", harness.url)
     assert main(["verify", "--all"]) == 1
@@ -183,7 +183,7 @@ def test_a_spliced_last_event_is_a_head_mismatch(harness: Harness, harness_clien
                 f"prev_hash, hash) VALUES ({', '.join([param] * 10)})",
                 (last.match_id, last.version, last.type, msgspec.json.encode(forged).decode(), last.seat,
                  msgspec.json.encode(last.command).decode(), sealed, last.recorded_at, last.prev_hash, digest))
-    verdict = verify_match(harness.store, created["id"])
+    verdict = Audit(harness.store).verify(created["id"])
     assert (verdict.ok, verdict.code, verdict.failed_version) == (False, "head-mismatch", last.version)
     answer = TestClient(client.app).get(f"/v1/matches/{created['id']}/export")
     assert (answer.status_code, answer.json()["code"]) == (500, "record-corrupt")

@@ -1,0 +1,192 @@
+"""What both SQL adapters share: one SQL shape for reads, app keys and read models, two dialects.
+
+An adapter (store/postgres.py, store/sqlite.py) subclasses `SqlStore` and keeps only what differs: how it holds
+connections (`_reading`, `_transaction`), its migrations, and its writes of events (append, create_match) with
+the guard each database needs so readers of the global log never pass over a late commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import msgspec
+
+from store.base import AppendResult, MatchRecord, SeatRecord, StoredEvent, StoreError, appended
+from store.read_models import Checkpoint, DocRow
+from store.sql_read_models import SqlBatch, all_checkpoints, open_batch, query_docs, reset
+
+EVENT_COLUMNS = (
+    "match_id, version, position, type, payload, seat, command, command_id, recorded_at, prev_hash, hash, "
+    "public_payload, commitment"
+)
+MATCH_COLUMNS = (
+    "id, game, rules_version, seats, options, seed, seed_commitment, seed_source, client_entropy, server_seed, "
+    "scheme, status, version, created_at, updated_at, head_hash"
+)
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What differs between PostgreSQL and SQLite in the shared SQL."""
+
+    param: str  # "%s" or "?"
+    json_number: str  # SQL of a numeric field of a read model's `doc`, with {field} in it
+    lock_row: str  # suffix that locks a read model's checkpoint row (" FOR UPDATE" or "")
+    encode: Callable[[Any], Any]  # a JSON document as the driver takes it
+    decode: Callable[[Any], Any]  # a JSON document as the driver returns it
+    stamp: Callable[[Any], str]  # a stored time as the store's ISO 8601 string
+    time: Callable[[datetime], Any]  # a time as the driver takes it
+    now: Callable[[], Any]  # the current time as the driver takes it
+    seats_player: str  # SQL that is true when the match seats a player, with one placeholder for it
+    player: Callable[[str], Any]  # the parameter of `seats_player`
+
+    def sql(self, text: str) -> str:
+        """`text` with `?` placeholders in this dialect."""
+        return text.replace("?", self.param)
+
+
+_seats = msgspec.convert
+
+
+class SqlStore:
+    """The reads every SQL adapter does the same way, over the connections its subclass holds."""
+
+    dialect: Dialect
+
+    def _reading(self) -> AbstractContextManager[Any]:
+        """A connection for reads."""
+        raise NotImplementedError
+
+    def _transaction(self) -> AbstractContextManager[Any]:
+        """A connection inside a transaction that commits on success and rolls back on error."""
+        raise NotImplementedError
+
+    # ---- rows ------------------------------------------------------------------------------------
+
+    def event_of(self, row: tuple[Any, ...]) -> StoredEvent:
+        """An events row (EVENT_COLUMNS) as a StoredEvent."""
+        d = self.dialect
+        (match_id, version, position, type_, payload, seat, command, command_id, recorded_at, prev_hash, hash_,
+         public_payload, commitment) = row
+        public = None if public_payload is None else d.decode(public_payload)
+        return StoredEvent(match_id, version, position, type_, d.decode(payload), seat,
+                           None if command is None else d.decode(command), command_id, d.stamp(recorded_at),
+                           prev_hash, hash_, public_payload=public, commitment=commitment)
+
+    def match_of(self, row: tuple[Any, ...]) -> MatchRecord:
+        """A matches row (MATCH_COLUMNS) as a MatchRecord."""
+        d = self.dialect
+        (id_, game, rules, seats, options, seed, commitment, source, entropy, server_seed, scheme, status, version,
+         created, updated, head) = row
+        return MatchRecord(
+            id=id_, game=game, rules_version=rules, seats=_seats(d.decode(seats), tuple[SeatRecord, ...]),
+            options=d.decode(options), seed=seed, seed_commitment=commitment, seed_source=source,
+            client_entropy=entropy, server_seed=server_seed, scheme=scheme, status=status, version=version,
+            created_at=d.stamp(created), updated_at=d.stamp(updated), head_hash=head,
+        )
+
+    # ---- events and matches ----------------------------------------------------------------------
+
+    def _read_match(self, conn: Any, match_id: str, lo: int, hi: int | None) -> list[StoredEvent]:
+        sql = f"SELECT {EVENT_COLUMNS} FROM events WHERE match_id = ? AND version >= ?"
+        params: list[Any] = [match_id, lo]
+        if hi is not None:
+            sql += " AND version <= ?"
+            params.append(hi)
+        return [self.event_of(r) for r in conn.execute(self.dialect.sql(sql + " ORDER BY version"), params)]
+
+    def _command_events(self, conn: Any, match_id: str, command_id: str) -> list[StoredEvent]:
+        row = conn.execute(self.dialect.sql(
+            "SELECT first_version, last_version FROM commands WHERE match_id = ? AND command_id = ?"),
+            (match_id, command_id)).fetchone()
+        return [] if row is None else self._read_match(conn, match_id, row[0], row[1])
+
+    def read_match(self, match_id: str, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]:
+        """Events of one match with from_version <= version <= to_version, in version order."""
+        with self._reading() as conn:
+            return self._read_match(conn, match_id, from_version, to_version)
+
+    def get_match(self, match_id: str) -> MatchRecord | None:
+        """The match row, or None."""
+        with self._reading() as conn:
+            row = conn.execute(self.dialect.sql(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?"),
+                               (match_id,)).fetchone()
+        return None if row is None else self.match_of(row)
+
+    def list_matches(self, *, game: str | None = None, player: str | None = None, status: str | None = None,
+                     after: tuple[datetime, str] | None = None, limit: int = 50) -> list[MatchRecord]:
+        """Matches newest first by (created_at, id); `after` is the `match_key` to continue after."""
+        d = self.dialect
+        where: list[str] = []
+        params: list[Any] = []
+        for condition, value in (("game = ?", game), ("status = ?", status)):
+            if value is not None:
+                where.append(condition)
+                params.append(value)
+        if player is not None:
+            where.append(d.seats_player)
+            params.append(d.player(player))
+        if after is not None:
+            where.append("(created_at, id) < (?, ?)")  # a keyset, served by the (created_at, id) indexes
+            params += [d.time(after[0]), after[1]]
+        sql = f"SELECT {MATCH_COLUMNS} FROM matches"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        with self._reading() as conn:
+            rows = conn.execute(d.sql(sql + " ORDER BY created_at DESC, id DESC LIMIT ?"), [*params, limit])
+            return [self.match_of(r) for r in rows.fetchall()]
+
+    def find_command(self, match_id: str, command_id: str) -> AppendResult | None:
+        """The result of an earlier append with this command id (duplicate=True), or None."""
+        with self._reading() as conn:
+            original = self._command_events(conn, match_id, command_id)
+        return appended(original, duplicate=True) if original else None
+
+    # ---- app keys --------------------------------------------------------------------------------
+
+    def create_app_key(self, name: str, key_hash: str) -> None:
+        """Record an app key by its hash; re-creating the same (name, hash) is harmless."""
+        with self._transaction() as conn:
+            conn.execute(self.dialect.sql("INSERT INTO app_keys (key_hash, name) VALUES (?, ?) ON CONFLICT DO NOTHING"),
+                         (key_hash, name))
+            stored = conn.execute(self.dialect.sql("SELECT name FROM app_keys WHERE key_hash = ?"),
+                                  (key_hash,)).fetchone()
+        if stored is None or stored[0] != name:
+            raise StoreError(f"app key hash already belongs to {stored[0] if stored else None!r}")
+
+    def app_key_name(self, key_hash: str) -> str | None:
+        """The name of the app key with this hash, or None."""
+        with self._reading() as conn:
+            row = conn.execute(self.dialect.sql("SELECT name FROM app_keys WHERE key_hash = ?"),
+                               (key_hash,)).fetchone()
+        return None if row is None else str(row[0])
+
+    # ---- read models (store/read_models.py) ------------------------------------------------------
+
+    @contextmanager
+    def read_model_batch(self, projection: str, version: int) -> Iterator[SqlBatch]:
+        """Lock the projection's checkpoint row for one batch (created at 0 if new); rolls back on error."""
+        with self._transaction() as conn, open_batch(conn, self.dialect, projection, version) as batch:
+            yield batch
+
+    def checkpoints(self) -> list[Checkpoint]:
+        """Every projection's checkpoint."""
+        with self._reading() as conn:
+            return all_checkpoints(conn, self.dialect)
+
+    def reset_read_model(self, projection: str) -> None:
+        """Drop a projection's documents and checkpoint."""
+        with self._transaction() as conn:
+            reset(conn, self.dialect, projection)
+
+    def docs(self, projection: str, kind: str, *, key: str | None = None, group: str | None = None,
+             min_field: tuple[str, float] | None = None, after: tuple[float, str] | None = None,
+             limit: int = 100) -> list[DocRow]:
+        """Documents of a kind, by key or group; ordered by rank descending then key (keyset `after`)."""
+        with self._reading() as conn:
+            return query_docs(conn, self.dialect, projection, kind, key=key, group=group, min_field=min_field,
+                              after=after, limit=limit)
