@@ -36,6 +36,8 @@ class Settings:
     # Projections: events folded per transaction, and how often a catch-up runs even without new moves.
     projection_batch: int = 500
     sweep_seconds: float = 5.0
+    # Browser apps on these origins (comma-separated) may call the API (CORS); none by default.
+    cors_origins: str = ""
     # Tests only: a pause per folded event, so a worker can be killed in the middle of a batch.
     projection_delay_s: float = 0.0
 

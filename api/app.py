@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import swagger_ui
 from litestar import Litestar, get
+from litestar.config.cors import CORSConfig
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import ScalarRenderPlugin
+from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
+from litestar.static_files import create_static_files_router
 
 from api.allow import allow_all_route_methods
 from api.body import JsonRequest
 from api.edge import refuse_nul
+from api.openapi_games import type_options
+from api.openapi_names import name_components, offer_plain_text, type_headers
 from api.openapi_schema import ClosedStructSchemaPlugin, add_discriminators, forbid_nul
 from api.problems import EXCEPTION_HANDLERS
 from api.routes.audit import AuditController
@@ -19,6 +26,7 @@ from api.routes.matches import MatchesController
 from api.routes.stats import StatsController
 from service.audit import Audit
 from service.matches import MatchService
+from service.records import MEDIA_TYPE as RECORD_MEDIA_TYPE
 from service.statistics import Statistics
 from store.read_models import Store
 from workers.notify import Notifier
@@ -26,19 +34,43 @@ from workers.notify import Notifier
 VERSION = "0.1.0"
 
 
-@get("/health", summary="Liveness", tags=["service"], sync_to_thread=False)
+@get("/health", summary="Liveness", operation_id="getHealth", tags=["service"], sync_to_thread=False)
 def health() -> dict[str, str]:
     """The service answers."""
     return {"status": "ok"}
 
 
-def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = False) -> Litestar:
+DOCS_ASSETS = "/schema/assets"
+# The docs page's scripts and styles ship with the project (swagger-ui-py bundles Swagger UI 5, which reads OpenAPI
+# 3.1): the page works with no internet, and a visitor's browser fetches nothing from a CDN.
+DOCS_PAGE = SwaggerRenderPlugin(
+    path="/", js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js", css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+    standalone_preset_js_url=f"{DOCS_ASSETS}/swagger-ui-standalone-preset.js", favicon="")
+
+
+def cors(origins: str) -> CORSConfig | None:
+    """CORS for the comma-separated origins (TURNSTILE_CORS_ORIGINS), or none: browsers on other origins are kept
+    out until the operator names them."""
+    allowed = [origin.strip() for origin in origins.split(",") if origin.strip()]
+    if not allowed:
+        return None
+    return CORSConfig(allow_origins=allowed, allow_methods=["GET", "POST", "OPTIONS"],
+                      allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "Last-Event-ID"],
+                      expose_headers=["ETag", "Location", "Content-Disposition"])
+
+
+def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = False,
+               cors_origins: str = "") -> Litestar:
     """The Litestar app serving `store`; `notifier` hears of every append (projections)."""
     service = MatchService(store, notifier=notifier)
     stats = Statistics(store)
     auditor = Audit(store)
     app = Litestar(
-        route_handlers=[health, GamesController, MatchesController, StatsController, AuditController],
+        route_handlers=[health, GamesController, MatchesController, StatsController, AuditController,
+                        create_static_files_router(path=DOCS_ASSETS, directories=[Path(swagger_ui.__file__).parent
+                                                                                    / "static"],
+                                                   include_in_schema=False)],
+        cors_config=cors(cors_origins),
         dependencies={"service": Provide(lambda: service, sync_to_thread=False),
                       "stats": Provide(lambda: stats, sync_to_thread=False),
                       "auditor": Provide(lambda: auditor, sync_to_thread=False)},
@@ -50,7 +82,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
             title="Turnstile",
             version=VERSION,
             description="Referee and record of transit-themed tabletop games: moves, replays and leaderboards.",
-            render_plugins=[ScalarRenderPlugin()],
+            render_plugins=[DOCS_PAGE],
             components=Components(security_schemes={
                 "bearer": SecurityScheme(type="http", scheme="bearer",
                                          description="An app key (create matches) or a seat token (moves)"),
@@ -60,5 +92,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     )
     app.state.service = service
     app.state.store = store
-    forbid_nul(add_discriminators(app.openapi_schema))  # built once here; what /schema serves
+    # Built once here; what /schema serves. Names first: the discriminators map tags to the final names.
+    document = type_headers(type_options(name_components(app.openapi_schema)))
+    forbid_nul(add_discriminators(offer_plain_text(document, RECORD_MEDIA_TYPE)))
     return app

@@ -1,4 +1,4 @@
-"""Bearer credentials: app keys authorise creating matches; seat tokens authorise one seat of one match."""
+"""Bearer credentials: app keys create (and own) matches; seat tokens authorise one seat of one match."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from typing import Any
 from litestar import Request
 
 from api.problems import ApiError
-from service.tokens import secret_hash
+from service.access import Reader, reader
+from service.access import seat_of as access_seat
 from store.base import MatchRecord
 
 
@@ -34,21 +35,17 @@ def require_app(request: Request[Any, Any, Any], app_name: Callable[[str], str |
     return name
 
 
-def seat_of(request: Request[Any, Any, Any], record: MatchRecord) -> int | None:
-    """The seat the caller's token holds at this match; None for an anonymous caller (a spectator)."""
-    secret = bearer(request)
-    if secret is None:
-        return None
-    digest = secret_hash(secret)
-    for seat in record.seats:
-        if seat.token_hash == digest:
-            return seat.seat
-    raise ApiError(403, "wrong-token", "this token holds no seat at this match")
+def reader_of(request: Request[Any, Any, Any], record: MatchRecord,
+              app_name: Callable[[str], str | None]) -> Reader:
+    """Who the caller is at this match (a seat, its app, or a spectator), as far as its visibility allows."""
+    return reader(record, bearer(request), app_name)
 
 
-def require_seat(request: Request[Any, Any, Any], record: MatchRecord) -> int:
-    """The caller's seat, or 401 when no seat token was given."""
-    seat = seat_of(request, record)
-    if seat is None:
-        raise ApiError(401, "seat-token-required", "this needs the seat token issued when the match was created")
-    return seat
+def seat_of(request: Request[Any, Any, Any], record: MatchRecord, app_name: Callable[[str], str | None]) -> int | None:
+    """The seat the caller's token holds at this match; None for a spectator (no token, or an app key)."""
+    return reader_of(request, record, app_name).seat
+
+
+def require_seat(request: Request[Any, Any, Any], record: MatchRecord, app_name: Callable[[str], str | None]) -> int:
+    """The caller's seat: moves and legal moves need the seat token issued when the match was created."""
+    return access_seat(reader_of(request, record, app_name))

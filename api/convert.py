@@ -42,7 +42,7 @@ def summary(record: MatchRecord) -> MatchSummary:
     """A match row in a listing."""
     return MatchSummary(id=record.id, game=record.game, status=record.status,  # type: ignore[arg-type]
                         version=record.version, seats=seats(record), seed_source=record.seed_source,
-                        created_at=record.created_at, updated_at=record.updated_at)
+                        visibility=record.visibility, created_at=record.created_at, updated_at=record.updated_at)
 
 
 def outcome(ended: MatchEnded | None) -> OutcomeOut | None:
@@ -75,6 +75,7 @@ def detail(loaded: LoadedMatch, seat: int | None, head_withheld: bool, legal: bo
         seed_commitment=record.seed_commitment,
         seed_source=record.seed_source,
         client_entropy=record.client_entropy,
+        visibility=record.visibility,
         seed=record.seed if state.finished else None,
         server_seed=record.server_seed if state.finished else None,
         head_hash=None if head_withheld else record.head_hash,

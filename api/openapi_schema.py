@@ -77,10 +77,14 @@ def forbid_nul(openapi: OpenAPI) -> OpenAPI:
                 Schema(type=OpenAPIType.STRING, pattern=NO_NUL), Schema(type=OpenAPIType.ARRAY, items=any_json),
                 Schema(type=OpenAPIType.OBJECT, property_names=Schema(pattern=NO_NUL), additional_properties=any_json)])
     seen: set[str] = {JSON_VALUE}
+    used: list[bool] = []
 
     def closed(node: Any) -> Any:
         """`node`, or the JSON value schema when `node` accepts anything."""
-        return any_json if node == Schema() or node is True else node
+        if node == Schema() or node is True:
+            used.append(True)
+            return any_json
+        return node
 
     def visit(node: Any, patterned: bool = False) -> None:
         """Close `node` and what it holds; `patterned`: a pattern around it already applies to its strings."""
@@ -116,6 +120,8 @@ def forbid_nul(openapi: OpenAPI) -> OpenAPI:
                 visit(getattr(parameter, "schema", None))
             for media in (getattr(operation.request_body, "content", None) or {}).values():
                 visit(media.schema)
+    if not used:  # no request takes free JSON: the (recursive) schema would only trouble client generators
+        del components[JSON_VALUE]
     return openapi
 
 

@@ -9,7 +9,9 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, NotFoundException, ValidationException
 
+from api.problem_codes import TITLES
 from domain.engine import Refusal
+from service.access import SeatRequired, WrongToken
 from service.audit import UnknownVersion
 from service.matches import UnknownGame, VersionMismatch
 from service.statistics import NotYet, UnknownPlayer
@@ -50,10 +52,6 @@ class ApiError(Exception):
         self.detail = detail
         self.current_version = current_version
 
-
-TITLES = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-          409: "Conflict", 412: "Precondition Failed", 413: "Content Too Large", 415: "Unsupported Media Type",
-          422: "Unprocessable Content", 500: "Internal Server Error"}
 
 
 def problem_response(problem: Problem, headers: dict[str, str] | None = None) -> Response[Any]:
@@ -143,6 +141,20 @@ def on_unknown_player(_: Request[Any, Any, Any], exc: UnknownPlayer) -> Response
                                                            "yet"))
 
 
+def on_wrong_token(_: Request[Any, Any, Any], exc: WrongToken) -> Response[Any]:
+    """A credential that is neither a seat token of this match nor an app key."""
+    return problem_response(problem(403, "wrong-token", "this token holds no seat at this match and is no app key"))
+
+
+def on_seat_required(request: Request[Any, Any, Any], exc: SeatRequired) -> Response[Any]:
+    """A seat's own request without that seat's token (an app key reads as a spectator but plays no seat)."""
+    if exc.args and exc.args[0] is not None:
+        return problem_response(problem(403, "seat-token-required", "an app key reads matches as a spectator; "
+                                                                    "this needs one of the match's seat tokens"))
+    return problem_response(problem(401, "seat-token-required",
+                                    "this needs the seat token issued when the match was created"))
+
+
 def on_unexpected(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     """A bug: logged with its traceback, answered as a problem without internals."""
     log.exception("unhandled error", exc_info=exc)
@@ -159,18 +171,11 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
     IdempotencyMismatch: on_idempotency_mismatch,
     RecordCorrupt: on_record_corrupt,
     NotYet: on_not_yet,
+    WrongToken: on_wrong_token,
+    SeatRequired: on_seat_required,
     UnknownPlayer: on_unknown_player,
     ValidationException: on_validation_error,
     NotFoundException: on_not_found,
     HTTPException: on_http_error,
     Exception: on_unexpected,
 }
-
-
-
-def problem_responses(*statuses: int) -> dict[int, Any]:
-    """OpenAPI entries documenting problem+json answers for these statuses."""
-    from litestar.openapi.datastructures import ResponseSpec
-
-    return {status: ResponseSpec(data_container=Problem, media_type=PROBLEM_JSON, generate_examples=False,
-                                 description=TITLES.get(status, "Error")) for status in statuses}

@@ -35,6 +35,10 @@ class SeatRequest(Strict, frozen=True):
 
 
 SeedSource = Literal["server", "server+client", "caller"]
+Visibility = Literal["public", "unlisted", "private"]
+VISIBILITY_DOC = ("Who may watch the match: `public` (anyone; listed; counted in statistics and leaderboards), "
+                  "`unlisted` (anyone who has its id; not listed nor counted) or `private` (only the app that created "
+                  "it, as a spectator, and the match's seat tokens; to anyone else it does not exist)")
 SEED_SOURCE_DOC = ("Who chose the seed: `server` (its secret alone), `server+client` (its secret mixed with the "
                    "players' `client_entropy`), or `caller` (a seed chosen at creation, for tests and teaching: "
                    "never rated, never counted in statistics or leaderboards)")
@@ -52,6 +56,7 @@ class CreateMatchRequest(Strict, frozen=True):
                     "secret seed is mixed with it, so the deal depends on what they said and the server could not "
                     "have known it before. It is public in the match; it never lets anyone choose the deal."),
     ] | None = None
+    visibility: Annotated[Visibility, msgspec.Meta(description=VISIBILITY_DOC)] = "public"
     seed: Annotated[str, msgspec.Meta(
         min_length=1, max_length=256,
         description="For tests and teaching only: play with this seed. Whoever knows it knows every hand, so the "
@@ -99,6 +104,7 @@ class CreatedMatch(msgspec.Struct, frozen=True):
     seed_commitment: str
     seed_source: Annotated[SeedSource, msgspec.Meta(description=SEED_SOURCE_DOC)]
     client_entropy: str | None
+    visibility: Annotated[Visibility, msgspec.Meta(description=VISIBILITY_DOC)]
     head_hash: str
 
 
@@ -139,6 +145,7 @@ class MatchSummary(msgspec.Struct, frozen=True):
     version: int
     seats: list[SeatInfo]
     seed_source: Annotated[SeedSource, msgspec.Meta(description=SEED_SOURCE_DOC)]
+    visibility: Annotated[Visibility, msgspec.Meta(description=VISIBILITY_DOC)]
     created_at: str
     updated_at: str
 
@@ -167,6 +174,7 @@ class MatchDetail(msgspec.Struct, frozen=True):
     seed_commitment: str
     seed_source: Annotated[SeedSource, msgspec.Meta(description=SEED_SOURCE_DOC)]
     client_entropy: str | None
+    visibility: Annotated[Visibility, msgspec.Meta(description=VISIBILITY_DOC)]
     seed: Annotated[str | None, msgspec.Meta(description="Revealed when the match ends")]
     server_seed: Annotated[str | None, msgspec.Meta(
         description="The server's part of a mixed seed, revealed when the match ends: "

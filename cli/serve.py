@@ -21,7 +21,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     store = open_store(settings.database_url)
     notifier = notifier_for(settings, store)
-    app = create_app(store, notifier=notifier)
+    app = create_app(store, notifier=notifier, cors_origins=settings.cors_origins)
     print(f"turnstile: serving on http://{args.host}:{args.port} (store: {settings.database_url}); docs at /schema",
           flush=True)
     try:
@@ -65,8 +65,16 @@ def cmd_openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_problems(args: argparse.Namespace) -> int:
+    """Print every problem code the API answers with, as the README's Markdown table."""
+    from api.problem_codes import table
+
+    print(table(), end="")
+    return 0
+
+
 def register(sub: Any) -> None:
-    """Add `serve`, `keys` and `openapi`."""
+    """Add `serve`, `keys`, `openapi` and `problems`."""
     serve = sub.add_parser("serve", help="serve the REST API (and its docs page at /schema)", formatter_class=DEFAULTS,
                            description="Serve the API on the store named by TURNSTILE_DATABASE_URL (default: a "
                                        "SQLite file turnstile.db in this folder).")
@@ -80,3 +88,6 @@ def register(sub: Any) -> None:
     openapi = sub.add_parser("openapi", help="write openapi/openapi.json from the code", formatter_class=DEFAULTS)
     openapi.add_argument("--check", action="store_true", help="only compare: exit 1 if the file is stale")
     openapi.set_defaults(run=cmd_openapi)
+    problems = sub.add_parser("problems", help="print the API's problem codes (the README's table)",
+                              formatter_class=DEFAULTS)
+    problems.set_defaults(run=cmd_problems)

@@ -11,14 +11,17 @@ from typing import Any
 from domain.engine import Command, Event, SeatResult
 
 SEED_SOURCES = ("server", "server+client", "caller")
+VISIBILITIES = ("public", "unlisted", "private")
 
 
 class MatchStarted(Event, frozen=True, tag="match.started", omit_defaults=True):
     """Version 1 of every match: the game, its seats (player handles), options and seed commitment.
 
     `seed_source` says who chose the seed: the server alone, the server mixed with the players' public
-    `client_entropy`, or the caller (tests and teaching: such a match is never rated). Both are left out of the
-    JSON at their defaults, so records written before they existed read the same.
+    `client_entropy`, or the caller (tests and teaching: such a match is never rated). `visibility` says who may
+    watch it: anyone (`public`, counted in statistics), whoever has its id (`unlisted`) or only its app and seats
+    (`private`). All three are left out of the JSON at their defaults, so records written before they existed
+    read the same.
     """
 
     game: str
@@ -28,6 +31,7 @@ class MatchStarted(Event, frozen=True, tag="match.started", omit_defaults=True):
     seed_commitment: str
     seed_source: str = "server"
     client_entropy: str | None = None
+    visibility: str = "public"
 
 
 class SeatResigned(Event, frozen=True, tag="match.seat-resigned"):

@@ -43,27 +43,31 @@ def decode_options(game: Game[Any], raw: dict[str, Any] | None) -> Any:
 
 
 def open_match(game: Game[Any], players: Sequence[str], raw_options: dict[str, Any] | None, seed: str, *,
-               seed_source: str = "server", client_entropy: str | None = None) -> list[Event]:
+               seed_source: str = "server", client_entropy: str | None = None,
+               visibility: str = "public") -> list[Event]:
     """The first events of a new match: `match.started`, then the game's set-up."""
     if not game.min_seats <= len(players) <= game.max_seats:
         raise Refusal(
             "bad-seat-count", f"{game.slug} takes {game.min_seats}-{game.max_seats} seats, not {len(players)}"
         )
     options = decode_options(game, raw_options)
+    started = started_event(game, players, options, seed_commitment(seed), seed_source=seed_source,
+                            client_entropy=client_entropy, visibility=visibility)
+    return [started, *game.start(options, len(players), Rng.derive(seed, 0))]
+
+
+def started_event(game: Game[Any], players: Sequence[str], options: Any, commitment: str, *, seed_source: str,
+                  client_entropy: str | None, visibility: str) -> MatchStarted:
+    """`match.started` of a match: its game, players, typed options and seed commitment, and where it came from."""
     # Only values other than the defaults are passed: msgspec leaves a field out by identity with its default, and
     # a "server" decoded from a record is another string object than the literal.
     provenance: dict[str, Any] = {} if seed_source == "server" else {"seed_source": seed_source}
     if client_entropy is not None:
         provenance["client_entropy"] = client_entropy
-    started = MatchStarted(
-        game=game.slug,
-        rules_version=game.rules_version,
-        players=tuple(players),
-        options=msgspec.to_builtins(options),
-        seed_commitment=seed_commitment(seed),
-        **provenance,
-    )
-    return [started, *game.start(options, len(players), Rng.derive(seed, 0))]
+    if visibility != "public":
+        provenance["visibility"] = visibility
+    return MatchStarted(game=game.slug, rules_version=game.rules_version, players=tuple(players),
+                        options=msgspec.to_builtins(options), seed_commitment=commitment, **provenance)
 
 
 def evolve(game: Game[Any], state: MatchState | None, event: Event) -> MatchState:

@@ -13,15 +13,16 @@ def started(projection: str, docs: Docs, entry: LogEntry) -> dict[str, Any]:
     """Remember what `match.started` says (game, players, who chose the seed), for the projection's later events."""
     game, players = require(projection, entry, "game", "players")
     info = {"game": game, "players": list(players), "moves": 0, "last_command": None,
-            "started_at": entry.recorded_at, "resigned": [], "seed_source": entry.payload.get("seed_source", "server")}
+            "started_at": entry.recorded_at, "resigned": [], "seed_source": entry.payload.get("seed_source", "server"),
+            "visibility": entry.payload.get("visibility", "public")}
     docs.put(MATCH, entry.match_id, info, group=game)
     return info
 
 
 def counted(info: dict[str, Any]) -> bool:
-    """Whether a match counts in statistics, ratings and leaderboards: not when the caller chose its seed (whoever
-    chose it could pick the deal; such matches are for tests and teaching)."""
-    return info.get("seed_source", "server") != "caller"
+    """Whether a match counts in statistics, ratings and leaderboards: only a public one, and not when the caller
+    chose its seed (whoever chose it could pick the deal; such matches are for tests and teaching)."""
+    return info.get("seed_source", "server") != "caller" and info.get("visibility", "public") == "public"
 
 
 def known(projection: str, docs: Docs, entry: LogEntry) -> dict[str, Any]:

@@ -76,4 +76,4 @@ def apply(docs: Docs, entry: LogEntry) -> None:
     docs.delete(common.MATCH, entry.match_id)
 
 
-PROJECTION = Projection(name=NAME, version=2, apply=apply)  # 2: caller-seeded matches do not count
+PROJECTION = Projection(name=NAME, version=2, apply=apply)  # 2: only public matches of a server seed count

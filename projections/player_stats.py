@@ -73,4 +73,4 @@ def apply(docs: Docs, entry: LogEntry) -> None:
         docs.put(PLAYER, player, {**games, "games": {**games["games"], game: doc["played"] + 1}})
 
 
-PROJECTION = Projection(name=NAME, version=2, apply=apply)  # 2: caller-seeded matches do not count
+PROJECTION = Projection(name=NAME, version=2, apply=apply)  # 2: only public matches of a server seed count

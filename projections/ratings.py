@@ -64,4 +64,4 @@ def apply(docs: Docs, entry: LogEntry) -> None:
                   "position": entry.position}, group=game, rank=ordinal)
 
 
-PROJECTION = Projection(name=NAME, version=2, apply=apply)  # 2: caller-seeded matches are not rated
+PROJECTION = Projection(name=NAME, version=2, apply=apply)  # 2: only public matches of a server seed are rated

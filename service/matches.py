@@ -37,6 +37,7 @@ from store.base import (
     SeatRecord,
     SeedSource,
     StoredEvent,
+    Visibility,
     chain_break,
     replayed,
 )
@@ -147,15 +148,17 @@ class MatchService:
         self.notifier = notifier or NoNotifier()
 
     def create(self, slug: str, players: Sequence[str], options: dict[str, Any] | None, *,
-               seed: str | None = None, client_entropy: str | None = None) -> OpenedMatch:
-        """Open a match: `match.started` and the set-up events, one secret token per seat.
+               seed: str | None = None, client_entropy: str | None = None, owner: str | None = None,
+               visibility: Visibility = "public") -> OpenedMatch:
+        """Open a match for the app `owner`: `match.started` and the set-up events, one secret token per seat.
 
         The seed is the server's secret (mixed with `client_entropy` when given); a caller's own `seed` is for
         tests and teaching only, and the match is marked so (`seed_source: "caller"`) and never rated.
         """
         game = game_of(slug)
         seed, source, server_seed = choose_seed(seed, client_entropy)
-        events = match.open_match(game, players, options, seed, seed_source=source, client_entropy=client_entropy)
+        events = match.open_match(game, players, options, seed, seed_source=source, client_entropy=client_entropy,
+                                  visibility=visibility)
         tokens = tuple(new_secret("seat") for _ in players)
         started = events[0]
         new = NewMatch(
@@ -163,7 +166,8 @@ class MatchService:
             seats=tuple(SeatRecord(seat=i, player=player, token_hash=secret_hash(token))
                         for i, (player, token) in enumerate(zip(players, tokens, strict=True))),
             options=getattr(started, "options", {}), seed=seed, seed_commitment=seed_commitment(seed),
-            seed_source=source, client_entropy=client_entropy, server_seed=server_seed,
+            seed_source=source, client_entropy=client_entropy, server_seed=server_seed, owner=owner,
+            visibility=visibility,
         )
         result = self.store.create_match(new, sealed(game, seed, new.scheme, 1, events, None))
         state = match.fold(game, events)
@@ -198,10 +202,12 @@ class MatchService:
         self.cache.put(loaded)
         return loaded
 
-    def list_matches(self, *, game: str | None, player: str | None, status: str | None,
-             after: tuple[datetime, str] | None, limit: int) -> list[MatchRecord]:
-        """Matches newest first, filtered; `after` is the (created_at, id) to go on after."""
-        return self.store.list_matches(game=game, player=player, status=status, after=after, limit=limit)
+    def list_matches(self, *, game: str | None, player: str | None, status: str | None, owner: str | None,
+                     after: tuple[datetime, str] | None, limit: int) -> list[MatchRecord]:
+        """Matches newest first, filtered; `after` is the (created_at, id) to go on after. Public matches only,
+        unless `owner` names the app whose matches (of any visibility) to list."""
+        return self.store.list_matches(game=game, player=player, status=status, owner=owner,
+                                       visibility="public" if owner is None else None, after=after, limit=limit)
 
     def events(self, loaded: LoadedMatch, after: int, limit: int) -> list[StoredEvent]:
         """Up to `limit` stored events of a loaded match after version `after` (none past its version)."""

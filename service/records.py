@@ -53,6 +53,7 @@ class RecordHeader(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     seed_commitment: str
     seed_source: str = "server"
     client_entropy: str | None = None
+    visibility: str = "public"
     status: str
     version: int
     head_hash: str | None
@@ -208,6 +209,7 @@ def build_record(
         seed_commitment=match.seed_commitment,
         seed_source=match.seed_source,
         client_entropy=match.client_entropy,
+        visibility=match.visibility,
         status=match.status,
         version=match.version,
         head_hash=None if withheld_from is not None else match.head_hash,
@@ -266,6 +268,7 @@ def playout_record(played: Playout, *, match_id: str, recorded_at: str = FIXED_T
         seats=tuple(SeatRecord(seat=i, player=p, token_hash="") for i, p in enumerate(started.players)),
         options=started.options, seed=played.seed, seed_commitment=started.seed_commitment,
         seed_source=started.seed_source, client_entropy=started.client_entropy,  # type: ignore[arg-type]
+        visibility=started.visibility,  # type: ignore[arg-type]
         status="finished" if played.state is not None and played.state.finished else "active",
         version=0, created_at=recorded_at, updated_at=recorded_at, head_hash="",
     )

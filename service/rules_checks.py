@@ -137,13 +137,13 @@ def _setup(game: Game[Any], header: Any, seed: str | None) -> list[Event] | None
     """The set-up events opening the match gives (None: they shuffle, and the seed is not revealed)."""
     if seed is not None:
         return match.open_match(game, header.players, header.options, seed, seed_source=header.seed_source,
-                                client_entropy=header.client_entropy)
+                                client_entropy=header.client_entropy, visibility=header.visibility)
     if not game.min_seats <= len(header.players) <= game.max_seats:
         raise Refusal("bad-seat-count", f"{game.slug} takes {game.min_seats}-{game.max_seats} seats")
     options = match.decode_options(game, header.options)
-    started = MatchStarted(game=game.slug, rules_version=game.rules_version, players=tuple(header.players),
-                           options=to_builtins(options), seed_commitment=header.seed_commitment,
-                           seed_source=header.seed_source, client_entropy=header.client_entropy)
+    started = match.started_event(game, header.players, options, header.seed_commitment,
+                                  seed_source=header.seed_source, client_entropy=header.client_entropy,
+                                  visibility=header.visibility)
     try:
         return [started, *game.start(options, len(header.players), SealedRng())]
     except SeedNeeded:

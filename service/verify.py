@@ -168,6 +168,8 @@ def _started_of(header: RecordHeader) -> Any:
         started["seed_source"] = header.seed_source
     if header.client_entropy is not None:
         started["client_entropy"] = header.client_entropy
+    if header.visibility != "public":
+        started["visibility"] = header.visibility
     return canonical(started)
 
 

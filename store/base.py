@@ -60,6 +60,7 @@ class SeatRecord(msgspec.Struct, frozen=True):
 
 
 SeedSource = Literal["server", "server+client", "caller"]
+Visibility = Literal["public", "unlisted", "private"]
 
 
 class NewMatch(msgspec.Struct, frozen=True, kw_only=True):
@@ -68,6 +69,7 @@ class NewMatch(msgspec.Struct, frozen=True, kw_only=True):
     `seed` drives every random outcome and stays secret until the end; `seed_source` says who chose it: the
     server alone, the server mixed with `client_entropy` (`seed` derived from `server_seed`), or the caller
     (tests and teaching only: never rated). `scheme` is the record scheme of its hash chain (store/chain.py).
+    `owner` is the app whose key created it; `visibility` who may list and read it (see service/access.py).
     """
 
     id: str
@@ -81,6 +83,8 @@ class NewMatch(msgspec.Struct, frozen=True, kw_only=True):
     client_entropy: str | None = None
     server_seed: str | None = None
     scheme: int = SCHEME_COMMITTED
+    owner: str | None = None
+    visibility: Visibility = "public"
 
 
 class MatchRecord(NewMatch, frozen=True, kw_only=True):
@@ -221,6 +225,8 @@ class EventStore(Protocol):
         game: str | None = None,
         player: str | None = None,
         status: str | None = None,
+        visibility: Visibility | None = None,
+        owner: str | None = None,
         after: tuple[datetime, str] | None = None,
         limit: int = 50,
     ) -> list[MatchRecord]:

@@ -7,8 +7,12 @@ records the command id and inserts the events, or does nothing when the version 
 Positions come from an identity column, which is assigned at INSERT, not at COMMIT, so a reader of "after
 position P" could see P+2 commit before P+1 and pass over P+1 for good. Instead of serialising appends, each
 event records its transaction id (`xid`, a xid8), and `read_all` returns only events of transactions older than
-every transaction still running (`pg_snapshot_xmin(pg_current_snapshot())`), ordered by (xid, position): no
-transaction can still commit below that horizon, so the order is final when read.
+every transaction that could still add one: the horizon is the oldest transaction in progress in the reader's
+snapshot, leaving out those that `pg_stat_activity` shows working in other databases of the cluster (they cannot
+write our events; a transaction it cannot place, e.g. one that ended a moment ago, still counts). Events are read
+in (xid, position) order: no transaction can still commit below the horizon, so that order is final when read.
+A long write transaction in this database (a projection batch, say) holds readers back until it ends; moves are
+never held back.
 """
 
 from __future__ import annotations
@@ -53,8 +57,15 @@ from store.sql import EVENT_COLUMNS, MATCH_COLUMNS, Dialect, SqlStore
 # An arbitrary constant ("TS" + purpose) naming the advisory lock that serialises migrations.
 MIGRATE_LOCK = 0x5453_0002
 
-# Events below this transaction horizon are final: every transaction that could still add one is younger.
-_HORIZON = "xid < pg_snapshot_xmin(pg_current_snapshot())"
+# Events below this transaction horizon are final: every transaction that could still add one is younger. The
+# horizon is the oldest transaction in progress, unless pg_stat_activity places it in another database (xid8 values
+# are matched to its 32-bit backend_xid by their low 32 bits: running transactions are never 2^31 apart).
+_HORIZON = (
+    "xid < coalesce((SELECT min(running) FROM pg_snapshot_xip(pg_current_snapshot()) AS running "
+    "WHERE mod(running::text::bigint, 4294967296) NOT IN (SELECT backend_xid::text::bigint FROM pg_stat_activity "
+    "WHERE datname IS DISTINCT FROM current_database() AND backend_xid IS NOT NULL)), "
+    "pg_snapshot_xmax(pg_current_snapshot()))"
+)
 # (xid, position) of the event at a position; ('0', 0) before the first (rows older than the xid column have 0).
 _CURSOR = "(coalesce((SELECT xid FROM events WHERE position = %(after)s), '0'::xid8), %(after)s::bigint)"
 DIALECT = Dialect(
@@ -187,23 +198,14 @@ class PostgresStore(SqlStore):
     def create_match(self, match: NewMatch, events: Sequence[NewEvent]) -> AppendResult:
         """Insert the match row and its first events 1..n in one transaction; a taken id -> MatchExists."""
         checked = check_events(events)
-        options = clean_json(match.options, "options")
-        seats = clean_json(msgspec.to_builtins(match.seats), "seats")
         now = utc_now()
         built = build_events(match.id, 0, GENESIS, iso(now), checked, None, None, None)
         try:
             # Pipeline: BEGIN, both INSERTs and COMMIT go out together: one round trip.
             with self._pool.connection() as conn, conn.pipeline(), conn.transaction():
-                conn.execute(
-                    f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES "
-                    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                    (
-                        match.id, match.game, match.rules_version, Jsonb(seats), Jsonb(options), match.seed,
-                        match.seed_commitment, match.seed_source, match.client_entropy, match.server_seed,
-                        match.scheme, "finished" if ends_match(checked) else "active", len(built), now, now,
-                        built[-1].hash,
-                    ),
-                )
+                status = "finished" if ends_match(checked) else "active"
+                conn.execute(f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES ({', '.join(['%s'] * 18)})",
+                             self.match_params(match, status, len(built), now, built[-1].hash))
                 cur = conn.execute(_insert_sql(len(built)), _event_params(built, now))
         except errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "matches_pkey":

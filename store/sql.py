@@ -15,7 +15,16 @@ from typing import Any
 
 import msgspec
 
-from store.base import AppendResult, MatchRecord, SeatRecord, StoredEvent, StoreError, appended
+from store.base import (
+    AppendResult,
+    MatchRecord,
+    NewMatch,
+    SeatRecord,
+    StoredEvent,
+    StoreError,
+    appended,
+    clean_json,
+)
 from store.read_models import Checkpoint, DocRow
 from store.sql_read_models import SqlBatch, all_checkpoints, open_batch, query_docs, reset
 
@@ -25,7 +34,7 @@ EVENT_COLUMNS = (
 )
 MATCH_COLUMNS = (
     "id, game, rules_version, seats, options, seed, seed_commitment, seed_source, client_entropy, server_seed, "
-    "scheme, status, version, created_at, updated_at, head_hash"
+    "scheme, owner, visibility, status, version, created_at, updated_at, head_hash"
 )
 
 
@@ -80,14 +89,22 @@ class SqlStore:
     def match_of(self, row: tuple[Any, ...]) -> MatchRecord:
         """A matches row (MATCH_COLUMNS) as a MatchRecord."""
         d = self.dialect
-        (id_, game, rules, seats, options, seed, commitment, source, entropy, server_seed, scheme, status, version,
-         created, updated, head) = row
+        (id_, game, rules, seats, options, seed, commitment, source, entropy, server_seed, scheme, owner, visibility,
+         status, version, created, updated, head) = row
         return MatchRecord(
             id=id_, game=game, rules_version=rules, seats=_seats(d.decode(seats), tuple[SeatRecord, ...]),
             options=d.decode(options), seed=seed, seed_commitment=commitment, seed_source=source,
-            client_entropy=entropy, server_seed=server_seed, scheme=scheme, status=status, version=version,
-            created_at=d.stamp(created), updated_at=d.stamp(updated), head_hash=head,
+            client_entropy=entropy, server_seed=server_seed, scheme=scheme, owner=owner, visibility=visibility,
+            status=status, version=version, created_at=d.stamp(created), updated_at=d.stamp(updated), head_hash=head,
         )
+
+    def match_params(self, match: NewMatch, status: str, version: int, now: Any, head: str) -> tuple[Any, ...]:
+        """The parameters of an INSERT of MATCH_COLUMNS for a new match."""
+        d = self.dialect
+        seats = clean_json(msgspec.to_builtins(match.seats), "seats")
+        return (match.id, match.game, match.rules_version, d.encode(seats), d.encode(clean_json(match.options,
+                "options")), match.seed, match.seed_commitment, match.seed_source, match.client_entropy,
+                match.server_seed, match.scheme, match.owner, match.visibility, status, version, now, now, head)
 
     # ---- events and matches ----------------------------------------------------------------------
 
@@ -118,12 +135,14 @@ class SqlStore:
         return None if row is None else self.match_of(row)
 
     def list_matches(self, *, game: str | None = None, player: str | None = None, status: str | None = None,
+                     visibility: str | None = None, owner: str | None = None,
                      after: tuple[datetime, str] | None = None, limit: int = 50) -> list[MatchRecord]:
         """Matches newest first by (created_at, id); `after` is the `match_key` to continue after."""
         d = self.dialect
         where: list[str] = []
         params: list[Any] = []
-        for condition, value in (("game = ?", game), ("status = ?", status)):
+        for condition, value in (("game = ?", game), ("status = ?", status), ("visibility = ?", visibility),
+                                 ("owner = ?", owner)):
             if value is not None:
                 where.append(condition)
                 params.append(value)

@@ -146,21 +146,14 @@ class SqliteStore(SqlStore):
     def create_match(self, match: NewMatch, events: Sequence[NewEvent]) -> AppendResult:
         """Insert the match row and its first events 1..n in one transaction; a taken id -> MatchExists."""
         checked = check_events(events)
-        options = clean_json(match.options, "options")
-        seats = clean_json(msgspec.to_builtins(match.seats), "seats")
         with self._write() as conn:
             if conn.execute("SELECT 1 FROM matches WHERE id = ?", (match.id,)).fetchone():
                 raise MatchExists(match.id)
             now = iso(utc_now())
             built = build_events(match.id, 0, GENESIS, now, checked, None, None, None)
-            conn.execute(
-                f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    match.id, match.game, match.rules_version, _encode(seats), _encode(options), match.seed,
-                    match.seed_commitment, match.seed_source, match.client_entropy, match.server_seed, match.scheme,
-                    "finished" if ends_match(checked) else "active", len(built), now, now, built[-1].hash,
-                ),
-            )
+            status = "finished" if ends_match(checked) else "active"
+            conn.execute(f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES ({', '.join(['?'] * 18)})",
+                         self.match_params(match, status, len(built), now, built[-1].hash))
             stored = self._insert_events(conn, built)
         return appended(stored, duplicate=False)
 

@@ -12,8 +12,10 @@ from litestar.params import JSONBody, Parameter
 from api import convert
 from api.audit_schemas import MatchStateAt, VerificationRequest
 from api.auth import seat_of
-from api.deps import Auditor
-from api.problems import problem_responses
+from api.deps import Auditor, Service
+from api.openapi_names import TEXT
+from api.problem_codes import problem_responses
+from api.routes.matches import OPTIONAL_KEY, READ_MATCH
 from domain import match
 from service.records import MEDIA_TYPE, encode_record
 from service.verify import Verdict, verify_text
@@ -29,9 +31,10 @@ class AuditController(Controller):
     path = "/v1"
     tags = ["audit"]
 
-    @get("/matches/{match_id:str}/state", summary="A match at any version", sync_to_thread=True,
-         responses=problem_responses(400, 401, 403, 404))
-    def state_at(self, request: Request[Any, Any, Any], match_id: MatchId, auditor: Auditor,
+    @get("/matches/{match_id:str}/state", summary="A match at any version", operation_id="getStateAt",
+         sync_to_thread=True,
+         security=OPTIONAL_KEY, responses=problem_responses(*READ_MATCH, "unknown-version"))
+    def state_at(self, request: Request[Any, Any, Any], match_id: MatchId, auditor: Auditor, service: Service,
                  version: Version = None) -> MatchStateAt:
         """The state after event `version`, as the caller may see it (seat token: that seat; none: a spectator).
 
@@ -39,9 +42,9 @@ class AuditController(Controller):
         deck order) at that version. During set-up (version 1 up to the last set-up event, one atomic append)
         there is no table yet: `view` is null and no one is to move.
         """
+        seat = seat_of(request, auditor.match(match_id), service.app_name)
         moment = auditor.state_at(match_id, version)
         record, game, state = moment.record, moment.game, moment.state
-        seat = seat_of(request, record)
         return MatchStateAt(
             id=record.id, game=record.game, version=state.version, latest_version=record.version,
             status=record.status,  # type: ignore[arg-type]
@@ -52,24 +55,30 @@ class AuditController(Controller):
             game_state=msgspec.to_builtins(state.game_state) if moment.public else None,
         )
 
-    @get("/matches/{match_id:str}/export", summary="The match's record (NDJSON)", sync_to_thread=True,
-         media_type=MEDIA_TYPE, responses=problem_responses(400, 401, 403, 404),
+    @get("/matches/{match_id:str}/export", summary="The match's record (NDJSON)", operation_id="exportRecord",
+         sync_to_thread=True,
+         media_type=MEDIA_TYPE, security=OPTIONAL_KEY, responses=problem_responses(*READ_MATCH),
          response_headers=[ResponseHeader(name="Content-Disposition", documentation_only=True,
                                           description="attachment; filename=\"turnstile-{id}.ndjson\"")])
-    def export(self, request: Request[Any, Any, Any], match_id: MatchId, auditor: Auditor) -> Response[bytes]:
+    def export(self, request: Request[Any, Any, Any], match_id: MatchId, auditor: Auditor,
+               service: Service) -> Response[bytes]:
         """One self-contained record: a header line, then one line per event with its command, seat and hashes.
 
-        After the end: every event as recorded, and the seed. Before it: events redacted for the caller (seat token:
-        that seat; none: a spectator) as in the event log, others' commands withheld, no seed; a withheld line says
-        `"redacted": true` and carries no hash. Verify a record with `POST /v1/verifications`.
+        After the end: every event as recorded, and the seed. Before it: events as the caller may see them (seat
+        token: that seat; none or the owning app's key: a spectator) as in the event log, others' commands withheld,
+        no seed; a line that withholds something says `"redacted": true`, and every line carries its hash and
+        commitment. Verify a record with `POST /v1/verifications`.
         """
-        body = encode_record(auditor.export(match_id, seat_of(request, auditor.match(match_id))))
+        body = encode_record(auditor.export(match_id, seat_of(request, auditor.match(match_id), service.app_name)))
         filename = f"turnstile-{match_id}.ndjson"
-        return Response(body, media_type=MEDIA_TYPE,
+        # NDJSON by default; the same text as text/plain to a client that asks for that first.
+        media_type = request.accept.best_match([MEDIA_TYPE, TEXT], default=MEDIA_TYPE) or MEDIA_TYPE
+        return Response(body, media_type=media_type if media_type != TEXT else f"{TEXT}; charset=utf-8",
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
-    @post("/verifications", summary="Verify a match record", status_code=200, sync_to_thread=True,
-          responses=problem_responses(400, 413, 415))
+    @post("/verifications", summary="Verify a match record", operation_id="verifyRecord", status_code=200,
+          sync_to_thread=True,
+          responses=problem_responses("request-too-large", "unsupported-media-type"))
     def verify(self, data: JSONBody[VerificationRequest]) -> Verdict:
         """Check a record: hash chain, seed commitment, rules version, fold, every decision re-decided, outcome.
 

@@ -6,7 +6,8 @@ from litestar import Controller, get
 from litestar.params import FromPath
 
 from api.convert import game_info
-from api.problems import ApiError, problem_responses
+from api.problem_codes import problem_responses
+from api.problems import ApiError
 from api.schemas import GameInfo, GameList
 from domain.catalog import GAMES, by_slug
 
@@ -17,12 +18,13 @@ class GamesController(Controller):
     path = "/v1/games"
     tags = ["games"]
 
-    @get("/", summary="List the games", sync_to_thread=False)
+    @get("/", summary="List the games", operation_id="listGames", sync_to_thread=False, responses=problem_responses())
     def list_games(self) -> GameList:
         """Every registered game, with its seats, options and which of its data is DEFAULT."""
         return GameList(items=[game_info(game) for game in GAMES])
 
-    @get("/{game:str}", summary="One game", sync_to_thread=False, responses=problem_responses(404))
+    @get("/{game:str}", summary="One game", operation_id="getGame",
+         sync_to_thread=False, responses=problem_responses("unknown-game"))
     def get_game(self, game: FromPath[str]) -> GameInfo:
         """One game of the catalog."""
         found = by_slug(game)

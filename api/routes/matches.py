@@ -13,7 +13,8 @@ from api import convert, cursors
 from api.auth import require_app, require_seat, seat_of
 from api.body import MAX_BODY_BYTES
 from api.deps import Service
-from api.problems import ApiError, problem_responses
+from api.problem_codes import RULES, problem_responses
+from api.problems import ApiError
 from api.schemas import (
     CreatedMatch,
     CreateMatchRequest,
@@ -39,6 +40,11 @@ Include = Annotated[str, Parameter(
     description="What else to answer with, comma-separated: `view` (the caller's view of the table) and `legal` "
                 "(the caller's legal moves now), so a client needs one request per move")]
 MAX_VERSION = 2_147_483_647  # versions are 32-bit in the store
+# What reading a match may answer besides its data, and who may ask (OpenAPI security requirements).
+READ_MATCH = ("bad-authorization", "wrong-token", "unknown-match", "record-corrupt")
+APP_KEY: list[dict[str, list[str]]] = [{"bearer": []}]
+SEAT_TOKEN: list[dict[str, list[str]]] = [{"bearer": []}]
+OPTIONAL_KEY: list[dict[str, list[str]]] = [{}, {"bearer": []}]  # anyone; a seat token or the owning app's key
 
 
 def expected_from(body: int | None, if_match: str) -> int | None:
@@ -57,19 +63,22 @@ class MatchesController(Controller):
     path = "/v1/matches"
     tags = ["matches"]
 
-    @post("/", summary="Create a match", status_code=201, sync_to_thread=True,
-          request_max_body_size=MAX_BODY_BYTES, responses=problem_responses(400, 401, 403, 404, 413, 415, 422),
+    @post("/", summary="Create a match", operation_id="createMatch", status_code=201, sync_to_thread=True,
+          request_max_body_size=MAX_BODY_BYTES, security=APP_KEY, responses=problem_responses(
+              "bad-authorization", "app-key-required", "unknown-app-key", "unknown-game", "bad-options",
+              "bad-seat-count", "request-too-large", "unsupported-media-type"),
           response_headers=[ResponseHeader(name="Location", description="The new match", documentation_only=True)])
     def create_match(self, request: Request[Any, Any, Any], data: JSONBody[CreateMatchRequest],
                      service: Service) -> Response[CreatedMatch]:
         """Open a match of a game (app key required). Each seat's token is shown only in this answer.
 
-        The seed is the server's secret, committed to now (`seed_commitment`) and revealed when the match ends;
+        The match belongs to the app whose key created it; `visibility` says who else may list and read it. The
+        seed is the server's secret, committed to now (`seed_commitment`) and revealed when the match ends;
         `client_entropy` mixes the players' own text into it. A `seed` of the caller's is for tests and teaching.
         """
-        require_app(request, service.app_name)
+        app = require_app(request, service.app_name)
         created = service.create(data.game, [s.player for s in data.seats], data.options, seed=data.seed,
-                                 client_entropy=data.client_entropy)
+                                 client_entropy=data.client_entropy, owner=app, visibility=data.visibility)
         record = created.record
         body = CreatedMatch(
             id=record.id,
@@ -80,14 +89,20 @@ class MatchesController(Controller):
             seed_commitment=record.seed_commitment,
             seed_source=record.seed_source,
             client_entropy=record.client_entropy,
+            visibility=record.visibility,
             head_hash=record.head_hash,
         )
         return Response(body, status_code=201, headers={"Location": f"/v1/matches/{record.id}"})
 
-    @get("/", summary="List matches", sync_to_thread=True, responses=problem_responses(400))
+    @get("/", summary="List matches", operation_id="listMatches",
+         sync_to_thread=True, security=OPTIONAL_KEY, responses=problem_responses(
+        "invalid-cursor", "bad-authorization", "app-key-required", "unknown-app-key"))
     def list_matches(
         self,
+        request: Request[Any, Any, Any],
         service: Service,
+        mine: Annotated[bool, Parameter(description="Only the calling app's own matches, of any visibility (needs "
+                                                    "its app key)")] = False,
         game: FromQuery[str | None] = None,
         player: FromQuery[str | None] = None,
         status: FromQuery[Status | None] = None,
@@ -97,36 +112,42 @@ class MatchesController(Controller):
             schema_extra={"pattern": cursors.MATCHES_PATTERN})] = None,
         limit: Annotated[int, Parameter(ge=1, le=200)] = 50,
     ) -> MatchPage:
-        """Matches, newest first, filtered by game, player or status; follow `next_cursor`."""
+        """Public matches, newest first, filtered by game, player or status; follow `next_cursor`. With `mine=true`
+        and an app key: that app's own matches, public, unlisted and private."""
         after = cursors.match_after(cursor)
-        records = service.list_matches(game=game, player=player, status=status, after=after, limit=limit + 1)
+        owner = require_app(request, service.app_name) if mine else None
+        records = service.list_matches(game=game, player=player, status=status, owner=owner, after=after,
+                                       limit=limit + 1)
         page = records[:limit]
         next_cursor = cursors.match_cursor(page[-1]) if len(records) > limit else None
         return MatchPage(items=[convert.summary(r) for r in page], next_cursor=next_cursor)
 
-    @get("/{match_id:str}", summary="Read a match", sync_to_thread=True,
-         responses=problem_responses(400, 401, 403, 404, 500),
+    @get("/{match_id:str}", summary="Read a match", operation_id="getMatch", sync_to_thread=True,
+         security=OPTIONAL_KEY, responses=problem_responses(*READ_MATCH),
          response_headers=[ResponseHeader(name="ETag", description="The version", documentation_only=True)])
     def get_match(self, request: Request[Any, Any, Any], match_id: MatchId, service: Service,
                   include: Include = "") -> Response[MatchDetail]:
         """The match and its state as the caller may see it (`include=legal`: with a seat's legal moves)."""
         loaded = service.load(match_id)
-        seat = seat_of(request, loaded.record)
+        seat = seat_of(request, loaded.record, service.app_name)
         body = convert.detail(loaded, seat, service.first_redacted(loaded, seat) is not None, legal="legal" in include)
         return Response(body, headers={"ETag": f'"{body.version}"'})
 
-    @get("/{match_id:str}/legal-moves", summary="Legal moves of the caller's seat", sync_to_thread=True,
-         responses=problem_responses(400, 401, 403, 404, 500))
+    @get("/{match_id:str}/legal-moves", summary="Legal moves of the caller's seat", operation_id="getLegalMoves",
+         sync_to_thread=True,
+         security=SEAT_TOKEN, responses=problem_responses(*READ_MATCH, "seat-token-required"))
     def legal_moves(self, request: Request[Any, Any, Any], match_id: MatchId, service: Service) -> LegalMoves:
         """Every move the caller's seat may send now (empty when it is not to move)."""
         loaded = service.load(match_id)
-        seat = require_seat(request, loaded.record)
+        seat = require_seat(request, loaded.record, service.app_name)
         moves = match.legal(loaded.game, loaded.state, seat)
         return LegalMoves(version=loaded.state.version, seat=seat, moves=moves)
 
-    @post("/{match_id:str}/moves", summary="Play a move", status_code=201, sync_to_thread=True,
+    @post("/{match_id:str}/moves", summary="Play a move", operation_id="playMove", status_code=201, sync_to_thread=True,
           request_max_body_size=MAX_BODY_BYTES,
-          responses=problem_responses(400, 401, 403, 404, 409, 412, 413, 415, 422, 500))
+          security=SEAT_TOKEN, responses=problem_responses(
+              *READ_MATCH, "seat-token-required", "version-conflict", "request-too-large", "unsupported-media-type",
+              "expected-version-disagrees", "idempotency-key-reused", RULES))
     def play_move(
         self,
         request: Request[Any, Any, Any],
@@ -143,7 +164,7 @@ class MatchesController(Controller):
         moves. Retrying with the same Idempotency-Key returns the first answer, even while the first is in flight.
         """
         loaded = service.cached(match_id)
-        seat = require_seat(request, loaded.record)
+        seat = require_seat(request, loaded.record, service.app_name)
         expected = expected_from(data.expected_version, if_match)
         command_id = f"key:{seat}:{idempotency_key}" if idempotency_key else None
         played = service.play(match_id, seat, data.move, expected_version=expected, command_id=command_id)
@@ -157,8 +178,8 @@ class MatchesController(Controller):
             legal=match.legal(game, state, seat) if "legal" in include else None,
         )
 
-    @get("/{match_id:str}/events", summary="The event log", sync_to_thread=True,
-         responses=problem_responses(400, 401, 403, 404, 500))
+    @get("/{match_id:str}/events", summary="The event log", operation_id="getEvents", sync_to_thread=True,
+         security=OPTIONAL_KEY, responses=problem_responses(*READ_MATCH))
     def events(
         self,
         request: Request[Any, Any, Any],
@@ -169,7 +190,7 @@ class MatchesController(Controller):
     ) -> EventPage:
         """The match's events as the caller may see them (all of them once it has ended); follow `next_after`."""
         loaded = service.load(match_id)
-        seat = seat_of(request, loaded.record)
+        seat = seat_of(request, loaded.record, service.app_name)
         stored = service.events(loaded, after, limit)
         items = convert.recorded(loaded.game, stored, seat, loaded.state.finished, service.first_redacted(loaded, seat))
         last = stored[-1].version if stored else after

@@ -9,7 +9,7 @@ from litestar.params import FromPath, Parameter
 
 from api import cursors
 from api.deps import Stats
-from api.problems import problem_responses
+from api.problem_codes import problem_responses
 from api.stats_schemas import (
     GameStats,
     Leaderboard,
@@ -46,8 +46,9 @@ class StatsController(Controller):
 
     tags = ["statistics"]
 
-    @get("/v1/leaderboards/{game:str}", summary="A game's leaderboard", sync_to_thread=True,
-         responses=problem_responses(400, 404, 409))
+    @get("/v1/leaderboards/{game:str}", summary="A game's leaderboard", operation_id="getLeaderboard",
+         sync_to_thread=True,
+         responses=problem_responses("unknown-game", "invalid-cursor", "not-yet"))
     def leaderboard(
         self,
         game: FromPath[str],
@@ -70,15 +71,16 @@ class StatsController(Controller):
         return Leaderboard(game=game, min_matches=min_matches, position=position,
                            items=[entry(r.doc) for r in page], next_cursor=next_cursor)
 
-    @get("/v1/players/{player:str}", summary="A player", sync_to_thread=True,
-         responses=problem_responses(400, 404, 409))
+    @get("/v1/players/{player:str}", summary="A player", operation_id="getPlayer", sync_to_thread=True,
+         responses=problem_responses("unknown-player", "not-yet"))
     def player(self, player: FromPath[str], stats: Stats, min_position: MinPosition = None) -> Player:
         """Which games a player has finished matches of, and how many."""
         position = stats.position(player_stats.NAME, min_position)
         return Player(player=player, position=position, games=stats.player_games(player))
 
-    @get("/v1/players/{player:str}/stats", summary="A player's statistics", sync_to_thread=True,
-         responses=problem_responses(400, 404, 409))
+    @get("/v1/players/{player:str}/stats", summary="A player's statistics", operation_id="getPlayerStats",
+         sync_to_thread=True,
+         responses=problem_responses("unknown-player", "not-yet"))
     def player_stats(self, player: FromPath[str], stats: Stats, min_position: MinPosition = None) -> PlayerStats:
         """Per game: played, won, lost, drawn, scores, placement, streaks and rating."""
         position = stats.position(player_stats.NAME, min_position)
@@ -89,8 +91,8 @@ class StatsController(Controller):
             rating=None if rated is None else entry(rated)) for doc, rated in stats.player_stats(player)]
         return PlayerStats(player=player, position=position, games=games)
 
-    @get("/v1/games/{game:str}/stats", summary="A game's statistics", sync_to_thread=True,
-         responses=problem_responses(400, 404, 409))
+    @get("/v1/games/{game:str}/stats", summary="A game's statistics", operation_id="getGameStats", sync_to_thread=True,
+         responses=problem_responses("unknown-game", "not-yet"))
     def game_stats(self, game: FromPath[str], stats: Stats, min_position: MinPosition = None) -> GameStats:
         """Win rate by seat, score distribution, match length, end reasons, cooperative and solo results."""
         known_game(game)
@@ -105,7 +107,8 @@ class StatsController(Controller):
                          cooperative_played=doc["cooperative_played"],
                          cooperative_win_rate=doc.get("cooperative_win_rate"), solo_scores=doc["solo_scores"])
 
-    @get("/v1/projections", summary="Projection status", sync_to_thread=True)
+    @get("/v1/projections", summary="Projection status", operation_id="getProjections",
+         sync_to_thread=True, responses=problem_responses())
     def projections(self, stats: Stats) -> ProjectionList:
         """Each projection's position, lag behind the head of the log, and the error it stopped on."""
         head, states = stats.projections()

@@ -96,3 +96,27 @@ def test_the_api_conforms_to_its_schema(case: schemathesis.Case, served: Served)
         case.path_parameters["match_id"] = live.record.id
         auth = f"Bearer {live.tokens[turn % len(live.tokens)]}"
     case.call_and_validate(headers={"Authorization": auth})
+
+
+def test_the_document_is_valid_openapi() -> None:
+    """openapi-spec-validator accepts the committed document (OpenAPI 3.1)."""
+    from openapi_spec_validator import validate
+
+    validate(json.loads(OPENAPI_PATH.read_text()))
+
+
+def test_schema_titles_are_unique_and_tagged_schemas_are_named_after_their_games() -> None:
+    """Client generators refuse two schemas of one title; a command's name says its game."""
+    schemas = json.loads(OPENAPI_PATH.read_text())["components"]["schemas"]
+    titles = [schema.get("title") for schema in schemas.values()]
+    assert len(titles) == len(set(titles)) and None not in titles
+    assert {"ExpectDelaysRunTheLine", "TerminusEndTurn", "TouchedOnEndTurn", "MatchStarted", "MetroXOptions"} <= set(
+        schemas)
+
+
+def test_every_operation_that_takes_a_credential_says_so() -> None:
+    """The bearer scheme is referenced: required where a key or token is needed, optional where it changes the view."""
+    paths = json.loads(OPENAPI_PATH.read_text())["paths"]
+    assert paths["/v1/matches"]["post"]["security"] == [{"bearer": []}]
+    assert paths["/v1/matches/{match_id}/moves"]["post"]["security"] == [{"bearer": []}]
+    assert paths["/v1/matches/{match_id}"]["get"]["security"] == [{}, {"bearer": []}]

@@ -541,6 +541,26 @@ def test_a_late_commit_is_read_once_and_in_order(harness: Harness) -> None:
     assert store.read_all(before[-1]) == log[len(before):]
 
 
+def test_a_long_transaction_in_another_database_does_not_hold_readers_back(harness: Harness) -> None:
+    """Transaction ids are shared by the whole cluster: a write transaction left open in another database must not
+    stop readers of this one from seeing events committed since (it can never add one of ours)."""
+    if harness.kind != "postgres":
+        pytest.skip("a PostgreSQL cluster's databases share one sequence of transaction ids")
+    import os
+
+    import psycopg
+
+    other = os.environ.get("TURNSTILE_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    store = harness.store
+    mid = start(store)
+    with psycopg.connect(other) as elsewhere:
+        elsewhere.execute("SELECT pg_current_xact_id()")  # holds a transaction id, and never ends during the test
+        result = play(store, mid, 2, n=2)
+        assert [e.position for e in full_log(store)][-2:] == [e.position for e in result.events]
+        assert store.head_position() == result.position
+        elsewhere.rollback()
+
+
 # ---- record scheme 2 ------------------------------------------------------------------------------
 
 

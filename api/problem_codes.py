@@ -1,0 +1,73 @@
+"""Every problem `code` the API answers with: its HTTP status and what it means, in one table.
+
+Operations declare which codes they can answer (`problem_responses`); the OpenAPI document lists them per response,
+and `turnstile problems` prints this table for the README, so the three never drift apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+RULES = "<the rule's own code>"  # a refusal by a game's rules: each game lists its codes in GET /v1/games/{game}
+
+CODES: dict[str, tuple[tuple[int, ...], str]] = {
+    "invalid-request": ((400,), "a parameter, header or body is malformed; `errors` names each field and why"),
+    "invalid-cursor": ((400,), "a `cursor` that is not a `next_cursor` this API gave (see the parameter's pattern)"),
+    "bad-authorization": ((401,), "the Authorization header is not `Bearer <token>`"),
+    "app-key-required": ((401,), "creating matches and listing an app's own need an app key"),
+    "seat-token-required": ((401, 403), "moves and legal moves need one of the match's seat tokens (403: an app key "
+                                        "was shown; an app reads its matches as a spectator)"),
+    "unknown-app-key": ((403,), "this app key is not known"),
+    "wrong-token": ((403,), "this token holds no seat at this match and is no app key"),
+    "unknown-game": ((404,), "no game has this slug"),
+    "unknown-match": ((404,), "no match has this id (or it is private, and the caller has no part in it)"),
+    "unknown-version": ((404,), "the match has no such version yet; `current_version` says where it is"),
+    "unknown-player": ((404,), "no finished match of this player has been folded into statistics yet"),
+    "not-found": ((404,), "no such route"),
+    "method-not-allowed": ((405,), "the route does not take this method"),
+    "version-conflict": ((409, 412), "the expected version (412: given as If-Match) is stale; `current_version` "
+                                     "says where the match is now"),
+    "not-yet": ((409,), "statistics are not yet folded up to `min_position`; `position` says how far they are"),
+    "request-too-large": ((413,), "the body is larger than the operation takes (64 KiB for matches and moves)"),
+    "unsupported-media-type": ((415,), "a body that is not JSON (`application/json` or `application/*+json`)"),
+    "bad-options": ((422,), "the options are not the game's (the game's `options_schema` says what they are)"),
+    "bad-seat-count": ((422,), "the game does not take this many seats"),
+    "expected-version-disagrees": ((422,), "If-Match and `expected_version` name different versions"),
+    "idempotency-key-reused": ((422,), "this Idempotency-Key was used for another move of this match"),
+    RULES: ((422,), "the rules refuse the move, e.g. `not-your-turn`, `match-finished`; nothing was written"),
+    "record-corrupt": ((500,), "this match's stored record is damaged; it is neither served nor extended"),
+    "internal-error": ((500,), "a bug: it has been logged; nothing about it is in the answer"),
+    "http-error": ((400, 404, 405), "any other error of the HTTP layer, with its own status"),
+}
+
+TITLES = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+          409: "Conflict", 412: "Precondition Failed", 413: "Content Too Large", 415: "Unsupported Media Type",
+          422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error"}
+# Every operation may meet these: a malformed request, a damaged store, or a bug.
+ALWAYS = ("invalid-request", "internal-error")
+
+
+def problem_responses(*codes: str) -> dict[int, Any]:
+    """OpenAPI responses (problem+json) for these codes, each status listing the codes it may carry."""
+    from litestar.openapi.datastructures import ResponseSpec
+
+    from api.problems import PROBLEM_JSON, Problem
+
+    by_status: dict[int, list[str]] = {}
+    for code in (*codes, *ALWAYS):
+        statuses, _ = CODES[code]
+        for status in statuses:
+            if code not in by_status.setdefault(status, []):
+                by_status[status].append(code)
+    return {status: ResponseSpec(data_container=Problem, media_type=PROBLEM_JSON, generate_examples=False,
+                                 description=f"{TITLES[status]}: " + "; ".join(
+                                     f"`{code}` ({CODES[code][1]})" for code in found))
+            for status, found in sorted(by_status.items())}
+
+
+def table() -> str:
+    """The codes as a Markdown table (what the README shows)."""
+    rows = ["| status | code | meaning |", "|---|---|---|"]
+    for code, (statuses, meaning) in CODES.items():
+        rows.append(f"| {', '.join(map(str, statuses))} | `{code}` | {meaning} |")
+    return "\n".join(rows) + "\n"

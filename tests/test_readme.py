@@ -1,0 +1,95 @@
+"""The README's "Using the API" session runs as written, against a live `turnstile serve`, so it cannot drift.
+
+Its ```sh blocks are this test's script, in order, in one shell: the variables set by a block are used by the next.
+Only the port changes (the README says 8000; the test takes a free one). The README's problem table is the one the
+code has (`turnstile problems`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from api.problem_codes import table
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+
+
+def section(title: str) -> str:
+    """The README's text from a `## title` heading to the next `## ` heading."""
+    start = README.index(f"## {title}\n")
+    end = README.find("\n## ", start + 1)
+    return README[start:end if end != -1 else None]
+
+
+def shell_blocks(text: str) -> list[str]:
+    """The ```sh blocks of a text, in order."""
+    return re.findall(r"```sh\n(.*?)```", text, flags=re.S)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
+    """`turnstile serve` on a free port over a fresh SQLite file: its base URL and the environment it reads."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "TURNSTILE_DATABASE_URL": f"sqlite:///{tmp_path / 'readme.db'}"}
+    env.pop("TURNSTILE_REDIS_URL", None)
+    server = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port)], cwd=ROOT, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{base}/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert server.poll() is None, server.stderr.read() if server.stderr else "the server exited"
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+        yield base, env
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def test_the_using_the_api_session_runs_as_written(served: tuple[str, dict[str, str]], tmp_path: Path) -> None:
+    """Every block of "Using the API" succeeds in order; the answers it prints are the ones the README shows."""
+    missing = [tool for tool in ("curl", "jq", "uv") if shutil.which(tool) is None]
+    if missing:
+        message = f"the README's session needs {', '.join(missing)}"
+        if os.environ.get("TURNSTILE_REQUIRE_SERVICES") == "1":
+            pytest.fail(message + " (CI installs them: .ci/run)")
+        pytest.skip(message)
+    base, env = served
+    blocks = shell_blocks(section("Using the API"))
+    assert len(blocks) >= 6
+    script = "set -euo pipefail\n" + "\n".join(blocks).replace("http://127.0.0.1:8000", base)
+    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+                          check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    for shown in ('"seed_source":"server+client"', '"visibility":"public"', '"you":0', '"duplicate":false',
+                  '{"duplicate":true}', '{"status":409,"code":"version-conflict"}',
+                  '["expect-delays","mass-transit","metro-x","terminus","touched-on"]'):
+        assert shown in out, (shown, out)
+    assert re.search(r'"types":\["match.started","expect-delays.game-set-up"', out), out
+
+
+def test_the_readme_lists_every_problem_code() -> None:
+    """The README's table is the one `turnstile problems` prints from the code."""
+    block = README.split("<!-- problems:start -->\n", 1)[1].split("<!-- problems:end -->", 1)[0]
+    assert block == table(), "README.md's problem table is stale: paste the output of `uv run turnstile problems`"
