@@ -36,13 +36,16 @@ class Settings:
     # Projections: events folded per transaction, and how often a catch-up runs even without new moves.
     projection_batch: int = 500
     sweep_seconds: float = 5.0
+    # Open event streams (match streams and feeds) a token, an app or an address may hold at once.
+    streams_per_caller: int = 20
     # Browser apps on these origins (comma-separated) may call the API (CORS); none by default.
     cors_origins: str = ""
     # Tests only: a pause per folded event, so a worker can be killed in the middle of a batch.
     projection_delay_s: float = 0.0
 
     def __post_init__(self) -> None:
-        positive = ("notify_timeout_s", "notify_breaker_failures", "projection_batch", "sweep_seconds")
+        positive = ("notify_timeout_s", "notify_breaker_failures", "projection_batch", "sweep_seconds",
+                    "streams_per_caller")
         for name in positive:
             if getattr(self, name) <= 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} must be positive, not {getattr(self, name)!r}")

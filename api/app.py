@@ -16,15 +16,18 @@ from litestar.static_files import create_static_files_router
 from api.allow import allow_all_route_methods
 from api.body import JsonRequest
 from api.edge import refuse_nul
+from api.listener import live
 from api.openapi_games import type_options
-from api.openapi_names import name_components, offer_plain_text, type_headers
+from api.openapi_names import describe_event_streams, name_components, offer_plain_text, type_headers
 from api.openapi_schema import ClosedStructSchemaPlugin, add_discriminators, forbid_nul
 from api.problems import EXCEPTION_HANDLERS
 from api.routes.audit import AuditController
 from api.routes.games import GamesController
+from api.routes.live import LiveController
 from api.routes.matches import MatchesController
 from api.routes.stats import StatsController
 from service.audit import Audit
+from service.live import Hub
 from service.matches import MatchService
 from service.records import MEDIA_TYPE as RECORD_MEDIA_TYPE
 from service.statistics import Statistics
@@ -59,21 +62,24 @@ def cors(origins: str) -> CORSConfig | None:
                       expose_headers=["ETag", "Location", "Content-Disposition"])
 
 
-def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = False,
-               cors_origins: str = "") -> Litestar:
+def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = False, cors_origins: str = "",
+               streams_per_caller: int = 20) -> Litestar:
     """The Litestar app serving `store`; `notifier` hears of every append (projections)."""
     service = MatchService(store, notifier=notifier)
     stats = Statistics(store)
     auditor = Audit(store)
+    hub = Hub(streams_per_caller)
     app = Litestar(
-        route_handlers=[health, GamesController, MatchesController, StatsController, AuditController,
+        route_handlers=[health, GamesController, MatchesController, StatsController, AuditController, LiveController,
                         create_static_files_router(path=DOCS_ASSETS, directories=[Path(swagger_ui.__file__).parent
                                                                                     / "static"],
                                                    include_in_schema=False)],
         cors_config=cors(cors_origins),
         dependencies={"service": Provide(lambda: service, sync_to_thread=False),
                       "stats": Provide(lambda: stats, sync_to_thread=False),
-                      "auditor": Provide(lambda: auditor, sync_to_thread=False)},
+                      "auditor": Provide(lambda: auditor, sync_to_thread=False),
+                      "live": Provide(lambda: hub, sync_to_thread=False)},
+        lifespan=[lambda _: live(service, hub)],
         exception_handlers=EXCEPTION_HANDLERS,
         middleware=[refuse_nul, allow_all_route_methods],
         request_class=JsonRequest,
@@ -92,7 +98,8 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     )
     app.state.service = service
     app.state.store = store
+    app.state.hub = hub
     # Built once here; what /schema serves. Names first: the discriminators map tags to the final names.
-    document = type_headers(type_options(name_components(app.openapi_schema)))
+    document = describe_event_streams(type_headers(type_options(name_components(app.openapi_schema))))
     forbid_nul(add_discriminators(offer_plain_text(document, RECORD_MEDIA_TYPE)))
     return app

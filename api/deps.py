@@ -7,9 +7,11 @@ from typing import TypeAlias
 from litestar.di import NamedDependency
 
 from service.audit import Audit
+from service.live import Hub
 from service.matches import MatchService
 from service.statistics import Statistics
 
 Service: TypeAlias = NamedDependency[MatchService]  # the app's one MatchService (see api.app.create_app)
 Stats: TypeAlias = NamedDependency[Statistics]  # the read models: statistics, ratings, projection status
 Auditor: TypeAlias = NamedDependency[Audit]  # replays, records and their verification
+Live: TypeAlias = NamedDependency[Hub]  # signals that wake streams and long polls

@@ -16,6 +16,7 @@ from api.openapi_schema import OPERATIONS
 
 PREFIX = "#/components/schemas/"
 TEXT = "text/plain"
+EVENT_STREAM = "text/event-stream"
 
 
 def pascal(tag: str) -> str:
@@ -86,4 +87,24 @@ def offer_plain_text(openapi: OpenAPI, media_type: str) -> OpenAPI:
                 content = getattr(response, "content", None)
                 if content and media_type in content and TEXT not in content:
                     content[TEXT] = content[media_type]
+    return openapi
+
+
+def describe_event_streams(openapi: OpenAPI) -> OpenAPI:
+    """An event stream's schema is that of each event on it (`id`, `event`, and `data`, a JSON text of the schema
+    the handler declared), as SSE clients and schemathesis read it."""
+    for path_item in (openapi.paths or {}).values():
+        for operation in (getattr(path_item, name) for name in OPERATIONS):
+            for response in (getattr(operation, "responses", None) or {}).values():
+                media = (getattr(response, "content", None) or {}).get(EVENT_STREAM)
+                if media is None or not isinstance(media.schema, Reference):
+                    continue
+                media.schema = Schema(
+                    type=OpenAPIType.OBJECT, required=["data"], description="One event of the stream",
+                    properties={
+                        "id": Schema(type=OpenAPIType.STRING, description="What to resume after (Last-Event-ID)"),
+                        "event": Schema(type=OpenAPIType.STRING, description="What kind of event"),
+                        "data": Schema(type=OpenAPIType.STRING, content_media_type="application/json",
+                                       content_schema=media.schema, description="The event, as JSON"),
+                    })
     return openapi

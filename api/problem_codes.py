@@ -35,6 +35,7 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "expected-version-disagrees": ((422,), "If-Match and `expected_version` name different versions"),
     "idempotency-key-reused": ((422,), "this Idempotency-Key was used for another move of this match"),
     RULES: ((422,), "the rules refuse the move, e.g. `not-your-turn`, `match-finished`; nothing was written"),
+    "too-many-streams": ((429,), "this token, app or address holds as many open streams as it may; `Retry-After`"),
     "record-corrupt": ((500,), "this match's stored record is damaged; it is neither served nor extended"),
     "internal-error": ((500,), "a bug: it has been logged; nothing about it is in the answer"),
     "http-error": ((400, 404, 405), "any other error of the HTTP layer, with its own status"),

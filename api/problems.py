@@ -13,6 +13,7 @@ from api.problem_codes import TITLES
 from domain.engine import Refusal
 from service.access import SeatRequired, WrongToken
 from service.audit import UnknownVersion
+from service.live import TooManyStreams
 from service.matches import UnknownGame, VersionMismatch
 from service.statistics import NotYet, UnknownPlayer
 from store.base import IdempotencyMismatch, MatchNotFound, RecordCorrupt
@@ -155,6 +156,11 @@ def on_seat_required(request: Request[Any, Any, Any], exc: SeatRequired) -> Resp
                                     "this needs the seat token issued when the match was created"))
 
 
+def on_too_many_streams(_: Request[Any, Any, Any], exc: TooManyStreams) -> Response[Any]:
+    """A caller at its limit of open streams: 429, try again when one has closed."""
+    return problem_response(problem(429, "too-many-streams", str(exc)), headers={"Retry-After": "5"})
+
+
 def on_unexpected(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     """A bug: logged with its traceback, answered as a problem without internals."""
     log.exception("unhandled error", exc_info=exc)
@@ -171,6 +177,7 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
     IdempotencyMismatch: on_idempotency_mismatch,
     RecordCorrupt: on_record_corrupt,
     NotYet: on_not_yet,
+    TooManyStreams: on_too_many_streams,
     WrongToken: on_wrong_token,
     SeatRequired: on_seat_required,
     UnknownPlayer: on_unknown_player,

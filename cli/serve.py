@@ -21,11 +21,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     store = open_store(settings.database_url)
     notifier = notifier_for(settings, store)
-    app = create_app(store, notifier=notifier, cors_origins=settings.cors_origins)
+    app = create_app(store, notifier=notifier, cors_origins=settings.cors_origins,
+                     streams_per_caller=settings.streams_per_caller)
     print(f"turnstile: serving on http://{args.host}:{args.port} (store: {settings.database_url}); docs at /schema",
           flush=True)
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+        # Open streams get a few seconds at shutdown, then end: their clients reconnect (elsewhere) and resume.
+        uvicorn.run(app, host=args.host, port=args.port, log_level="info", timeout_graceful_shutdown=5)
     finally:
         notifier.close()
         store.close()

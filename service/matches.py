@@ -12,10 +12,10 @@ import logging
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import msgspec
 
@@ -44,6 +44,9 @@ from store.base import (
 from store.chain import GENESIS, SCHEME_FULL, canonical
 from store.read_models import Store
 from workers.notify import NoNotifier, Notifier
+
+if TYPE_CHECKING:
+    from service.notifications import Follower
 
 log = logging.getLogger("turnstile.service")
 AUTO_RETRIES = 8
@@ -146,6 +149,13 @@ class MatchService:
         self.store = store
         self.cache = cache or StateCache()
         self.notifier = notifier or NoNotifier()
+        self.watchers: list[Callable[[str], None]] = []  # told the id of every match this process appends to
+
+    def _moved(self, match_id: str) -> None:
+        """After a commit: the projections' notifier and this process's watchers (live streams) hear of it."""
+        self.notifier.appended()
+        for watcher in self.watchers:
+            watcher(match_id)
 
     def create(self, slug: str, players: Sequence[str], options: dict[str, Any] | None, *,
                seed: str | None = None, client_entropy: str | None = None, owner: str | None = None,
@@ -176,7 +186,7 @@ class MatchService:
                              version=last.version, created_at=first.recorded_at, updated_at=first.recorded_at,
                              head_hash=last.hash)
         self.cache.put(LoadedMatch(record=record, game=game, state=state))
-        self.notifier.appended()
+        self._moved(record.id)
         return OpenedMatch(record=record, tokens=tokens, result=result)
 
     def load(self, match_id: str) -> LoadedMatch:
@@ -223,6 +233,12 @@ class MatchService:
             if seen_by(loaded.game, event, seat)[1]:
                 return event.version
         return None
+
+    def follower(self) -> Follower:
+        """A reader of the log that turns appends into notifications (one per feed or worker: it keeps state)."""
+        from service.notifications import Follower
+
+        return Follower(self.store)
 
     def app_name(self, key: str) -> str | None:
         """The name of the app holding this key, or None."""
@@ -272,7 +288,7 @@ class MatchService:
             if result.duplicate:
                 return Played(result=result, after=self.load(match_id))
             after = self._advance(loaded, events, result)
-            self.notifier.appended()
+            self._moved(match_id)
             return Played(result=result, after=after)
         raise VersionMismatch(loaded.state.version, self.load(match_id).state.version)
 

@@ -194,8 +194,9 @@ class EventStore(Protocol):
         """The match row and its events after `after_version` up to the row's version, in one round trip."""
         ...
 
-    def read_all(self, after_position: int = 0, limit: int = 500) -> list[StoredEvent]:
-        """The global log after the event at `after_position` (0: the start), in log order.
+    def read_all(self, after_position: int = 0, limit: int = 500, *, owner: str | None = None) -> list[StoredEvent]:
+        """The global log after the event at `after_position` (0: the start), in log order (`owner`: only the
+        events of that app's matches).
 
         Log order is commit order: it never passes over an event that commits late. On SQLite it is position
         order; on PostgreSQL it is (transaction, position) order, which can differ from position order between

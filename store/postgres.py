@@ -17,7 +17,7 @@ never held back.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from functools import lru_cache
@@ -54,6 +54,8 @@ from store.base import (
 from store.chain import GENESIS
 from store.sql import EVENT_COLUMNS, MATCH_COLUMNS, Dialect, SqlStore
 
+# The NOTIFY channel on which every append says which match moved (service/live.py, api/listener.py).
+CHANNEL = "turnstile_moves"
 # An arbitrary constant ("TS" + purpose) naming the advisory lock that serialises migrations.
 MIGRATE_LOCK = 0x5453_0002
 
@@ -112,7 +114,9 @@ def _append_sql(rows: int) -> str:
         "status = CASE WHEN %s THEN 'finished' ELSE status END "
         "WHERE id = %s AND version = %s AND head_hash = %s "
         # Never extend a chain cut short: the event at the expected version must be the recorded head.
-        "AND EXISTS (SELECT 1 FROM events WHERE match_id = %s AND version = %s AND hash = %s) RETURNING id), "
+        "AND EXISTS (SELECT 1 FROM events WHERE match_id = %s AND version = %s AND hash = %s) "
+        # Delivered at COMMIT, to every process listening (streams): "this match moved"; they read the log themselves.
+        f"RETURNING id, pg_notify('{CHANNEL}', id)), "
         "command AS (INSERT INTO commands (match_id, command_id, first_version, last_version) "
         "SELECT id, %s, %s, %s FROM moved WHERE %s::text IS NOT NULL), "
         f"appended AS (INSERT INTO events ({_INSERT_COLUMNS}) "
@@ -143,6 +147,7 @@ class PostgresStore(SqlStore):
     dialect = DIALECT
 
     def __init__(self, conninfo: str, *, min_size: int = 1, max_size: int = 10, timeout_s: float = 15.0) -> None:
+        self._conninfo = conninfo
         try:  # one plain connection first: a wrong URL or missing database is said at once, not after the timeout
             psycopg.connect(conninfo, connect_timeout=max(1, int(timeout_s))).close()
         except psycopg.Error as exc:
@@ -206,6 +211,7 @@ class PostgresStore(SqlStore):
                 status = "finished" if ends_match(checked) else "active"
                 conn.execute(f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES ({', '.join(['%s'] * 18)})",
                              self.match_params(match, status, len(built), now, built[-1].hash))
+                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, match.id))
                 cur = conn.execute(_insert_sql(len(built)), _event_params(built, now))
         except errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "matches_pkey":
@@ -292,13 +298,14 @@ class PostgresStore(SqlStore):
         record = self.match_of(row)
         return record, [self.event_of(r) for r in rows if r[1] <= record.version]
 
-    def read_all(self, after_position: int = 0, limit: int = 500) -> list[StoredEvent]:
+    def read_all(self, after_position: int = 0, limit: int = 500, *, owner: str | None = None) -> list[StoredEvent]:
         """The global log after the event at `after_position`, in (transaction, position) order, below the horizon."""
+        mine = "" if owner is None else " AND match_id IN (SELECT id FROM matches WHERE owner = %(owner)s)"
         with self._pool.connection() as conn:
             cur = conn.execute(
-                f"SELECT {EVENT_COLUMNS} FROM events WHERE (xid, position) > {_CURSOR} AND {_HORIZON} "
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE (xid, position) > {_CURSOR} AND {_HORIZON}{mine} "
                 "ORDER BY xid, position LIMIT %(limit)s",
-                {"after": after_position, "limit": limit},
+                {"after": after_position, "limit": limit, "owner": owner},
             )
             return [self.event_of(r) for r in cur]
 
@@ -328,6 +335,13 @@ class PostgresStore(SqlStore):
         if target not in found:  # no such event (an aborted transaction's position): compare numbers
             return at >= target
         return (int(found.get(at, 0)), at) >= (int(found[target]), target)
+
+    async def moves(self) -> AsyncIterator[str]:
+        """The ids of matches as other processes append to them (LISTEN on CHANNEL), until cancelled."""
+        async with await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True) as conn:
+            await conn.execute(f"LISTEN {CHANNEL}")
+            async for note in conn.notifies():
+                yield note.payload
 
     def close(self) -> None:
         """Release connections; the store is unusable afterwards."""

@@ -210,12 +210,13 @@ class SqliteStore(SqlStore):
                 raise MatchNotFound(match_id)
             return self.match_of(row), self._read_match(self._conn, match_id, after_version + 1, None)
 
-    def read_all(self, after_position: int = 0, limit: int = 500) -> list[StoredEvent]:
+    def read_all(self, after_position: int = 0, limit: int = 500, *, owner: str | None = None) -> list[StoredEvent]:
         """The global log after a position, in position order (commit order: SQLite has one writer at a time)."""
+        mine = "" if owner is None else " AND match_id IN (SELECT id FROM matches WHERE owner = ?)"
         with self._lock:
             rows = self._conn.execute(
-                f"SELECT {EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?",
-                (after_position, limit),
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE position > ?{mine} ORDER BY position LIMIT ?",
+                (after_position, *(() if owner is None else (owner,)), limit),
             ).fetchall()
         return [self.event_of(r) for r in rows]
 

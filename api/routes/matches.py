@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import ResponseHeader
 from litestar.params import FromQuery, HeaderParameter, JSONBody, Parameter
+from litestar.utils.sync import sync_to_thread
 
 from api import convert, cursors
 from api.auth import require_app, require_seat, seat_of
 from api.body import MAX_BODY_BYTES
-from api.deps import Service
+from api.deps import Live, Service
 from api.problem_codes import RULES, problem_responses
 from api.problems import ApiError
 from api.schemas import (
@@ -35,6 +37,10 @@ IfMatch = Annotated[str, HeaderParameter(name="If-Match", required=False, max_le
                                                 pattern=r'^((W/)?"?[0-9]{1,9}"?)?$',
                                                 description="The expected version, as the ETag of the match")]
 MatchId = Annotated[str, Parameter(description="The match id", max_length=64)]
+WaitForVersion = Annotated[int, Parameter(ge=0, le=2_147_483_647, description="Long poll: answer once the match is "
+                                                                             "past this version (0, the default: at "
+                                                                             "once, as every match is)")]
+REREAD_S = 5.0  # a long poll re-reads this often even without a signal (a lost signal costs at most this)
 Include = Annotated[str, Parameter(
     pattern=r"^((view|legal)(,(view|legal))*)?$", max_length=20,
     description="What else to answer with, comma-separated: `view` (the caller's view of the table) and `legal` "
@@ -122,15 +128,30 @@ class MatchesController(Controller):
         next_cursor = cursors.match_cursor(page[-1]) if len(records) > limit else None
         return MatchPage(items=[convert.summary(r) for r in page], next_cursor=next_cursor)
 
-    @get("/{match_id:str}", summary="Read a match", operation_id="getMatch", sync_to_thread=True,
+    @get("/{match_id:str}", summary="Read a match", operation_id="getMatch",
          security=OPTIONAL_KEY, responses=problem_responses(*READ_MATCH),
          response_headers=[ResponseHeader(name="ETag", description="The version", documentation_only=True)])
-    def get_match(self, request: Request[Any, Any, Any], match_id: MatchId, service: Service,
-                  include: Include = "") -> Response[MatchDetail]:
-        """The match and its state as the caller may see it (`include=legal`: with a seat's legal moves)."""
-        loaded = service.load(match_id)
-        seat = seat_of(request, loaded.record, service.app_name)
-        body = convert.detail(loaded, seat, service.first_redacted(loaded, seat) is not None, legal="legal" in include)
+    async def get_match(self, request: Request[Any, Any, Any], match_id: MatchId, service: Service, live: Live,
+                        include: Include = "", wait_for_version: WaitForVersion = 0,
+                        timeout: Annotated[int, Parameter(ge=1, le=60, description="Seconds to wait at most (with "
+                                                                                   "`wait_for_version`)")] = 25,
+                        ) -> Response[MatchDetail]:
+        """The match and its state as the caller may see it (`include=legal`: with a seat's legal moves).
+
+        Long poll: with `wait_for_version=N` the answer waits until the match passes version N (answering as soon as
+        it does), or `timeout` seconds; at the timeout it is the match as it is then (200, same version as before:
+        compare `version`), so a client that cannot hold a stream asks again."""
+        loaded = await sync_to_thread(service.load, match_id)
+        seat = await sync_to_thread(seat_of, request, loaded.record, service.app_name)
+        deadline = time.monotonic() + timeout
+        while loaded.record.version <= wait_for_version and not live.closing:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            await live.wait(match_id, min(left, REREAD_S))
+            loaded = await sync_to_thread(service.load, match_id)
+        redacted = await sync_to_thread(service.first_redacted, loaded, seat)
+        body = convert.detail(loaded, seat, redacted is not None, legal="legal" in include)
         return Response(body, headers={"ETag": f'"{body.version}"'})
 
     @get("/{match_id:str}/legal-moves", summary="Legal moves of the caller's seat", operation_id="getLegalMoves",

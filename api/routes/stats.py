@@ -24,7 +24,7 @@ from domain.catalog import by_slug
 from projections import game_stats, player_stats, ratings
 from service.matches import UnknownGame
 
-MinPosition = Annotated[int | None, Parameter(le=2**63 - 1,
+MinPosition = Annotated[int | None, Parameter(le=2**53 - 1,
                                               description="Answer only with data folded at least this far "
                                                           "(e.g. the position a move returned)")]
 

@@ -1,0 +1,122 @@
+"""What apps are told about their matches: created, moved (who is to move now), a seat's turn, ended — from the log.
+
+A follower reads the global log in its order, one append (the events of one transaction) at a time, folds each
+match it meets, and turns every append into notifications. Because it works from the log alone, reading from a
+position again gives the same notifications, in the same order, with the same ids (the position of the append's
+last event): a feed resumed from an id misses nothing and repeats nothing, and the webhooks worker (which folds the
+same way) never invents nor loses one.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable
+from typing import Any, Literal
+
+import msgspec
+
+from domain import match
+from domain.codec import event_from_builtins
+from domain.match import MatchState
+from service.matches import game_of
+from store.base import StoredEvent
+from store.read_models import Store
+
+Kind = Literal["match.created", "moved", "turn", "match.ended"]
+
+
+class Notification(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One thing that happened to a match, as anyone watching it may know it (nothing hidden is ever in here).
+
+    `position` is the global position of the append's last event (the id to resume after); `version` the match's
+    version after it; `to_move` who may act now; `seat` the seat whose turn it became (kind `turn`); `outcome` the
+    recorded end (kind `match.ended`).
+    """
+
+    kind: Kind
+    match_id: str
+    game: str
+    position: int
+    version: int
+    to_move: list[int] = []
+    seat: int | None = None
+    outcome: dict[str, Any] | None = None
+
+
+def appends(events: list[StoredEvent]) -> list[list[StoredEvent]]:
+    """The events cut into appends: runs of one match's consecutive versions from one command (or one creation)."""
+    groups: list[list[StoredEvent]] = []
+    for event in events:
+        last = groups[-1][-1] if groups else None
+        if last is not None and last.match_id == event.match_id and last.version + 1 == event.version \
+                and last.command_id == event.command_id and last.seat == event.seat and event.type != "match.started":
+            groups[-1].append(event)
+        else:
+            groups.append([event])
+    return groups
+
+
+class Follower:
+    """Turns appends of the global log into notifications, folding the matches it meets (a bounded cache)."""
+
+    def __init__(self, store: Store, remembered: int = 1024) -> None:
+        self.store = store
+        self._states: OrderedDict[str, MatchState] = OrderedDict()
+        self._remembered = remembered
+
+    def read(self, after: int, *, owner: str | None = None, limit: int = 500) -> tuple[list[Notification], int]:
+        """Notifications of the complete appends after position `after` (of `owner`'s matches only, if given), and
+        the position to read after next time."""
+        events = self.store.read_all(after, limit, owner=owner)
+        groups = appends(events)
+        if len(events) == limit and len(groups) > 1:
+            groups = groups[:-1]  # the last append may go on past the page: read it whole next time
+        out: list[Notification] = []
+        for group in groups:
+            out.extend(self.notifications(group))
+        return out, groups[-1][-1].position if groups else after
+
+    def notifications(self, group: list[StoredEvent]) -> list[Notification]:
+        """What one append tells: created / moved / ended, and each seat whose turn it became."""
+        first, last = group[0], group[-1]
+        record_game = first.payload.get("game") if first.type == "match.started" else None
+        before = None if record_game else self._before(first)
+        game = game_of(record_game or (before.game if before else self._game_of(first.match_id)))
+        after = match.fold(game, [event_from_builtins(game, e.payload) for e in group], before)
+        self._remember(first.match_id, after)
+        moving = match.to_move(game, after)
+        base = Notification(kind="moved", match_id=first.match_id, game=game.slug, position=last.position,
+                            version=last.version, to_move=moving)
+        if after.ended is not None:
+            outcome = msgspec.to_builtins(after.ended)
+            return [msgspec.structs.replace(base, kind="match.ended",
+                                            outcome={k: v for k, v in outcome.items() if k != "type"})]
+        waiting = set(match.to_move(game, before)) if before is not None else set()
+        kind: Kind = "match.created" if record_game else "moved"
+        return [msgspec.structs.replace(base, kind=kind),
+                *(msgspec.structs.replace(base, kind="turn", seat=seat) for seat in moving if seat not in waiting)]
+
+    def _before(self, first: StoredEvent) -> MatchState:
+        """The match folded up to just before an append (remembered, or read from the store)."""
+        state = self._states.get(first.match_id)
+        if state is not None and state.version == first.version - 1:
+            return state
+        game = game_of(self._game_of(first.match_id))
+        stored = self.store.read_match(first.match_id, 1, first.version - 1)
+        return match.fold(game, [event_from_builtins(game, e.payload) for e in stored])
+
+    def _game_of(self, match_id: str) -> str:
+        record = self.store.get_match(match_id)
+        assert record is not None, f"an event of an unknown match {match_id}"
+        return record.game
+
+    def _remember(self, match_id: str, state: MatchState) -> None:
+        self._states[match_id] = state
+        self._states.move_to_end(match_id)
+        while len(self._states) > self._remembered:
+            self._states.popitem(last=False)
+
+
+def encode(notifications: Iterable[Notification]) -> list[bytes]:
+    """Each notification as JSON."""
+    return [msgspec.json.encode(n) for n in notifications]
