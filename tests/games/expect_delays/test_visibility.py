@@ -8,8 +8,8 @@ from domain.games.expect_delays import GAME
 from domain.games.expect_delays.commands import RunTheLine
 from domain.games.expect_delays.events import AdvisoryDeckShuffled, CardsDiscarded, CardsDrawn, TrainDeckShuffled
 from domain.rng import Rng
-
-from .helpers import DOWNTOWN, UPTOWN, play, table
+from tests.games.expect_delays.tables import DOWNTOWN, UPTOWN, table
+from tests.games.given import given
 
 HANDS = (("T01", "T02", "T03"), ("T07", "T08", "T09"))
 
@@ -62,7 +62,8 @@ def test_cards_just_shown_face_up_are_not_secrets_even_after_a_reshuffle() -> No
     state = table(hands=(("T01", "T02"), ("T07", "T08", "T09")), deck=(), discard=("T03", "T04"), actions_left=1,
                   out_of_service=("T05", "T06", "T10", "T11", "T12", "T13", "T14", "T15", "T16"),
                   advisory_deck=("SA01", "SA02"))
-    events, after = play(state, RunTheLine(line="U1", cards=("T01",)))
+    move = given(GAME, state).when(RunTheLine(line="U1", cards=("T01",)))
+    events, after = move.events, move.state
     assert after.shown_this_decision == ("T01", "T02")
     # T01-T04 were reshuffled: Uptown's new hand and the deck hold them. T01 and T02 were just shown.
     assert set(after.hands[UPTOWN] + after.train_deck) == {"T01", "T02", "T03", "T04"}

@@ -15,7 +15,7 @@ from domain.games.mass_transit.rules import deal
 from domain.games.mass_transit.state import evolve
 from domain.games.mass_transit.visibility import hidden_from, redact, scramble, view
 from domain.rng import Rng
-from tests.games.mass_transit.helpers import BUS_STOP, cards, table
+from tests.games.mass_transit.tables import BUS_STOP, cards, table
 
 BUSES = cards(7, **BUS_STOP)
 WALKS = cards(6, move="walk", urgent=False)

@@ -8,8 +8,7 @@ from msgspec.structs import replace
 from domain.games.terminus import GAME
 from domain.games.terminus.scoring import Facts, adjacency_points, agenda_total, project_points, score_line
 from domain.games.terminus.state import ScoreLine
-
-from .helpers import development, line, player, plot, stop, table, with_project
+from tests.games.terminus.tables import development, line, player, plot, stop, table, with_project
 
 
 def adjacency_table():

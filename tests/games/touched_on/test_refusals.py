@@ -7,8 +7,8 @@ from pathlib import Path
 
 from domain.games.touched_on import GAME
 from domain.games.touched_on.commands import Draw, EndTurn, PlayEvaders
-
-from .helpers import refusal, table
+from tests.games.given import given
+from tests.games.touched_on.tables import table
 
 PACKAGE = Path(__file__).resolve().parents[3] / "domain" / "games" / "touched_on"
 HERE = Path(__file__).resolve().parent
@@ -20,9 +20,9 @@ def test_only_the_turns_player_may_act() -> None:
     assert GAME.to_move(state) == [0]
     for seat in (1, 2):
         assert GAME.legal(state, seat) == []
-        assert refusal(state, PlayEvaders(line="L1", count=1), seat=seat) == "not-your-turn"
-        assert refusal(state, EndTurn(), seat=seat) == "not-your-turn"
-    assert refusal(state, Draw(), seat=9) == "not-your-turn"
+        given(GAME, state).when(seat, PlayEvaders(line="L1", count=1)).then_refused("not-your-turn")
+        given(GAME, state).when(seat, EndTurn()).then_refused("not-your-turn")
+    given(GAME, state).when(9, Draw()).then_refused("not-your-turn")
 
 
 def test_every_refusal_code_has_a_rule_test() -> None:

@@ -21,8 +21,8 @@ from domain.games.touched_on.cards import (
 )
 from domain.games.touched_on.flow import Flow, end_journey
 from domain.rng import Rng
-
-from .helpers import fold, replace, table
+from tests.games.given import given
+from tests.games.touched_on.tables import replace, table
 
 
 @pytest.mark.parametrize(
@@ -58,7 +58,7 @@ def test_the_deal(players: int, draw_size: int) -> None:
     assert len(dealt.draw_pile) == draw_size
     every = [card for hand in dealt.hands for card in hand] + list(dealt.draw_pile)
     assert sorted(every) == sorted(evader_inspector_pile(players) + power_pile(players))
-    state = fold(None, events)  # type: ignore[arg-type]
+    state = given(GAME, None, *events).state  # type: ignore[arg-type]
     assert all(state.exp_under) and len(state.exp_under) == players
     assert len(state.exp_pile) == 12 - players
 

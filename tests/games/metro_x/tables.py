@@ -4,23 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-import pytest
 from msgspec.structs import replace
 
-from domain.engine import Command, Event, Refusal
+from domain.games.metro_x import GAME
 from domain.games.metro_x.events import CardFlipped, SetUp
-from domain.games.metro_x.rules import decide
-from domain.games.metro_x.state import CROSSED, MetroXState, evolve
+from domain.games.metro_x.state import CROSSED, MetroXState
 from domain.games.metro_x.tables import BOARDS
-from domain.rng import Rng
-
-
-def fold(events: Iterable[Event], state: MetroXState | None = None) -> MetroXState:
-    """The state after `events`."""
-    for event in events:
-        state = evolve(state, event)
-    assert state is not None
-    return state
+from tests.games.given import given
 
 
 def table(
@@ -32,7 +22,7 @@ def table(
     windows: Mapping[int, Mapping[str, tuple[str, ...]]] | None = None,
 ) -> MetroXState:
     """Blank sheets on `map_slug` with `card` face up (turn 1), then the given marks written on the sheets."""
-    state = fold([SetUp(map=map_slug, seats=seats), CardFlipped(turn=1, card=card)])
+    state = given(GAME, SetUp(map=map_slug, seats=seats), CardFlipped(turn=1, card=card)).state
     board = BOARDS[map_slug]
     sheets = list(state.sheets)
     for seat in range(seats):
@@ -59,28 +49,6 @@ def all_windows_but_one(map_slug: str, route: str) -> dict[str, tuple[str, ...]]
 def with_card(state: MetroXState, card: str) -> MetroXState:
     """The same table with another face-up card (as if it had been flipped)."""
     return replace(state, card=card, discard=(*state.discard[:-1], card))
-
-
-def submit(state: MetroXState, seat: int, command: Command, seed: str = "test") -> list[Event]:
-    """`decide` with a fixed RNG."""
-    return list(decide(state, seat, command, Rng.derive(seed, state.turn)))
-
-
-def play(state: MetroXState, *moves: tuple[int, Command]) -> tuple[MetroXState, list[Event]]:
-    """Submit each (seat, command) in turn: the final state and every event written."""
-    events: list[Event] = []
-    for seat, command in moves:
-        new = submit(state, seat, command)
-        events += new
-        state = fold(new, state)
-    return state, events
-
-
-def refusal(state: MetroXState, seat: int, command: Command) -> str:
-    """The code `decide` refuses `command` with (fails if it is accepted)."""
-    with pytest.raises(Refusal) as refused:
-        decide(state, seat, command, Rng.derive("test", 0))
-    return refused.value.code
 
 
 def marks(state: MetroXState, seat: int) -> dict[str, str]:

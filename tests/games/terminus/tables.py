@@ -1,20 +1,18 @@
-"""Small tables for Terminus rule tests: a real set-up played to the first turn, then pieces placed by hand."""
+"""Small Terminus tables for rule tests: a real set-up played to the first turn, then pieces placed by hand."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from msgspec.structs import replace
 
-from domain.engine import Command, Event, Refusal
 from domain.games.terminus import GAME
 from domain.games.terminus import commands as C
 from domain.games.terminus.cards import PROJECT_INDEX, TILE_INDEX, ZONE_INDEX, board
 from domain.games.terminus.commands import Options
-from domain.games.terminus.evolve import evolve
 from domain.games.terminus.state import State, Turn, replace_player
 from domain.rng import Rng
+from tests.games.given import given
 
 G = board("default")
 
@@ -23,44 +21,25 @@ def plot(name: str) -> int:
     return G.plot_index[name]
 
 
-def fold(events: list[Event], state: State | None = None) -> State:
-    for event in events:
-        state = evolve(state, event)
-    assert state is not None
-    return state
-
-
 def started(seats: int = 3, seed: str = "rules", **options: Any) -> State:
     """The table right after set-up (seats choosing their secret Agenda)."""
-    return fold(list(GAME.start(Options(**options), seats, Rng.derive(seed, 0))))
-
-
-def act(state: State, seat: int, command: Command, seed: str = "rules") -> tuple[State, list[Event]]:
-    """Decide and fold one command."""
-    events = list(GAME.decide(state, seat, command, Rng.derive(seed, 1)))
-    return fold(events, state), events
-
-
-def refused(state: State, seat: int, command: Command) -> str:
-    """The refusal code of a command (the test fails if it is accepted)."""
-    with pytest.raises(Refusal) as info:
-        GAME.decide(state, seat, command, Rng.derive("rules", 1))
-    return info.value.code
+    return given(GAME, *GAME.start(Options(**options), seats, Rng.derive(seed, 0))).state
 
 
 def through_setup(state: State, hubs: dict[int, str], bonus: int = 0) -> State:
     """Keep the first dealt Agenda, place Prime Hubs, choose a Bonus: the loop of Year 1 is open."""
+    table = given(GAME, state, seed="rules")
     for seat in range(state.seats):
-        state, _ = act(state, seat, C.KeepAgenda(agenda=state.players[seat].hand[0]))
-    while state.phase == "place-hub":
-        state, _ = act(state, state.current, C.PlaceHub(plot=hubs[state.current]))
+        table = table.when(seat, C.KeepAgenda(agenda=state.players[seat].hand[0])).after
+    while table.state.phase == "place-hub":
+        table = table.when(C.PlaceHub(plot=hubs[table.state.current])).after
     for seat in range(state.seats):
-        if state.phase == "bonus":
-            state, _ = act(state, seat, C.ChooseBonus(option=bonus))
-    while state.phase == "income" or (GAME.to_move(state) and state.phase != "loop"):
-        seat = GAME.to_move(state)[0]
-        state, _ = act(state, seat, GAME.legal(state, seat)[0])
-    return state
+        if table.state.phase == "bonus":
+            table = table.when(seat, C.ChooseBonus(option=bonus)).after
+    while table.state.phase == "income" or (GAME.to_move(table.state) and table.state.phase != "loop"):
+        seat = GAME.to_move(table.state)[0]
+        table = table.when(seat, GAME.legal(table.state, seat)[0]).after
+    return table.state
 
 
 DEFAULT_HUBS = {0: "P11", 1: "P51", 2: "P33", 3: "P03", 4: "P64"}
@@ -152,7 +131,3 @@ def with_project(state: State, project: str, rows: tuple[tuple[int, int], ...] =
     else:
         projects[-1], all_rows[-1] = index, rows
     return replace(state, projects=tuple(projects), project_rows=tuple(all_rows))
-
-
-def of(events: list[Event], kind: type[Event]) -> list[Any]:
-    return [e for e in events if isinstance(e, kind)]

@@ -1,14 +1,11 @@
-"""Small builders for Mass Transit rule tests: find cards by their faces, lay out a table, decide a command."""
+"""Small Mass Transit tables for rule tests: find cards by their faces, lay out a table by hand."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from domain.engine import Command, Event
 from domain.games.mass_transit.cards import DECK
-from domain.games.mass_transit.rules import decide
-from domain.games.mass_transit.state import Commuter, MassTransitState, evolve
-from domain.rng import Rng
+from domain.games.mass_transit.state import Commuter, MassTransitState
 
 
 def cards(n: int = 1, **face: object) -> list[str]:
@@ -55,25 +52,6 @@ def table(
         active=active,
         played=played,
     )
-
-
-def run(state: MassTransitState, command: Command, seat: int | None = None) -> list[Event]:
-    """Decide `command` for `seat` (default: the active seat)."""
-    return decide(state, state.active if seat is None else seat, command, Rng.derive("mass-transit-test", 0))
-
-
-def after(state: MassTransitState, events: Iterable[Event]) -> MassTransitState:
-    """The state once `events` are folded in."""
-    for event in events:
-        state = evolve(state, event)
-    return state
-
-
-def play(state: MassTransitState, *commands: Command) -> MassTransitState:
-    """Decide and apply several commands of the active seat in turn."""
-    for command in commands:
-        state = after(state, run(state, command))
-    return state
 
 
 # Two ordinary Null cards kept in a hand so that a test's turn does not end in a loss (seed, Losing the Game).
