@@ -7,7 +7,7 @@ still writes nothing.
 
 from __future__ import annotations
 
-from domain.engine import refuse
+from domain.engine import Decision, Refusal
 from domain.games.expect_delays import checks
 from domain.games.expect_delays.advisory_effects import transfer, use_new_action
 from domain.games.expect_delays.commands import (
@@ -19,7 +19,6 @@ from domain.games.expect_delays.commands import (
     UseServiceAdvisory,
 )
 from domain.games.expect_delays.components import CARD_ORDER, LINE_ORDER, SETUP, TRACK, TRAIN_CARDS
-from domain.games.expect_delays.decision import Decision
 from domain.games.expect_delays.effects import run_the_line
 from domain.games.expect_delays.events import (
     ActionTaken,
@@ -32,9 +31,10 @@ from domain.games.expect_delays.events import (
     TouristBoarded,
 )
 from domain.games.expect_delays.in_effect import board_cost, out_of_service_gain, tourists_per_disembark
+from domain.games.expect_delays.state import State
 
 
-def board(decision: Decision, seat: int, command: Board) -> None:
+def board(decision: Decision[State], seat: int, command: Board) -> None:
     """Board: pay the fare to the Platform; a Commuter from your pool takes the 0 stop of your line."""
     state = decision.state
     checks.own_line(seat, command.line)
@@ -42,11 +42,12 @@ def board(decision: Decision, seat: int, command: Board) -> None:
     checks.boarding_stop_open(state, command.line)
     cost = board_cost(state)
     if state.fare_swipes[seat] < cost:
-        raise refuse("not-enough-fare-swipes", f"boarding costs {cost} Fare Swipes; you have {state.fare_swipes[seat]}")
+        have = state.fare_swipes[seat]
+        raise Refusal("not-enough-fare-swipes", f"boarding costs {cost} Fare Swipes; you have {have}")
     decision.emit(ActionTaken(seat=seat, action="board"), CommuterBoarded(seat=seat, line=command.line, fare_paid=cost))
 
 
-def disembark(decision: Decision, seat: int, command: Disembark) -> None:
+def disembark(decision: Decision[State], seat: int, command: Disembark) -> None:
     """Disembark: score the stop's points; then (reading 19) an optional Tourist, then a Transfer effect."""
     checks.own_line(seat, command.line)
     checks.rider_at(decision.state, command.line, command.stop, "commuter", "no-commuter-there")
@@ -67,7 +68,7 @@ def disembark(decision: Decision, seat: int, command: Disembark) -> None:
     transfer(decision, seat, command)
 
 
-def board_tourists(decision: Decision, seat: int, lines: tuple[str, ...]) -> None:
+def board_tourists(decision: Decision[State], seat: int, lines: tuple[str, ...]) -> None:
     """Rulebook, Disembark: you may Board a Tourist onto an open 0 stop of your opponent's lines."""
     state = decision.state
     for line in lines:
@@ -77,31 +78,31 @@ def board_tourists(decision: Decision, seat: int, lines: tuple[str, ...]) -> Non
         checks.opponent_line(seat, line)
     allowed = tourists_per_disembark(state)
     if len(lines) > allowed:
-        raise refuse("too-many-tourists", f"a Disembark boards at most {allowed} Tourist(s)")
+        raise Refusal("too-many-tourists", f"a Disembark boards at most {allowed} Tourist(s)")
     if len(lines) > state.platform_tourists:
-        raise refuse("no-tourists-left", f"the Platform has {state.platform_tourists} Tourist(s) left")
+        raise Refusal("no-tourists-left", f"the Platform has {state.platform_tourists} Tourist(s) left")
     for line in lines:
         checks.boarding_stop_open(state, line)
     decision.emit(*(TouristBoarded(line=line) for line in lines))
 
 
-def repair(decision: Decision, seat: int, command: Repair) -> None:
+def repair(decision: Decision[State], seat: int, command: Repair) -> None:
     """Repair: any Out of Service card goes back to the Discard pile (reading 12: not only your own)."""
     checks.out_of_service(decision.state, command.card)
     decision.emit(ActionTaken(seat=seat, action="repair"), CardRepaired(card=command.card))
 
 
-def run_line(decision: Decision, seat: int, command: RunTheLine) -> None:
+def run_line(decision: Decision[State], seat: int, command: RunTheLine) -> None:
     """Run the Line: discard cards showing your chosen line; riders move one stop per symbol (reading 8)."""
     state = decision.state
     checks.own_line(seat, command.line)
     if not command.cards:
-        raise refuse("missing-choice", "discard at least one card showing the chosen line")
+        raise Refusal("missing-choice", "discard at least one card showing the chosen line")
     checks.canonical(command.cards, CARD_ORDER, "cards")
     for card in command.cards:
         checks.in_hand(state, seat, card)
         if command.line not in TRAIN_CARDS[card].symbols:
-            raise refuse("symbol-missing", f"{card} does not show line {command.line}")
+            raise Refusal("symbol-missing", f"{card} does not show line {command.line}")
     decision.emit(
         ActionTaken(seat=seat, action="run-the-line"),
         CardsDiscarded(seat=seat, cards=command.cards),
@@ -109,7 +110,7 @@ def run_line(decision: Decision, seat: int, command: RunTheLine) -> None:
     )
 
 
-def take_out_of_service(decision: Decision, seat: int, command: TakeOutOfService) -> None:
+def take_out_of_service(decision: Decision[State], seat: int, command: TakeOutOfService) -> None:
     """Take Out of Service: the card leaves the game until Repaired; gain its Fare Swipes (reading 11)."""
     state = decision.state
     checks.in_hand(state, seat, command.card)
@@ -119,7 +120,7 @@ def take_out_of_service(decision: Decision, seat: int, command: TakeOutOfService
     )
 
 
-def use_service_advisory(decision: Decision, seat: int, command: UseServiceAdvisory) -> None:
+def use_service_advisory(decision: Decision[State], seat: int, command: UseServiceAdvisory) -> None:
     """Use Service Advisory: perform the active New Action advisory (reading 15)."""
     use_new_action(decision, seat, command)
 

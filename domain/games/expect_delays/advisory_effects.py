@@ -5,11 +5,10 @@ Event advisories change rules in place and live in `in_effect.py`.
 
 from __future__ import annotations
 
-from domain.engine import Event, refuse
+from domain.engine import Decision, Event, Refusal
 from domain.games.expect_delays import checks
 from domain.games.expect_delays.commands import Disembark, UseServiceAdvisory
 from domain.games.expect_delays.components import CARD_ORDER, opponent
-from domain.games.expect_delays.decision import Decision
 from domain.games.expect_delays.effects import draw_train_cards, gain_fare_swipes
 from domain.games.expect_delays.events import (
     ActionTaken,
@@ -22,6 +21,7 @@ from domain.games.expect_delays.events import (
 )
 from domain.games.expect_delays.in_effect import transfer_fired
 from domain.games.expect_delays.movement import move_riders
+from domain.games.expect_delays.state import State
 
 # Which parameters of `use-service-advisory` each New Action effect takes: (line, stop, cards).
 NEW_ACTION_PARAMETERS: dict[str, tuple[bool, bool, bool]] = {
@@ -34,14 +34,14 @@ NEW_ACTION_PARAMETERS: dict[str, tuple[bool, bool, bool]] = {
 }
 
 
-def use_new_action(decision: Decision, seat: int, command: UseServiceAdvisory) -> None:
+def use_new_action(decision: Decision[State], seat: int, command: UseServiceAdvisory) -> None:
     """Perform the active New Action advisory with the command's choices (reading 15: it costs an action)."""
     state = decision.state
     advisory = state.advisory
     if advisory is None:
-        raise refuse("no-advisory-active", "no Service Advisory is in effect")
+        raise Refusal("no-advisory-active", "no Service Advisory is in effect")
     if advisory.kind != "new-action":
-        raise refuse("advisory-not-an-action", f"{advisory.name} is a {advisory.kind} advisory, not a New Action")
+        raise Refusal("advisory-not-an-action", f"{advisory.name} is a {advisory.kind} advisory, not a New Action")
     wants_line, wants_stop, wants_cards = NEW_ACTION_PARAMETERS[advisory.effect]
     for value, name, wanted in ((command.line, "line", wants_line), (command.stop, "stop", wants_stop),
                                 (command.cards, "cards", wants_cards)):
@@ -50,7 +50,7 @@ def use_new_action(decision: Decision, seat: int, command: UseServiceAdvisory) -
     decision.emit(ActionTaken(seat=seat, action="use-service-advisory"), *effects)
 
 
-def _new_action_effects(decision: Decision, seat: int, command: UseServiceAdvisory, effect: str,
+def _new_action_effects(decision: Decision[State], seat: int, command: UseServiceAdvisory, effect: str,
                         amount: int) -> list[Event]:
     """Validate the choices of one New Action effect and return its events."""
     state = decision.state
@@ -82,7 +82,7 @@ def _new_action_effects(decision: Decision, seat: int, command: UseServiceAdviso
     return [TouristReturned(line=line, stop=stop)]
 
 
-def transfer(decision: Decision, seat: int, command: Disembark) -> None:
+def transfer(decision: Decision[State], seat: int, command: Disembark) -> None:
     """The active Transfer advisory fires on a Disembark from a ◇ stop (reading 5).
 
     Choices (`repair`, `board`) are optional: None declines that part of the card. Maintenance

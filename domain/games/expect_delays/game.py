@@ -37,7 +37,6 @@ GAME: Game[State] = Game(
     options_type=Options,
     command_types=COMMAND_TYPES,
     event_types=EVENT_TYPES,
-    state_type=State,
     default_data=(
         "track: stop points 0,1,1,2,3,4,5 and the ◇ stops 0, 3, 5 (no public source)",
         "train cards: the symbols and Fare Swipe values of all 16 cards (no public source)",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from domain.engine import Command, Event, refuse
+from domain.engine import Command, Decision, Event, Refusal
 from domain.games.expect_delays import actions
 from domain.games.expect_delays.commands import (
     Board,
@@ -17,10 +17,9 @@ from domain.games.expect_delays.commands import (
     UseServiceAdvisory,
 )
 from domain.games.expect_delays.components import ADVISORIES, SETUP, TRAIN_CARDS
-from domain.games.expect_delays.decision import Decision
 from domain.games.expect_delays.events import AdvisoryDeckShuffled, CardsDrawn, GameSetUp, TrainDeckShuffled
 from domain.games.expect_delays.options import Options
-from domain.games.expect_delays.state import State
+from domain.games.expect_delays.state import State, evolve
 from domain.games.expect_delays.upkeep import end_action_phase
 from domain.rng import Rng
 
@@ -44,7 +43,7 @@ def start(options: Options, seat_count: int, rng: Rng) -> list[Event]:
     ]
 
 
-ACTIONS: dict[type[Command], Callable[[Decision, int, Any], None]] = {
+ACTIONS: dict[type[Command], Callable[[Decision[State], int, Any], None]] = {
     Board: actions.board,
     Disembark: actions.disembark,
     Repair: actions.repair,
@@ -62,16 +61,16 @@ def to_move(state: State) -> list[int]:
 def decide(state: State, seat: int, command: Command, rng: Rng) -> Sequence[Event]:
     """Accept one action (or the end of the Action Phase) as events, or refuse it."""
     if state.end_reason:
-        raise refuse("game-over", "the game has ended")
+        raise Refusal("game-over", "the game has ended")
     if seat != state.active_seat:
-        raise refuse("not-your-turn", f"it is seat {state.active_seat}'s turn")
-    decision = Decision(state)
+        raise Refusal("not-your-turn", f"it is seat {state.active_seat}'s turn")
+    decision = Decision(state, evolve)
     if isinstance(command, EndActions):
         end_action_phase(decision, seat, rng, early=True)
         return decision.events
     action = ACTIONS.get(type(command))
     if action is None:
-        raise refuse("wrong-game", f"{type(command).__name__} is not an expect-delays command")
+        raise Refusal("wrong-game", f"{type(command).__name__} is not an expect-delays command")
     action(decision, seat, command)
     if not decision.state.end_reason and decision.state.actions_left <= 0:
         # Rulebook: "Having completed 2 actions, their Action Phase ends."

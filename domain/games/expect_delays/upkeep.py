@@ -8,8 +8,8 @@ after the last allowed turn's Upkeep.
 
 from __future__ import annotations
 
+from domain.engine import Decision
 from domain.games.expect_delays.components import SETUP, opponent
-from domain.games.expect_delays.decision import Decision
 from domain.games.expect_delays.events import (
     ActionPhaseEnded,
     AdvisoryDeckShuffled,
@@ -20,10 +20,11 @@ from domain.games.expect_delays.events import (
     TrainDeckShuffled,
     TurnPassed,
 )
+from domain.games.expect_delays.state import State
 from domain.rng import Rng
 
 
-def end_action_phase(decision: Decision, seat: int, rng: Rng, *, early: bool) -> None:
+def end_action_phase(decision: Decision[State], seat: int, rng: Rng, *, early: bool) -> None:
     """Close the seat's Action Phase, run its Upkeep, and pass the turn (or end the game)."""
     decision.emit(ActionPhaseEnded(seat=seat, early=early))
     hand = decision.state.hands[seat]
@@ -44,14 +45,14 @@ def end_action_phase(decision: Decision, seat: int, rng: Rng, *, early: bool) ->
         decision.emit(TurnPassed(seat=opponent(seat), turn=state.turn + 1))
 
 
-def reshuffle_train_deck(decision: Decision, rng: Rng) -> None:
+def reshuffle_train_deck(decision: Decision[State], rng: Rng) -> None:
     """Shuffle the Discard pile together with what is left of the deck (reading 2); Out of Service stays out."""
     state = decision.state
     order = rng.shuffled(state.train_deck + state.discard_pile)
     decision.emit(TrainDeckShuffled(order=order, size=len(order)))
 
 
-def reveal_advisory(decision: Decision, rng: Rng) -> None:
+def reveal_advisory(decision: Decision[State], rng: Rng) -> None:
     """The face-up next advisory replaces the active one (rulebook, Upkeep); an empty advisory deck is
     rebuilt from the advisory discards (reading 4), so a next card is always face up."""
     deck = decision.state.advisory_deck

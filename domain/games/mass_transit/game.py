@@ -42,7 +42,6 @@ GAME: Game[MassTransitState] = Game(
     options_type=Options,
     command_types=COMMANDS,
     event_types=EVENTS,
-    state_type=MassTransitState,
     cooperative=True,
     default_data=(
         "data.toml cards: the 52-card list is fan-transcribed (conor-mcavoy/mass-transit@4e8fba9) and "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from domain.engine import Refusal, refuse
+from domain.engine import Refusal
 from domain.games.mass_transit.cards import CARDS, LINE_OF, STOPS
 from domain.games.mass_transit.state import BIG_CITY, Commuter
 
@@ -19,7 +19,7 @@ class Step(NamedTuple):
 
 def stuck(vehicle: str) -> Refusal:
     """Seed, Traffic Stops: "Commuters cannot get out of a vehicle and walk if they are stuck in traffic!"."""
-    return refuse("stuck-in-traffic", f"this Commuter is stuck in traffic in a {vehicle}: only a {vehicle} moves it")
+    return Refusal("stuck-in-traffic", f"this Commuter is stuck in traffic in a {vehicle}: only a {vehicle} moves it")
 
 
 def walk(route: tuple[str, ...], rider: Commuter) -> Step:
@@ -33,7 +33,7 @@ def walk(route: tuple[str, ...], rider: Commuter) -> Step:
     to = rider.pos + 1
     if to >= len(route):
         where = "the Big City" if rider.pos == BIG_CITY else "this card"
-        raise refuse("no-next-card", f"no card follows {where} on this route yet")
+        raise Refusal("no-next-card", f"no card follows {where} on this route yet")
     arrived = CARDS[route[to]]
     return Step(to, "walk" if arrived.has_traffic else "", arrived.is_suburbs)
 
@@ -45,27 +45,27 @@ def ride(route: tuple[str, ...], rider: Commuter, vehicle: str) -> Step:
     onto a Traffic Stop card leaves only by Walk; a line that dead-ends here cannot be departed by vehicle.
     """
     if rider.pos == BIG_CITY:
-        raise refuse("must-walk-out-of-city", "Commuters begin their trek home with a Walk out of the Big City")
+        raise Refusal("must-walk-out-of-city", "Commuters begin their trek home with a Walk out of the Big City")
     if rider.held == "walk":
-        raise refuse("must-walk-on", "this Commuter walked onto a Traffic Stop card: only a Walk moves it on")
+        raise Refusal("must-walk-on", "this Commuter walked onto a Traffic Stop card: only a Walk moves it on")
     if rider.held and rider.held != vehicle:
         raise stuck(rider.held)
     line = LINE_OF[vehicle]
     here = CARDS[route[rider.pos]].feature(line)
     if here == "station_deadend":
-        raise refuse("dead-end", f"the {line} line dead-ends on this card: walk to the next card first")
+        raise Refusal("dead-end", f"the {line} line dead-ends on this card: walk to the next card first")
     if here != "station" and not (here == "traffic" and rider.held == vehicle):
-        raise refuse("no-matching-station", f"there is no {vehicle} station on this Commuter's card")
+        raise Refusal("no-matching-station", f"there is no {vehicle} station on this Commuter's card")
     for to in range(rider.pos + 1, len(route)):
         arrived = CARDS[route[to]]
         feature = arrived.feature(line)
         if feature in STOPS:
             return Step(to, vehicle if feature == "traffic" else "", arrived.is_suburbs)
-    raise refuse("no-station-ahead", f"no {vehicle} station or Traffic Stop lies ahead on the {line} line yet")
+    raise Refusal("no-station-ahead", f"no {vehicle} station or Traffic Stop lies ahead on the {line} line yet")
 
 
 def move(route: tuple[str, ...], rider: Commuter, by: str) -> Step:
     """Walk or ride, or a refusal saying why not."""
     if rider.home:
-        raise refuse("commuter-home", "this Commuter is already home in the Suburbs")
+        raise Refusal("commuter-home", "this Commuter is already home in the Suburbs")
     return walk(route, rider) if by == "walk" else ride(route, rider, by)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from domain.engine import Command, Event, Refusal, refuse
+from domain.engine import Command, Decision, Event, Refusal
 from domain.games.mass_transit.cards import CARDS, DECK_IDS, HAND_SIZE, MIN_PLAYS, ROUTES
 from domain.games.mass_transit.commands import DiscardCard, EndTurn, Options, PlaceCard
 from domain.games.mass_transit.events import CardPlaced, CommuterMoved, Dealt, Mulligan, TeamLost, TurnEnded
@@ -56,12 +56,12 @@ def start(options: Options, seats: int, rng: Rng) -> list[Event]:
 def check_place(state: MassTransitState, card: str, route: int) -> None:
     """Seed, Gameplay 1 and Suburbs; readings 6 and 16: extend a route at its open end."""
     if not 0 <= route < ROUTES:
-        raise refuse("no-such-route", f"routes are numbered 0 to {ROUTES - 1}")
+        raise Refusal("no-such-route", f"routes are numbered 0 to {ROUTES - 1}")
     if state.route_closed(route):
-        raise refuse("route-closed", f"route {route} already ends in the Suburbs")
+        raise Refusal("route-closed", f"route {route} already ends in the Suburbs")
     need = CARDS[card].suburbs
     if need and len(state.routes[route]) < need:
-        raise refuse(
+        raise Refusal(
             "suburbs-too-close",
             f"this Suburbs card needs at least {need} cards between it and the Big City; route {route} has "
             f"{len(state.routes[route])}",
@@ -77,11 +77,11 @@ def place_event(state: MassTransitState, seat: int, command: PlaceCard) -> CardP
 def discard_event(state: MassTransitState, seat: int, command: DiscardCard) -> CommuterMoved:
     """Seed, Gameplay 2: discard a card to move one Commuter by its movement icon (or a refusal)."""
     if not 0 <= command.commuter < ROUTES:
-        raise refuse("no-such-commuter", f"Commuters are numbered 0 to {ROUTES - 1}")
+        raise Refusal("no-such-commuter", f"Commuters are numbered 0 to {ROUTES - 1}")
     played = CARDS[command.card]
     if not played.discardable:
         kind = "a Suburbs card" if played.is_suburbs else "a Null card"
-        raise refuse("card-not-discardable", f"{command.card} is {kind} and cannot be discarded to move a Commuter")
+        raise Refusal("card-not-discardable", f"{command.card} is {kind} and cannot be discarded to move a Commuter")
     rider = state.commuters[command.commuter]
     step = move(state.routes[command.commuter], rider, played.move)
     return CommuterMoved(
@@ -95,7 +95,7 @@ def play_event(state: MassTransitState, seat: int, command: Command) -> Event:
     if not isinstance(command, PlaceCard | DiscardCard):
         raise TypeError(command)
     if command.card not in state.hands[seat]:
-        raise refuse("card-not-in-hand", f"{command.card} is not in your hand")
+        raise Refusal("card-not-in-hand", f"{command.card} is not in your hand")
     if isinstance(command, PlaceCard):
         return place_event(state, seat, command)
     return discard_event(state, seat, command)
@@ -137,10 +137,10 @@ def urgent_playable(listed: Sequence[Command]) -> list[str]:
 def end_turn_events(state: MassTransitState, seat: int) -> list[Event]:
     """Seed, Ending Your Turn and Urgent: 2+ cards played and no playable Urgent card kept; then draw to four."""
     if state.played < MIN_PLAYS:
-        raise refuse("too-few-cards-played", f"play at least {MIN_PLAYS} cards before ending your turn")
+        raise Refusal("too-few-cards-played", f"play at least {MIN_PLAYS} cards before ending your turn")
     urgent = urgent_playable(list(plays(state)))
     if urgent:
-        raise refuse("urgent-cards-left", f"Urgent cards must be played this turn: {', '.join(urgent)}")
+        raise Refusal("urgent-cards-left", f"Urgent cards must be played this turn: {', '.join(urgent)}")
     # Seed: "If the draw pile runs out, players can no longer draw cards ... Never reshuffle the discard pile."
     drawn = state.deck[: max(0, HAND_SIZE - len(state.hands[seat]))]
     return [TurnEnded(seat=seat, drawn=drawn, drawn_count=len(drawn), next_seat=(seat + 1) % state.seats)]
@@ -168,14 +168,16 @@ def loss_check(state: MassTransitState) -> list[Event]:
 def decide(state: MassTransitState, seat: int, command: Command, rng: Rng) -> list[Event]:
     """Judge one command of `seat`: the events it causes, or a `Refusal`."""
     if state.over:
-        raise refuse("game-over", "the team has already won or lost")
+        raise Refusal("game-over", "the team has already won or lost")
     if seat != state.active:
-        raise refuse("not-your-turn", f"it is seat {state.active}'s turn")
-    events = end_turn_events(state, seat) if isinstance(command, EndTurn) else [play_event(state, seat, command)]
-    after = state
-    for event in events:
-        after = evolve(after, event)
-    return [*events, *loss_check(after)]
+        raise Refusal("not-your-turn", f"it is seat {state.active}'s turn")
+    decision = Decision(state, evolve)
+    if isinstance(command, EndTurn):
+        decision.emit(*end_turn_events(state, seat))
+    else:
+        decision.emit(play_event(state, seat, command))
+    decision.emit(*loss_check(decision.state))
+    return decision.events
 
 
 def legal(state: MassTransitState, seat: int) -> list[Command]:

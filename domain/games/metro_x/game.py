@@ -20,7 +20,6 @@ GAME: Game[MetroXState] = Game(
     options_type=MetroXOptions,
     command_types=COMMAND_TYPES,
     event_types=EVENT_TYPES,
-    state_type=MetroXState,
     default_data=("solo_rating: invented solo score bands (the printed table was lost)",),
     deviations=(),
     rules_version="1",

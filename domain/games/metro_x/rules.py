@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import msgspec
 
-from domain.engine import Command, Event, refuse
+from domain.engine import Command, Decision, Event, Refusal
 from domain.games.metro_x.commands import MarkFreeSpace, MarkRoute, MarkTransfer, Pass
 from domain.games.metro_x.events import (
     CardFlipped,
@@ -114,35 +114,35 @@ def sealed_choice(state: MetroXState, seat: int, command: Command) -> Choice:
     board, sheet, card = state.board, state.sheets[seat], CARDS[state.card]
     if isinstance(command, MarkFreeSpace | Pass):
         if card.kind != "free":
-            raise refuse("wrong-card", f"{card.id} must fill a Train Car Window (Rules, Clarifications)")
+            raise Refusal("wrong-card", f"{card.id} must fill a Train Car Window (Rules, Clarifications)")
         if isinstance(command, Pass):
             return choice_of(command)
         index = board.station_index.get(command.station)
         if index is None:
-            raise refuse("no-such-station", f"{board.title} has no station {command.station!r}")
+            raise Refusal("no-such-station", f"{board.title} has no station {command.station!r}")
         if sheet.stations[index]:
-            raise refuse("station-taken", f"station {command.station} is already filled")
+            raise Refusal("station-taken", f"station {command.station} is already filled")
         return choice_of(command)
     if not isinstance(command, MarkRoute | MarkTransfer):
-        raise refuse("unknown-command", f"{type(command).__name__} is not a Metro X command")
+        raise Refusal("unknown-command", f"{type(command).__name__} is not a Metro X command")
     if card.kind == "free":
-        raise refuse("wrong-card", "Free Space fills no window: cross one empty station anywhere, or pass")
+        raise Refusal("wrong-card", "Free Space fills no window: cross one empty station anywhere, or pass")
     if (card.kind == "transfer") != isinstance(command, MarkTransfer):
-        raise refuse("wrong-card", f"{card.id} is a {card.kind} card: send the matching marking")
+        raise Refusal("wrong-card", f"{card.id} is a {card.kind} card: send the matching marking")
     route = board.route_index.get(command.route)
     if route is None:
-        raise refuse("no-such-route", f"{board.title} has no route {command.route!r}")
+        raise Refusal("no-such-route", f"{board.title} has no route {command.route!r}")
     if not has_empty_window(board, sheet, route):
-        raise refuse("no-empty-window", f"route {command.route} has no empty Train Car Window")
+        raise Refusal("no-empty-window", f"route {command.route} has no empty Train Car Window")
     reachable = reach(board, sheet, route, card)
     if isinstance(command, MarkTransfer):
         if command.write_number and not reachable:
-            raise refuse("no-empty-station", f"route {command.route} has no empty station for a transfer number")
+            raise Refusal("no-empty-station", f"route {command.route} has no empty station for a transfer number")
         return choice_of(command)
     if command.stations < 0:
-        raise refuse("bad-station-count", "the number of stations to cross cannot be negative")
+        raise Refusal("bad-station-count", "the number of stations to cross cannot be negative")
     if command.stations > len(reachable):
-        raise refuse(
+        raise Refusal(
             "too-many-stations",
             f"{card.id} crosses at most {len(reachable)} station(s) on route {command.route} now",
         )
@@ -168,17 +168,17 @@ def keyed(turn: int, seat: int, choice: Choice) -> Choice:
 def decide(state: MetroXState, seat: int, command: Command, rng: Rng) -> list[Event]:
     """Seal a seat's marking; the last submission of a turn resolves it and flips the next card."""
     if state.over:
-        raise refuse("game-over", "all Train Car Windows are filled: the game is over")
+        raise Refusal("game-over", "all Train Car Windows are filled: the game is over")
     if not 0 <= seat < state.seats:
-        raise refuse("not-your-turn", f"seat {seat} is not at this table")
+        raise Refusal("not-your-turn", f"seat {seat} is not at this table")
     if state.pending[seat] is not None:
-        raise refuse("already-submitted", "this seat has already submitted its marking; it cannot be changed")
+        raise Refusal("already-submitted", "this seat has already submitted its marking; it cannot be changed")
     choice = keyed(state.turn, seat, sealed_choice(state, seat, command))
-    submitted = MarkingSubmitted(seat=seat, turn=state.turn, choice=choice)
-    after = evolve(state, submitted)
-    if any(pending is None for pending in after.pending):
-        return [submitted]
-    return [submitted, *resolve(after, rng)]
+    decision = Decision(state, evolve)
+    decision.emit(MarkingSubmitted(seat=seat, turn=state.turn, choice=choice))
+    if all(pending is not None for pending in decision.state.pending):
+        decision.emit(*resolve(decision.state, rng))
+    return decision.events
 
 
 def marking(state: MetroXState, seat: int, choice: Choice) -> Marking:

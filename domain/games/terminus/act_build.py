@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from domain.engine import Decision
 from domain.games.terminus import common as c
-from domain.games.terminus.builder import Builder
 from domain.games.terminus.cards import DATA, UPGRADE_KIND
 from domain.games.terminus.commands import BuildHub, BuildLink, FinishBuild, StartBuild
 from domain.games.terminus.events import BuildFinished, BuildStarted, HubBuilt, LinkBuilt, Traded
@@ -115,14 +115,14 @@ def start_candidates(state: State, seat: int) -> Iterator[StartBuild]:
         yield StartBuild(via=via)
 
 
-def run_start(b: Builder, seat: int, cmd: StartBuild) -> None:
+def run_start(b: Decision[State], seat: int, cmd: StartBuild) -> None:
     permits, construction = build_cost(cmd.via)
     if permits or construction:
         b.emit(Traded(seat=seat, action="build", via=cmd.via, give=(permits, 0, 0, construction)))
     b.emit(BuildStarted(seat=seat, via=cmd.via))
 
 
-def run_link(b: Builder, seat: int, cmd: BuildLink) -> None:
+def run_link(b: Decision[State], seat: int, cmd: BuildLink) -> None:
     g = c.geo(b.state)
     start, end = g.plot_index[cmd.start], g.plot_index[cmd.end]
     rail = g.rail_between[(start, end)]
@@ -134,7 +134,7 @@ def run_link(b: Builder, seat: int, cmd: BuildLink) -> None:
     ))
 
 
-def run_hub(b: Builder, seat: int, cmd: BuildHub) -> None:
+def run_hub(b: Decision[State], seat: int, cmd: BuildHub) -> None:
     b.emit(HubBuilt(seat=seat, plot=cmd.plot, blueprint=blueprint_cost(b.state, seat)))
 
 
@@ -144,7 +144,7 @@ def check_finish(state: State, seat: int, cmd: FinishBuild) -> c.Error:
     return None
 
 
-def run_finish(b: Builder, seat: int, cmd: FinishBuild) -> None:
+def run_finish(b: Decision[State], seat: int, cmd: FinishBuild) -> None:
     """Rules, Making a Connection: 1 Power in total to the builder, 1 coin per Connection to each owner."""
     conns = b.state.turn.connections
     power = min(COSTS.connection_power, sum(b.state.markets[POWER])) if conns else 0  # reading 15

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from domain.engine import Decision
 from domain.games.terminus import common as c
-from domain.games.terminus.builder import Builder
 from domain.games.terminus.cards import DATA, PROJECT_INDEX, PROJECTS, TILE_INDEX, TILES
 from domain.games.terminus.commands import (
     DrawAgendas,
@@ -65,7 +65,7 @@ def demand_candidates(state: State, seat: int) -> Iterator[TakeDemand]:
             yield TakeDemand(token=token, via=via)
 
 
-def run_demand(b: Builder, seat: int, cmd: TakeDemand) -> None:
+def run_demand(b: Decision[State], seat: int, cmd: TakeDemand) -> None:
     power = demand_power(cmd.via)
     if power:
         b.emit(Traded(seat=seat, action="take_demand", via=cmd.via, give=(0, 0, power, 0)))
@@ -126,7 +126,7 @@ def development_candidates(state: State, seat: int) -> Iterator[PlaceDevelopment
                         yield PlaceDevelopment(tile=TILES[tile].id, block=spec.id, via=via)
 
 
-def run_development(b: Builder, seat: int, cmd: PlaceDevelopment) -> None:
+def run_development(b: Decision[State], seat: int, cmd: PlaceDevelopment) -> None:
     coins, permits = development_cost(cmd.via)
     if coins or permits:
         b.emit(Traded(seat=seat, action="place_development", via=cmd.via, coins=-coins, give=(permits, 0, 0, 0)))
@@ -184,7 +184,7 @@ def lobbyist_candidates(state: State, seat: int) -> Iterator[MoveLobbyist]:
                     yield MoveLobbyist(source=source, target=target, via=via)
 
 
-def run_lobbyist(b: Builder, seat: int, cmd: MoveLobbyist) -> None:
+def run_lobbyist(b: Decision[State], seat: int, cmd: MoveLobbyist) -> None:
     first = b.state.step == "act"
     b.emit(LobbyistMoved(seat=seat, source=cmd.source, target=cmd.target))
     tile = c.via_tile(cmd.via)
@@ -223,7 +223,7 @@ def draw_candidates(state: State, seat: int) -> Iterator[DrawAgendas]:
         yield DrawAgendas(via=via)
 
 
-def run_draw(b: Builder, seat: int, cmd: DrawAgendas) -> None:
+def run_draw(b: Decision[State], seat: int, cmd: DrawAgendas) -> None:
     permits, cards = agenda_draw(b.state, cmd.via)
     if permits:
         b.emit(Traded(seat=seat, action="draw_agendas", via=cmd.via, give=(permits, 0, 0, 0)))
@@ -237,7 +237,7 @@ def check_keep_drawn(state: State, seat: int, cmd: KeepAgenda) -> c.Error:
     return None
 
 
-def run_keep_drawn(b: Builder, seat: int, cmd: KeepAgenda) -> None:
+def run_keep_drawn(b: Decision[State], seat: int, cmd: KeepAgenda) -> None:
     hand = b.state.players[seat].hand
     returned = tuple(a for a in hand if a != cmd.agenda)
     b.emit(AgendaChosen(seat=seat, kept=cmd.agenda, returned=returned, count=len(returned)))
@@ -283,7 +283,7 @@ def lobby_candidates(state: State, seat: int) -> Iterator[LobbyProject]:
                 yield LobbyProject(project=PROJECTS[project].id, lobbyists=n, via=via)
 
 
-def run_lobby(b: Builder, seat: int, cmd: LobbyProject) -> None:
+def run_lobby(b: Decision[State], seat: int, cmd: LobbyProject) -> None:
     permits = lobby_permits(cmd.via)
     if permits:
         b.emit(Traded(seat=seat, action="lobby_project", via=cmd.via, give=(permits, 0, 0, 0)))

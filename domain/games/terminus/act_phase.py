@@ -6,9 +6,8 @@ from collections.abc import Callable, Iterator
 
 from msgspec.structs import replace
 
-from domain.engine import Command
+from domain.engine import Command, Decision
 from domain.games.terminus import common as c
-from domain.games.terminus.builder import Builder
 from domain.games.terminus.cards import DATA, RESOURCES, ZONE_INDEX, ZONES, Reward
 from domain.games.terminus.commands import (
     EndTurn,
@@ -41,7 +40,7 @@ def check_secret(state: State, seat: int, cmd: KeepAgenda) -> c.Error:
     return None
 
 
-def run_secret(b: Builder, seat: int, cmd: KeepAgenda) -> None:
+def run_secret(b: Decision[State], seat: int, cmd: KeepAgenda) -> None:
     b.emit(SecretAgendaKept(seat=seat, agenda=cmd.agenda))
 
 
@@ -61,7 +60,7 @@ def place_hub_candidates(state: State, seat: int) -> Iterator[PlaceHub]:
             yield PlaceHub(plot=g.plots[plot].id)
 
 
-def run_place_hub(b: Builder, seat: int, cmd: PlaceHub) -> None:
+def run_place_hub(b: Decision[State], seat: int, cmd: PlaceHub) -> None:
     b.emit(PrimeHubPlaced(seat=seat, plot=cmd.plot))
 
 
@@ -103,7 +102,7 @@ def reward_candidates(state: State, seat: int) -> Iterator[TakeReward]:
         yield TakeReward(choice=choice)
 
 
-def run_reward(b: Builder, seat: int, cmd: TakeReward) -> None:
+def run_reward(b: Decision[State], seat: int, cmd: TakeReward) -> None:
     b.emit(reward_event(b.state, seat, cmd.choice))
 
 
@@ -121,7 +120,7 @@ def return_candidates(state: State, seat: int) -> Iterator[ReturnResource]:
         yield ReturnResource(resource=resource)
 
 
-def run_return(b: Builder, seat: int, cmd: ReturnResource) -> None:
+def run_return(b: Decision[State], seat: int, cmd: ReturnResource) -> None:
     b.emit(ResourceReturned(seat=seat, resource=cmd.resource))
 
 
@@ -165,7 +164,7 @@ def move_candidates(state: State, seat: int) -> Iterator[Command]:
         yield Move(zone=zone)
 
 
-def run_move(b: Builder, seat: int, cmd: Move) -> None:
+def run_move(b: Decision[State], seat: int, cmd: Move) -> None:
     zone = ZONE_INDEX[cmd.zone]
     player = b.state.players[seat]
     crossing = 0 <= zone < player.zone  # Rules, Cycle Track: move the Cycle Marker down before passing it
@@ -182,7 +181,7 @@ def check_pass(state: State, seat: int, cmd: Pass) -> c.Error:
     return None
 
 
-def run_pass(b: Builder, seat: int, cmd: Pass) -> None:
+def run_pass(b: Decision[State], seat: int, cmd: Pass) -> None:
     b.emit(Passed(seat=seat, position=len(b.state.passed_order) + 1))
 
 
@@ -190,5 +189,5 @@ def check_end_turn(state: State, seat: int, cmd: EndTurn) -> c.Error:
     return None
 
 
-def run_end_turn(b: Builder, seat: int, cmd: EndTurn) -> None:
+def run_end_turn(b: Decision[State], seat: int, cmd: EndTurn) -> None:
     b.emit(ActionDone(seat=seat))

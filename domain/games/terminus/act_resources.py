@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
+from domain.engine import Decision
 from domain.games.terminus import common as c
 from domain.games.terminus import market
-from domain.games.terminus.builder import Builder
 from domain.games.terminus.cards import DATA, RESOURCES, TILE_INDEX, TILES, UPGRADE_INDEX, UPGRADES, ZONES
 from domain.games.terminus.commands import (
     BuyResources,
@@ -53,7 +53,7 @@ def buy_candidates(state: State, seat: int) -> Iterator[BuyResources]:
                 yield BuyResources(resource=resource, count=n)
 
 
-def run_buy(b: Builder, seat: int, cmd: BuyResources) -> None:
+def run_buy(b: Decision[State], seat: int, cmd: BuyResources) -> None:
     r = RESOURCES.index(cmd.resource)
     price = market.price(r, b.state.markets[r], cmd.count) or 0
     b.emit(Traded(seat=seat, action=BUYABLE[cmd.resource], coins=-price, take=c.cost(cmd.resource, cmd.count)))
@@ -94,7 +94,7 @@ def upgrade_candidates(state: State, seat: int) -> Iterator[TakeUpgrade]:
             yield TakeUpgrade(upgrade=up.id, via=via)
 
 
-def run_upgrade(b: Builder, seat: int, cmd: TakeUpgrade) -> None:
+def run_upgrade(b: Decision[State], seat: int, cmd: TakeUpgrade) -> None:
     coins, blueprints = upgrade_price(b.state, seat, cmd.via)
     b.emit(Traded(seat=seat, action="take_upgrade", via=cmd.via, coins=-coins, give=(0, blueprints, 0, 0)))
     b.emit(UpgradeTaken(seat=seat, upgrade=cmd.upgrade))
@@ -151,7 +151,7 @@ def capacity_candidates(state: State, seat: int) -> Iterator[IncreaseCapacity]:
                 yield IncreaseCapacity(steps=steps, unlock=unlock, via=via)
 
 
-def run_capacity(b: Builder, seat: int, cmd: IncreaseCapacity) -> None:
+def run_capacity(b: Decision[State], seat: int, cmd: IncreaseCapacity) -> None:
     construction, power, unlocked, _ = capacity_plan(b.state, seat, cmd)
     b.emit(Traded(seat=seat, action="increase_capacity", via=cmd.via, give=(0, 0, power, construction)))
     b.emit(CapacityIncreased(seat=seat, steps=cmd.steps, unlocked=unlocked))
@@ -176,7 +176,7 @@ def collect_candidates(state: State, seat: int) -> Iterator[CollectConstruction]
         yield CollectConstruction(via=via)
 
 
-def run_collect(b: Builder, seat: int, cmd: CollectConstruction) -> None:
+def run_collect(b: Decision[State], seat: int, cmd: CollectConstruction) -> None:
     tile = c.via_tile(cmd.via)
     amount = market.leftmost_depots(b.state.markets[CONSTRUCTION], tile.depots if tile else 1)
     rails = min(tile.rails if tile else 0, b.state.players[seat].rails_reserve)
@@ -229,7 +229,7 @@ def rails_candidates(state: State, seat: int) -> Iterator[PurchaseRails]:
             yield PurchaseRails(rails=n, via=via)
 
 
-def run_rails(b: Builder, seat: int, cmd: PurchaseRails) -> None:
+def run_rails(b: Decision[State], seat: int, cmd: PurchaseRails) -> None:
     price = rail_price(cmd.rails, rail_bundles(cmd.via)) or 0
     b.emit(Traded(seat=seat, action="purchase_rails", via=cmd.via, coins=-price, rails=cmd.rails))
     b.emit(*c.finish_action(b.state, seat))
@@ -280,7 +280,7 @@ def use_candidates(state: State, seat: int) -> Iterator[UseDevelopment]:
             yield UseDevelopment(tile=tile_id, resource=resource)
 
 
-def run_use(b: Builder, seat: int, cmd: UseDevelopment) -> None:
+def run_use(b: Decision[State], seat: int, cmd: UseDevelopment) -> None:
     tile = TILES[TILE_INDEX[cmd.tile]]
     take = [0, 0, 0, 0]
     if tile.kind == "gain":
@@ -322,6 +322,6 @@ def exchange_candidates(state: State, seat: int) -> Iterator[Exchange]:
                 yield Exchange(give=give, take=take)
 
 
-def run_exchange(b: Builder, seat: int, cmd: Exchange) -> None:
+def run_exchange(b: Decision[State], seat: int, cmd: Exchange) -> None:
     b.emit(Exchanged(seat=seat, give=cmd.give, take=cmd.take))
 

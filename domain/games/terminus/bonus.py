@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from domain.engine import Decision
 from domain.games.terminus import common as c
-from domain.games.terminus.builder import Builder
 from domain.games.terminus.cards import DATA, RESOURCES, BonusOption
 from domain.games.terminus.commands import ChooseBonus, TakeBonus
 from domain.games.terminus.events import BonusChosen, BonusCollected
@@ -76,7 +76,7 @@ def choose_candidates(state: State, seat: int) -> Iterator[ChooseBonus]:
         yield ChooseBonus(option=option)
 
 
-def run_choose(b: Builder, seat: int, cmd: ChooseBonus) -> None:
+def run_choose(b: Decision[State], seat: int, cmd: ChooseBonus) -> None:
     b.emit(BonusChosen(seat=seat, option=cmd.option))
 
 
@@ -93,5 +93,5 @@ def take_candidates(state: State, seat: int) -> Iterator[TakeBonus]:
         yield TakeBonus(option=option)
 
 
-def run_take(b: Builder, seat: int, cmd: TakeBonus) -> None:
+def run_take(b: Decision[State], seat: int, cmd: TakeBonus) -> None:
     b.emit(collected(b.state, seat, cmd.option))

@@ -3,10 +3,10 @@ Build), ends of Years and the end of the game. `settle` runs after every accepte
 
 from __future__ import annotations
 
+from domain.engine import Decision
 from domain.games.terminus.act_phase import reward_choices, reward_event, reward_of
 from domain.games.terminus.automa import automa_build
 from domain.games.terminus.bonus import automatic
-from domain.games.terminus.builder import Builder
 from domain.games.terminus.cards import DATA, UPGRADE_KIND
 from domain.games.terminus.common import geo
 from domain.games.terminus.events import (
@@ -27,7 +27,7 @@ from domain.rng import Rng
 YEARS = 3
 
 
-def reveal_turn_order(b: Builder, rng: Rng) -> None:
+def reveal_turn_order(b: Decision[State], rng: Rng) -> None:
     """Set-up 3-6: the cards not kept are revealed, lowest number first, then shuffled back into the deck."""
     s = b.state
     g = geo(s)
@@ -38,7 +38,7 @@ def reveal_turn_order(b: Builder, rng: Rng) -> None:
     b.emit(AgendaDeckShuffled(deck=deck, deck_size=len(deck)))
 
 
-def begin_income(b: Builder) -> None:
+def begin_income(b: Decision[State]) -> None:
     """Annual Income: Bonuses in turn order, the Budget, then Turn Order Rewards (not in Year 1)."""
     s = b.state
     steps: list[tuple[str, int]] = [("bonus", seat) for seat in s.order] + [("budget", -1)]
@@ -62,7 +62,7 @@ def budget(s: State) -> BudgetPaid:
     return BudgetPaid(coins=tuple(coins))
 
 
-def income_step(b: Builder) -> bool:
+def income_step(b: Decision[State]) -> bool:
     """Run the next Annual Income step by itself; False when a seat must choose."""
     s = b.state
     if not s.income:
@@ -84,7 +84,7 @@ def income_step(b: Builder) -> bool:
     return True
 
 
-def end_turn(b: Builder) -> None:
+def end_turn(b: Decision[State]) -> None:
     """The turn is over; the Automa Builds now if this turn increased a Capacity (Trigger 2)."""
     due = b.state.turn.automa_due
     b.emit(TurnEnded(seat=b.state.current))
@@ -92,7 +92,7 @@ def end_turn(b: Builder) -> None:
         b.emit(*automa_build(b.state))
 
 
-def end_year(b: Builder) -> None:
+def end_year(b: Decision[State]) -> None:
     """All passed: next Year's order is the passing order; after Year 3 the game is scored."""
     s = b.state
     b.emit(YearEnded(year=s.year, order=s.passed_order))
@@ -102,7 +102,7 @@ def end_year(b: Builder) -> None:
         b.emit(YearBegan(year=s.year + 1))
 
 
-def settle(b: Builder, rng: Rng) -> None:
+def settle(b: Decision[State], rng: Rng) -> None:
     """Emit every event that follows by itself, until a seat must choose or the game is over."""
     while True:
         s = b.state

@@ -49,7 +49,6 @@ GAME: Game[State] = Game(
     options_type=Options,
     command_types=COMMANDS,
     event_types=EVENTS,
-    state_type=State,
     default_data=(
         "boards/default.toml: the city map (plots, districts 4-7, blocks and zoning, rail spaces), Agendas, "
         "Automa cards",

@@ -7,22 +7,22 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from domain.engine import Command, Event, Refusal
+from domain.engine import Command, Decision, Event, Refusal
 from domain.games.terminus import act_build as bld
 from domain.games.terminus import act_city as city
 from domain.games.terminus import act_phase as ph
 from domain.games.terminus import act_resources as res
 from domain.games.terminus import bonus
 from domain.games.terminus import commands as cmd
-from domain.games.terminus.builder import Builder
 from domain.games.terminus.cards import DATA, TILES, ZONES
 from domain.games.terminus.common import Error
+from domain.games.terminus.evolve import evolve
 from domain.games.terminus.flow import settle
 from domain.games.terminus.state import State, over_limit
 from domain.rng import Rng
 
 Check = Callable[[State, int, Any], Error]
-Run = Callable[[Builder, int, Any], None]
+Run = Callable[[Decision[State], int, Any], None]
 Candidates = Callable[[State, int], Iterator[Command]]
 
 ACT: dict[type[Command], tuple[Check, Run]] = {
@@ -224,7 +224,7 @@ def decide(state: State, seat: int, command: Command, rng: Rng) -> Sequence[Even
         raise diagnose(state, seat, command)
     found = situation(state)
     assert found is not None
-    b = Builder(state)
+    b = Decision(state, evolve)
     found[0][type(command)][1](b, seat, command)
     settle(b, rng)
     return b.events

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.engine import Command, Event, refuse
+from domain.engine import Command, Decision, Event, Refusal
 from domain.games.touched_on import commands as cmd
 from domain.games.touched_on import events as ev
 from domain.games.touched_on.cards import DATA, authorised_id, is_authorised
-from domain.games.touched_on.flow import Flow, finish_turn
+from domain.games.touched_on.flow import finish_turn
 from domain.games.touched_on.rules import (
     allowed_lines,
     can_draw,
@@ -22,7 +22,7 @@ from domain.games.touched_on.rules import (
     power_card,
     undercover_card,
 )
-from domain.games.touched_on.state import Carriage, State
+from domain.games.touched_on.state import Carriage, State, evolve
 from domain.rng import Rng
 
 WINDOW_ANSWERS = {"appeal": (cmd.Appeal, cmd.Pass), "claim": (cmd.ClaimExp, cmd.Pass)}
@@ -31,10 +31,10 @@ WINDOW_ANSWERS = {"appeal": (cmd.Appeal, cmd.Pass), "claim": (cmd.ClaimExp, cmd.
 def need_power(state: State, seat: int, kind: str) -> str:
     """The Power card of `kind` that `seat` would play, if a Power may still be played this turn."""
     if state.played_power:
-        raise refuse("power-already-played", "only one Power card may be played in a turn")
+        raise Refusal("power-already-played", "only one Power card may be played in a turn")
     card = power_card(state, seat, kind)
     if card is None:
-        raise refuse("not-in-hand", f"you hold no {kind} card")
+        raise Refusal("not-in-hand", f"you hold no {kind} card")
     return card
 
 
@@ -42,32 +42,32 @@ def need_target(state: State, seat: int) -> Carriage:
     """Rules, Inspectors: only the most recent carriage, whose Evaders another player still in the journey
     added last (readings 7 and 17)."""
     if not state.carriages:
-        raise refuse("no-carriage", "there is no carriage to inspect")
+        raise Refusal("no-carriage", "there is no carriage to inspect")
     carriage = state.carriages[-1]
     if carriage.owner == seat:
-        raise refuse("own-carriage", "you may not inspect a carriage you added Evaders to last")
+        raise Refusal("own-carriage", "you may not inspect a carriage you added Evaders to last")
     if carriage.owner in state.places:
-        raise refuse("owner-finished", "the carriage's player is already out of this journey")
+        raise Refusal("owner-finished", "the carriage's player is already out of this journey")
     return carriage
 
 
-def play_evaders(flow: Flow, seat: int, c: cmd.PlayEvaders, rng: Rng) -> None:
+def play_evaders(flow: Decision[State], seat: int, c: cmd.PlayEvaders, rng: Rng) -> None:
     """Rules, Evaders: 1-9 Evaders of one line, on the current line or the one next to it."""
     state = flow.state
     if state.played_evaders:
-        raise refuse("evaders-already-played", "Evaders are played once a turn, all on one line")
+        raise Refusal("evaders-already-played", "Evaders are played once a turn, all on one line")
     if c.line not in state.lines:
-        raise refuse("no-such-line", f"line {c.line!r} is not in play")
+        raise Refusal("no-such-line", f"line {c.line!r} is not in play")
     if c.count < 0 or (c.count == 0 and not c.priority_seat):
-        raise refuse("empty-play", "play at least one Evader (or a Priority Seat)")
+        raise Refusal("empty-play", "play at least one Evader (or a Priority Seat)")
     extra = (need_power(state, seat, "priority-seat"),) if c.priority_seat else ()
     mine = evaders_of(state, seat, c.line)
     if len(mine) < c.count:
-        raise refuse("not-in-hand", f"you hold {len(mine)} Evaders of {c.line}, not {c.count}")
+        raise Refusal("not-in-hand", f"you hold {len(mine)} Evaders of {c.line}, not {c.count}")
     if c.line not in allowed_lines(state, seat):
         if held_by_others(state, seat):
-            raise refuse("peak-hour", "Peak Hour: you may only play Evaders on the current line")
-        raise refuse("line-not-reachable", f"{c.line} is neither the current line nor next to it")
+            raise Refusal("peak-hour", "Peak Hour: you may only play Evaders on the current line")
+        raise Refusal("line-not-reachable", f"{c.line} is neither the current line nor next to it")
     before = line_count(state, c.line)
     new_carriage = not (state.carriage_open and c.line == state.current_line)
     cards = tuple(mine[: c.count]) + extra
@@ -77,7 +77,7 @@ def play_evaders(flow: Flow, seat: int, c: cmd.PlayEvaders, rng: Rng) -> None:
         flow.emit(ev.ExpUnlocked(seat=seat, line=c.line))  # Rules, Unlock Exp: the 9th Evader
 
 
-def start_inspection(flow: Flow, seat: int, card: str, kind: Any, carriage: Carriage) -> None:
+def start_inspection(flow: Decision[State], seat: int, card: str, kind: Any, carriage: Carriage) -> None:
     """The inspector lands; the owner may answer (Appeal or pass) unless their hand is empty."""
     responders = (carriage.owner,) if flow.state.hands[carriage.owner] else ()
     flow.emit(ev.InspectionStarted(
@@ -87,109 +87,109 @@ def start_inspection(flow: Flow, seat: int, card: str, kind: Any, carriage: Carr
         flow.emit(ev.InspectionResolved(taker=carriage.owner))
 
 
-def inspect(flow: Flow, seat: int, c: cmd.Inspect, rng: Rng) -> None:
+def inspect(flow: Decision[State], seat: int, c: cmd.Inspect, rng: Rng) -> None:
     """Rules, Inspectors: Authorised on its own line, Undercover on any; never after Evaders; one a turn."""
     state = flow.state
     if state.played_evaders:
-        raise refuse("inspector-after-evaders", "Inspectors cannot be played after Evaders")
+        raise Refusal("inspector-after-evaders", "Inspectors cannot be played after Evaders")
     if state.played_inspector:
-        raise refuse("inspector-already-played", "only one Inspector may be played in a turn")
+        raise Refusal("inspector-already-played", "only one Inspector may be played in a turn")
     carriage = need_target(state, seat)
     if carriage.line == state.free_tram_zone:  # reading 23 (option): Power Notes, Feet On Seat
-        raise refuse("free-tram-zone", f"{carriage.line} is the Free Tram Zone: only Feet On Seat inspects there")
+        raise Refusal("free-tram-zone", f"{carriage.line} is the Free Tram Zone: only Feet On Seat inspects there")
     if c.inspector == "authorised":
         card: str | None = authorised_id(carriage.line)
         if card not in state.hands[seat]:
             if any(is_authorised(x) for x in state.hands[seat]):
-                raise refuse("wrong-line", f"your Authorised Inspector may not inspect {carriage.line}")
-            raise refuse("not-in-hand", "you hold no Authorised Inspector")
+                raise Refusal("wrong-line", f"your Authorised Inspector may not inspect {carriage.line}")
+            raise Refusal("not-in-hand", "you hold no Authorised Inspector")
     else:
         card = undercover_card(state, seat)
         if card is None:
-            raise refuse("not-in-hand", "you hold no Undercover Inspector")
+            raise Refusal("not-in-hand", "you hold no Undercover Inspector")
     assert card is not None
     start_inspection(flow, seat, card, c.inspector, carriage)
 
 
-def feet_on_seat(flow: Flow, seat: int, c: cmd.FeetOnSeat, rng: Rng) -> None:
+def feet_on_seat(flow: Decision[State], seat: int, c: cmd.FeetOnSeat, rng: Rng) -> None:
     """Power Notes, Feet On Seat: an inspection of the most recent carriage, also in the Free Tram Zone."""
     card = need_power(flow.state, seat, "feet-on-seat")
     start_inspection(flow, seat, card, "feet-on-seat", need_target(flow.state, seat))
 
 
-def peak_hour(flow: Flow, seat: int, c: cmd.PeakHour, rng: Rng) -> None:
+def peak_hour(flow: Decision[State], seat: int, c: cmd.PeakHour, rng: Rng) -> None:
     """Power Notes, Peak Hour: placed in front of you until your next turn."""
     flow.emit(ev.PeakHourPlayed(seat=seat, card=need_power(flow.state, seat, "peak-hour")))
 
 
-def tram_tracker(flow: Flow, seat: int, c: cmd.TramTracker, rng: Rng) -> None:
+def tram_tracker(flow: Decision[State], seat: int, c: cmd.TramTracker, rng: Rng) -> None:
     """Power Notes, Tram Tracker: take one card unseen from an opponent's fan, then give one back."""
     card = need_power(flow.state, seat, "tram-tracker")
     if c.target == seat or not 0 <= c.target < flow.state.seats:
-        raise refuse("bad-target", "choose an opponent at this table")
+        raise Refusal("bad-target", "choose an opponent at this table")
     fan = flow.state.hands[c.target]
     if not fan:
-        raise refuse("empty-hand", f"seat {c.target} holds no cards")
+        raise Refusal("empty-hand", f"seat {c.target} holds no cards")
     flow.emit(ev.TramTrackerPlayed(seat=seat, card=card, target=c.target))
     flow.emit(ev.CardTaken(seat=seat, target=c.target, card=rng.choice(fan)))
 
 
-def give_card(flow: Flow, seat: int, c: cmd.GiveCard, rng: Rng) -> None:
+def give_card(flow: Decision[State], seat: int, c: cmd.GiveCard, rng: Rng) -> None:
     """The card given back after Tram Tracker."""
     if flow.state.give_to < 0:
-        raise refuse("nothing-to-give", "no Tram Tracker is waiting for a card")
+        raise Refusal("nothing-to-give", "no Tram Tracker is waiting for a card")
     if c.card not in flow.state.hands[seat]:
-        raise refuse("not-in-hand", f"you do not hold {c.card!r}")
+        raise Refusal("not-in-hand", f"you do not hold {c.card!r}")
     flow.emit(ev.CardGiven(seat=seat, target=flow.state.give_to, card=c.card))
 
 
-def draw(flow: Flow, seat: int, c: cmd.Draw, rng: Rng) -> None:
+def draw(flow: Decision[State], seat: int, c: cmd.Draw, rng: Rng) -> None:
     """Rules, Draw Pile: only with no playable card, once a turn; an empty pile is renewed from the discards."""
     state = flow.state
     if state.cards_played:
-        raise refuse("already-played", "you have played a card this turn: draw only instead of playing")
+        raise Refusal("already-played", "you have played a card this turn: draw only instead of playing")
     if state.drew:
-        raise refuse("already-drew", "you can only draw 1 card in a single turn")
+        raise Refusal("already-drew", "you can only draw 1 card in a single turn")
     if play_commands(state, seat):
-        raise refuse("must-play", "Touched On is forced play: you must play a card you can")
+        raise Refusal("must-play", "Touched On is forced play: you must play a card you can")
     if not can_draw(state):
-        raise refuse("nothing-to-draw", "the draw pile and the discard pile are both empty")
+        raise Refusal("nothing-to-draw", "the draw pile and the discard pile are both empty")
     if not state.draw_pile:
         order = rng.shuffled(state.discard)
         flow.emit(ev.DrawPileRenewed(order=order, size=len(order)))
     flow.emit(ev.CardDrawn(seat=seat, card=flow.state.draw_pile[0]))
 
 
-def end_turn(flow: Flow, seat: int, c: cmd.EndTurn, rng: Rng) -> None:
+def end_turn(flow: Decision[State], seat: int, c: cmd.EndTurn, rng: Rng) -> None:
     """Rules, Taking A Turn: at least one card is played, unless nothing can be played (then draw first)."""
     state = flow.state
     if not state.cards_played:
         if play_commands(state, seat):
-            raise refuse("must-play", "you must play at least 1 card when you can")
+            raise Refusal("must-play", "you must play at least 1 card when you can")
         if not state.drew and can_draw(state):
-            raise refuse("must-draw", "with no playable card you must draw one")
+            raise Refusal("must-draw", "with no playable card you must draw one")
     finish_turn(flow, rng)
 
 
-def claim_exp(flow: Flow, seat: int, c: cmd.ClaimExp, rng: Rng) -> None:
+def claim_exp(flow: Decision[State], seat: int, c: cmd.ClaimExp, rng: Rng) -> None:
     """Rules, Unlock Exp: the player of the 9th Evader takes the hidden Exp in their turn."""
     line = claimable_line(flow.state, seat)
     if not line:
-        raise refuse("nothing-to-claim", "no unlocked Exp is yours to take")
+        raise Refusal("nothing-to-claim", "no unlocked Exp is yours to take")
     card = flow.state.exp_under[flow.state.lines.index(line)]
     flow.emit(ev.ExpAwarded(seat=seat, cards=(card,), reason="unlock"))
 
 
-def answer(flow: Flow, seat: int, c: Command, rng: Rng) -> None:
+def answer(flow: Decision[State], seat: int, c: Command, rng: Rng) -> None:
     """A response in the open window: Appeal or pass an inspection; claim or pass a forgotten Exp."""
     window = flow.state.window
     assert window is not None
     if not isinstance(c, WINDOW_ANSWERS[window.kind]):
-        raise refuse("answer-expected", f"answer the {window.kind} window first (or pass)")
+        raise Refusal("answer-expected", f"answer the {window.kind} window first (or pass)")
     if isinstance(c, cmd.Appeal):
         card = power_card(flow.state, seat, "appeal")
         if card is None:
-            raise refuse("not-in-hand", "you hold no Appeal card")
+            raise Refusal("not-in-hand", "you hold no Appeal card")
         flow.emit(ev.Appealed(seat=seat, card=card), ev.InspectionResolved(taker=window.inspector, appealed=True))
         return
     if isinstance(c, cmd.ClaimExp):
@@ -204,12 +204,12 @@ def answer(flow: Flow, seat: int, c: Command, rng: Rng) -> None:
         flow.emit(ev.TurnStarted(seat=seat))  # the claim window sits between turns: the claimer's turn begins
 
 
-def not_an_answer(flow: Flow, seat: int, c: Command, rng: Rng) -> None:
+def not_an_answer(flow: Decision[State], seat: int, c: Command, rng: Rng) -> None:
     """Appeal and pass only answer a response window."""
-    raise refuse("nothing-to-answer", "there is no inspection or forgotten Exp to answer now")
+    raise Refusal("nothing-to-answer", "there is no inspection or forgotten Exp to answer now")
 
 
-TURN_HANDLERS: dict[type[Command], Callable[[Flow, int, Any, Rng], None]] = {
+TURN_HANDLERS: dict[type[Command], Callable[[Decision[State], int, Any, Rng], None]] = {
     cmd.PlayEvaders: play_evaders, cmd.Inspect: inspect, cmd.FeetOnSeat: feet_on_seat, cmd.PeakHour: peak_hour,
     cmd.TramTracker: tram_tracker, cmd.GiveCard: give_card, cmd.Draw: draw, cmd.EndTurn: end_turn,
     cmd.ClaimExp: claim_exp, cmd.Appeal: not_an_answer, cmd.Pass: not_an_answer,
@@ -219,21 +219,21 @@ TURN_HANDLERS: dict[type[Command], Callable[[Flow, int, Any, Rng], None]] = {
 def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     """The events `command` by `seat` leads to, or a `Refusal` with a stable code."""
     if is_over(state):
-        raise refuse("game-over", "the game is over")
+        raise Refusal("game-over", "the game is over")
     if not 0 <= seat < state.seats:
-        raise refuse("not-your-turn", f"seat {seat} is not at this table")
-    flow = Flow(state)
+        raise Refusal("not-your-turn", f"seat {seat} is not at this table")
+    flow = Decision(state, evolve)
     window = state.window
     if window is not None:
         if window.seats[:1] != (seat,):
             if window.kind == "appeal" and seat == state.turn_seat:  # mid-turn: the turn resumes after the answer
-                raise refuse("awaiting-response", f"waiting for seat {window.seats[0]} to answer")
-            raise refuse("not-your-turn", f"only seat {window.seats[0]} may answer now")
+                raise Refusal("awaiting-response", f"waiting for seat {window.seats[0]} to answer")
+            raise Refusal("not-your-turn", f"only seat {window.seats[0]} may answer now")
         answer(flow, seat, command, rng)
         return flow.events
     if seat != state.turn_seat:
-        raise refuse("not-your-turn", f"it is seat {state.turn_seat}'s turn")
+        raise Refusal("not-your-turn", f"it is seat {state.turn_seat}'s turn")
     if state.give_to >= 0 and not isinstance(command, cmd.GiveCard):
-        raise refuse("give-card-first", f"give seat {state.give_to} a card first (Tram Tracker)")
+        raise Refusal("give-card-first", f"give seat {state.give_to} a card first (Tram Tracker)")
     TURN_HANDLERS[type(command)](flow, seat, command, rng)
     return flow.events

@@ -1,31 +1,17 @@
 """The passage of turns and journeys: end of turn, DING confirmed, rewards, next journey.
 
-`Flow` collects events and folds them as it goes, so each step is judged on the table as it now is.
+Each step emits into the `Decision` in progress, so the next one is judged on the table as it now is.
 """
 
 from __future__ import annotations
 
-from domain.engine import Event
+from domain.engine import Decision
 from domain.games.touched_on import events as ev
 from domain.games.touched_on.cards import DATA
 from domain.games.touched_on.rules import deadlocked, is_over
 from domain.games.touched_on.setup import deal
-from domain.games.touched_on.state import State, evolve
+from domain.games.touched_on.state import State
 from domain.rng import Rng
-
-
-class Flow:
-    """Events decided so far and the state they lead to."""
-
-    def __init__(self, state: State) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, *events: Event) -> None:
-        """Record events and fold them into the working state."""
-        for event in events:
-            self.events.append(event)
-            self.state = evolve(self.state, event)
 
 
 def next_seat(state: State, after: int) -> int | None:
@@ -43,7 +29,7 @@ def take_exp(state: State, amount: int) -> tuple[str, ...]:
     return available[:amount]
 
 
-def place(flow: Flow, seat: int) -> None:
+def place(flow: Decision[State], seat: int) -> None:
     """`seat` is out of the journey in the next place; 1st takes 2 Exp, 2nd takes 1 (rules, Win Exp)."""
     number = len(flow.state.places) + 1
     flow.emit(ev.PlayerFinished(seat=seat, place=number))
@@ -53,7 +39,7 @@ def place(flow: Flow, seat: int) -> None:
         flow.emit(ev.ExpAwarded(seat=seat, cards=cards, reason="first" if number == 1 else "second"))
 
 
-def confirm_dings(flow: Flow) -> None:
+def confirm_dings(flow: Decision[State]) -> None:
     """Reading 9: an emptied hand stands once the next turn after it emptied is over (that player's last
     chance to inspect); if nobody holds cards any more, every emptied hand stands at once, oldest first."""
     state = flow.state
@@ -84,7 +70,7 @@ def journey_end(state: State) -> ev.EndReason | None:
     return None
 
 
-def place_by_hand_size(flow: Flow) -> None:
+def place_by_hand_size(flow: Decision[State]) -> None:
     """Reading 18: a journey that cannot end gives its remaining places to the fewest cards; ties: no award."""
     while len(flow.state.places) < 2 and not is_over(flow.state):
         sizes = {s: len(flow.state.hands[s]) for s in range(flow.state.seats) if s not in flow.state.places}
@@ -95,7 +81,7 @@ def place_by_hand_size(flow: Flow) -> None:
         place(flow, fewest[0])
 
 
-def end_journey(flow: Flow, reason: ev.EndReason, rng: Rng) -> None:
+def end_journey(flow: Decision[State], reason: ev.EndReason, rng: Rng) -> None:
     """Close the journey and deal the next one, the dealer passing left (reading 12)."""
     if reason != "two-out":
         place_by_hand_size(flow)
@@ -111,7 +97,7 @@ def end_journey(flow: Flow, reason: ev.EndReason, rng: Rng) -> None:
     flow.emit(dealt, ev.TurnStarted(seat=(dealer + 1) % state.seats))
 
 
-def finish_turn(flow: Flow, rng: Rng) -> None:
+def finish_turn(flow: Decision[State], rng: Rng) -> None:
     """End the turn: DINGs that stood, the journey's end, else the forgotten Exp offered, else the next turn."""
     seat, unlocked = flow.state.turn_seat, flow.state.unlock_line
     flow.emit(ev.TurnEnded(seat=seat))

@@ -21,7 +21,6 @@ GAME: Game[State] = Game(
     options_type=Options,
     command_types=COMMANDS,
     event_types=EVENTS,
-    state_type=State,
     default_data=(
         "Line names and colours (L1 red tram .. L4 blue bus)",
         "Exp card values 1,1,1,1,2,2,2,2,3,3,3,3",

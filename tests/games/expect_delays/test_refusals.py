@@ -45,14 +45,14 @@ def test_commands_of_another_game_are_refused() -> None:
 
 
 def refusal_codes() -> set[str]:
-    """Every code the package can refuse with: `refuse("code", ...)` and `checks.rider_at(..., "code")`."""
+    """Every code the package can refuse with: `Refusal("code", ...)` and `checks.rider_at(..., "code")`."""
     codes: set[str] = set()
     for path in PACKAGE.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if not isinstance(node, ast.Call) or not node.args:
                 continue
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-            argument = {"refuse": node.args[0], "rider_at": node.args[-1]}.get(name)
+            argument = {"Refusal": node.args[0], "rider_at": node.args[-1]}.get(name)
             if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
                 codes.add(argument.value)
     return codes

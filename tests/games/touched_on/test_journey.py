@@ -3,11 +3,13 @@ worked examples 6 and 9."""
 
 from __future__ import annotations
 
+from domain.engine import Decision
 from domain.games.touched_on import GAME
 from domain.games.touched_on import events as ev
 from domain.games.touched_on.commands import Appeal, EndTurn, Inspect, PeakHour, PlayEvaders
-from domain.games.touched_on.flow import Flow, end_journey
+from domain.games.touched_on.flow import end_journey
 from domain.games.touched_on.scoring import tie_key
+from domain.games.touched_on.state import evolve
 from domain.rng import Rng
 from tests.games.given import given, of_type
 from tests.games.touched_on.tables import carriage, evaders, replace, table
@@ -110,7 +112,7 @@ def test_a_stuck_round_ends_the_journey_and_places_the_fewest_cards() -> None:
     """Reading 18: nobody plays or draws for a full round, piles empty: fewest cards 1st, next fewest 2nd."""
     state = table([["UC-1"], ["AU-L1", "PW-01"], ["AU-L3", "PW-07", "PW-10"]], current_line="L2", turn=1,
                   carriages=(carriage("L2", 0, "EV-L2-1"),), carriage_open=True)
-    state = given(GAME, given(GAME, state).when(1, EndTurn()).state).when(2, EndTurn()).state
+    state = given(GAME, state).when(1, EndTurn()).when(2, EndTurn()).state
     assert state.idle_turns == 2
     events = given(GAME, state).when(0, EndTurn()).events
     assert of_type(events, ev.PlayerFinished) == [ev.PlayerFinished(seat=0, place=1),
@@ -126,7 +128,7 @@ def test_a_deadlocked_journey_ends_even_while_powers_cycle() -> None:
     state = table([["EV-L1-1", "EV-L1-4", "PW-05"], ["EV-L1-2", "AU-L2"], ["EV-L1-3"], []], current_line="L4",
                   carriages=on_table, places=(3,), draw=["PW-06"], dealer=3)
     assert GAME.legal(state, 0) == [PeakHour()]
-    events = given(GAME, given(GAME, state).when(PeakHour()).state).when(EndTurn()).events
+    events = given(GAME, state).when(PeakHour()).when(EndTurn()).events
     assert of_type(events, ev.PlayerFinished) == [ev.PlayerFinished(seat=2, place=2)]
     assert of_type(events, ev.JourneyEnded) == [ev.JourneyEnded(journey=1, reason="stuck")]
 
@@ -136,9 +138,9 @@ def test_the_engine_limits_end_long_journeys_and_long_games() -> None:
     max_journeys journeys the game ends, ranked by Exp."""
     state = replace(table([["EV-L1-1", "EV-L1-2"], ["EV-L2-1"], ["EV-L2-2", "EV-L2-3"]]),
                     journey_turns=200)
-    events = given(GAME, given(GAME, state).when(PlayEvaders(line="L1", count=1)).state).when(EndTurn()).events
+    events = given(GAME, state).when(PlayEvaders(line="L1", count=1)).when(EndTurn()).events
     assert of_type(events, ev.JourneyEnded) == [ev.JourneyEnded(journey=1, reason="turn-limit")]
-    flow = Flow(replace(state, journey=40, places=(0, 1)))
+    flow = Decision(replace(state, journey=40, places=(0, 1)), evolve)
     end_journey(flow, "two-out", Rng.derive("last", 1))
     assert flow.events == [ev.JourneyEnded(journey=40, reason="two-out", final=True)]
     outcome = GAME.outcome(flow.state)
@@ -150,10 +152,10 @@ def test_an_appeal_played_as_the_last_card_is_a_ding_that_stands_after_the_next_
     emptied has ended; a seat with an empty hand is skipped in turn order."""
     state = table([["UC-1", "EV-L3-1"], ["PW-01"], ["EV-L1-5", "EV-L3-3"]], current_line="L2",
                   carriages=(carriage("L2", 1, "EV-L2-1"),), carriage_open=True)
-    state = given(GAME, given(GAME, state).when(Inspect(inspector="undercover")).state).when(1, Appeal()).state
+    state = given(GAME, state).when(Inspect(inspector="undercover")).when(1, Appeal()).state
     assert state.hands[1] == () and state.hands[0] == ("EV-L2-1", "EV-L3-1")
     events = given(GAME, state).when(EndTurn()).events
     assert of_type(events, ev.PlayerFinished) == [] and events[-1] == ev.TurnStarted(seat=2)
-    state = given(GAME, given(GAME, state).when(EndTurn()).state).when(2, PlayEvaders(line="L3", count=1)).state
+    state = given(GAME, state).when(EndTurn()).when(2, PlayEvaders(line="L3", count=1)).state
     events = given(GAME, state).when(2, EndTurn()).events
     assert events[1] == ev.PlayerFinished(seat=1, place=1) and events[-1] == ev.TurnStarted(seat=0)

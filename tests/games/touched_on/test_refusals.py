@@ -27,7 +27,7 @@ def test_only_the_turns_player_may_act() -> None:
 
 def test_every_refusal_code_has_a_rule_test() -> None:
     """Each stable refusal code raised by `decide` is asserted by at least one test in this folder."""
-    codes = {code for path in PACKAGE.glob("*.py") for code in re.findall(r'refuse\("([a-z-]+)"', path.read_text())}
+    codes = {code for path in PACKAGE.glob("*.py") for code in re.findall(r'Refusal\("([a-z-]+)"', path.read_text())}
     tested = "".join(path.read_text() for path in HERE.glob("test_*.py") if path.name != Path(__file__).name)
     missing = sorted(code for code in codes if f'"{code}"' not in tested)
     assert len(codes) > 20 and not missing, missing
