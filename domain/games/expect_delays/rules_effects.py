@@ -7,8 +7,8 @@ from collections import Counter
 from domain.engine import Event
 from domain.games.expect_delays.components import LINE_ORDER, TRAIN_CARDS
 from domain.games.expect_delays.events import CardsDrawn, FareSwipesGained, RidersMoved
-from domain.games.expect_delays.in_effect import dual_cards_move_chosen_line_only, run_line_max_stops
-from domain.games.expect_delays.movement import move_riders
+from domain.games.expect_delays.rules_in_effect import dual_cards_move_chosen_line_only, run_line_max_stops
+from domain.games.expect_delays.rules_movement import move_riders
 from domain.games.expect_delays.state import State
 
 

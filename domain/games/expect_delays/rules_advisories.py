@@ -6,10 +6,9 @@ Event advisories change rules in place and live in `in_effect.py`.
 from __future__ import annotations
 
 from domain.engine import Decision, Event, Refusal
-from domain.games.expect_delays import checks
+from domain.games.expect_delays import rules_checks
 from domain.games.expect_delays.commands import Disembark, UseServiceAdvisory
 from domain.games.expect_delays.components import CARD_ORDER, opponent
-from domain.games.expect_delays.effects import draw_train_cards, gain_fare_swipes
 from domain.games.expect_delays.events import (
     ActionTaken,
     CardRepaired,
@@ -19,8 +18,9 @@ from domain.games.expect_delays.events import (
     FareSwipesReturned,
     TouristReturned,
 )
-from domain.games.expect_delays.in_effect import transfer_fired
-from domain.games.expect_delays.movement import move_riders
+from domain.games.expect_delays.rules_effects import draw_train_cards, gain_fare_swipes
+from domain.games.expect_delays.rules_in_effect import transfer_fired
+from domain.games.expect_delays.rules_movement import move_riders
 from domain.games.expect_delays.state import State
 
 # Which parameters of `use-service-advisory` each New Action effect takes: (line, stop, cards).
@@ -45,7 +45,7 @@ def use_new_action(decision: Decision[State], seat: int, command: UseServiceAdvi
     wants_line, wants_stop, wants_cards = NEW_ACTION_PARAMETERS[advisory.effect]
     for value, name, wanted in ((command.line, "line", wants_line), (command.stop, "stop", wants_stop),
                                 (command.cards, "cards", wants_cards)):
-        (checks.given if wanted else checks.not_given)(value, name, f"{advisory.name} ({advisory.effect})")
+        (rules_checks.given if wanted else rules_checks.not_given)(value, name, f"{advisory.name} ({advisory.effect})")
     effects = _new_action_effects(decision, seat, command, advisory.effect, advisory.amount)
     decision.emit(ActionTaken(seat=seat, action="use-service-advisory"), *effects)
 
@@ -56,29 +56,29 @@ def _new_action_effects(decision: Decision[State], seat: int, command: UseServic
     state = decision.state
     line, stop, cards = command.line or "", command.stop or 0, command.cards
     if effect == "move-all-riders-on-own-line":
-        checks.own_line(seat, line)
+        rules_checks.own_line(seat, line)
         return [move_riders(line, state.track(line), amount)]
     if effect == "gain-fare-swipes":
         return gain_fare_swipes(state, seat, amount)
     if effect == "repair":
-        checks.card_count(cards, amount, "Out of Service cards")
-        checks.canonical(cards, CARD_ORDER, "cards")
+        rules_checks.card_count(cards, amount, "Out of Service cards")
+        rules_checks.canonical(cards, CARD_ORDER, "cards")
         for card in cards:
-            checks.out_of_service(state, card)
+            rules_checks.out_of_service(state, card)
         return [CardRepaired(card=card) for card in cards]
     if effect == "discard-then-draw-train":
-        checks.card_count(cards, amount, "cards to discard")
-        checks.canonical(cards, CARD_ORDER, "cards")
+        rules_checks.card_count(cards, amount, "cards to discard")
+        rules_checks.canonical(cards, CARD_ORDER, "cards")
         for card in cards:
-            checks.in_hand(state, seat, card)
+            rules_checks.in_hand(state, seat, card)
         return [CardsDiscarded(seat=seat, cards=cards), *draw_train_cards(state, seat, len(cards))]
     if effect == "board-without-fare":
-        checks.own_line(seat, line)
-        checks.commuter_in_pool(state, seat)
-        checks.boarding_stop_open(state, line)
+        rules_checks.own_line(seat, line)
+        rules_checks.commuter_in_pool(state, seat)
+        rules_checks.boarding_stop_open(state, line)
         return [CommuterBoarded(seat=seat, line=line, fare_paid=0)]
-    checks.own_line(seat, line)  # move-one-tourist-on-own-line-to-platform
-    checks.rider_at(state, line, stop, "tourist", "no-tourist-there")
+    rules_checks.own_line(seat, line)  # move-one-tourist-on-own-line-to-platform
+    rules_checks.rider_at(state, line, stop, "tourist", "no-tourist-there")
     return [TouristReturned(line=line, stop=stop)]
 
 
@@ -92,9 +92,9 @@ def transfer(decision: Decision[State], seat: int, command: Disembark) -> None:
     advisory = transfer_fired(state, command.stop)
     effect = advisory.effect if advisory else ""
     if effect != "repair":
-        checks.not_given(command.repair, "repair", "no Transfer advisory that repairs fires here")
+        rules_checks.not_given(command.repair, "repair", "no Transfer advisory that repairs fires here")
     if effect != "board-without-fare":
-        checks.not_given(command.board, "board", "no Transfer advisory that boards fires here")
+        rules_checks.not_given(command.board, "board", "no Transfer advisory that boards fires here")
     if advisory is None:
         return
     amount = advisory.amount
@@ -105,12 +105,12 @@ def transfer(decision: Decision[State], seat: int, command: Disembark) -> None:
     elif effect == "gain-fare-swipes":
         decision.emit(*gain_fare_swipes(state, seat, amount))
     elif effect == "repair" and command.repair is not None:
-        checks.out_of_service(state, command.repair)
+        rules_checks.out_of_service(state, command.repair)
         decision.emit(CardRepaired(card=command.repair))
     elif effect == "board-without-fare" and command.board is not None:
-        checks.own_line(seat, command.board)
-        checks.commuter_in_pool(state, seat)
-        checks.boarding_stop_open(state, command.board)
+        rules_checks.own_line(seat, command.board)
+        rules_checks.commuter_in_pool(state, seat)
+        rules_checks.boarding_stop_open(state, command.board)
         decision.emit(CommuterBoarded(seat=seat, line=command.board, fare_paid=0))
     elif effect == "draw-train-cards":
         decision.emit(*draw_train_cards(state, seat, amount))
