@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from domain.games.mass_transit.cards import DECK
-from domain.games.mass_transit.state import Commuter, MassTransitState
+from domain.games.mass_transit.components import DECK
+from domain.games.mass_transit.state import Commuter, State
 
 
 def cards(n: int = 1, **face: object) -> list[str]:
@@ -39,11 +39,11 @@ def table(
     active: int = 0,
     played: int = 0,
     discards: Iterable[str] = (),
-) -> MassTransitState:
+) -> State:
     """A table laid out by hand: unnamed routes are empty, unnamed Commuters wait in the Big City."""
     routes = routes or {}
     commuters = commuters or {}
-    return MassTransitState(
+    return State(
         hands=tuple(tuple(h) for h in hands),
         deck=tuple(deck),
         discards=tuple(discards),

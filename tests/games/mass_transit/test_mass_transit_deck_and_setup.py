@@ -9,10 +9,10 @@ import pytest
 from domain import match
 from domain.engine import Refusal
 from domain.games.mass_transit import GAME
-from domain.games.mass_transit.cards import CARDS, DECK, DECK_IDS, LINES
-from domain.games.mass_transit.commands import Options
+from domain.games.mass_transit.components import CARDS, DECK, DECK_IDS, LINES
 from domain.games.mass_transit.events import Dealt, Mulligan
-from domain.games.mass_transit.rules import deal, start, suburbs_count
+from domain.games.mass_transit.options import Options
+from domain.games.mass_transit.setup import deal, start, suburbs_count
 from domain.games.mass_transit.state import BIG_CITY, evolve
 from domain.lifecycle import MatchEnded, Resign
 from domain.rng import Rng

@@ -6,7 +6,7 @@ from __future__ import annotations
 from domain.games.mass_transit import GAME
 from domain.games.mass_transit.commands import DiscardCard
 from domain.games.mass_transit.events import CommuterMoved
-from domain.games.mass_transit.state import BIG_CITY, Commuter, MassTransitState
+from domain.games.mass_transit.state import BIG_CITY, Commuter, State
 from tests.games.given import given
 from tests.games.mass_transit.tables import (
     BUS_STOP,
@@ -34,7 +34,7 @@ ROAD_AND_RAIL_STATIONS = card(move="walk", road="station", canal="plain", rail="
 BUS_HOME_3 = card(move="bus", suburbs=3)
 
 
-def moved(state: MassTransitState, command: DiscardCard) -> CommuterMoved:
+def moved(state: State, command: DiscardCard) -> CommuterMoved:
     """The movement a discard causes."""
     event = given(GAME, state).when(command).events[0]
     assert isinstance(event, CommuterMoved)

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 from domain.games.mass_transit import GAME
-from domain.games.mass_transit.cards import DECK
 from domain.games.mass_transit.commands import DiscardCard, EndTurn, PlaceCard
+from domain.games.mass_transit.components import DECK
 from domain.games.mass_transit.events import CommuterMoved, TeamLost, TurnEnded
 from domain.games.mass_transit.rules import legal
-from domain.games.mass_transit.state import Commuter, MassTransitState
+from domain.games.mass_transit.state import Commuter, State
 from tests.games.given import given
 from tests.games.mass_transit.tables import BUS_STOP, TRAIN_PLAIN, card, cards, table
 
@@ -139,7 +139,7 @@ def test_a_player_whose_first_play_leaves_no_second_play_loses() -> None:
     assert legal(good, 0) == [PlaceCard(card=HOME_4, route=0)]
 
 
-def five_home(hand: list[str]) -> MassTransitState:
+def five_home(hand: list[str]) -> State:
     """Five Commuters home; Commuter 5 one Walk from its Suburbs card."""
     home = {r: Commuter(pos=4, home=True) for r in range(5)}
     route = [*PLAINS, BUSES[0], HOME_3]

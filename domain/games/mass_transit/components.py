@@ -20,16 +20,21 @@ VEHICLES: tuple[str, ...] = ("bus", "ferry", "train")
 STOPS: frozenset[str] = frozenset({"station", "station_deadend", "traffic"})
 
 
-class CardGroup(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """`n` identical cards as listed in the data file."""
+class Face(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """What a card shows: its movement icon, the feature of each line, Urgent, and a Suburbs distance (0: none)."""
 
-    n: int
     move: Move
     road: Feature
     canal: Feature
     rail: Feature
     urgent: bool = False
     suburbs: int = 0
+
+
+class CardGroup(Face, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """`n` identical cards as listed in the data file."""
+
+    n: int
 
 
 class DeckData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -42,16 +47,10 @@ class DeckData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     cards: tuple[CardGroup, ...]
 
 
-class Card(msgspec.Struct, frozen=True):
+class Card(Face, frozen=True, kw_only=True):
     """One physical card with its unique id."""
 
     id: str
-    move: Move
-    road: Feature
-    canal: Feature
-    rail: Feature
-    urgent: bool = False
-    suburbs: int = 0
 
     def feature(self, line: str) -> Feature:
         """What `line` (road, canal, rail) shows on this card."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from domain.engine import Refusal
-from domain.games.mass_transit.cards import CARDS, LINE_OF, STOPS
+from domain.games.mass_transit.components import CARDS, LINE_OF, STOPS
 from domain.games.mass_transit.state import BIG_CITY, Commuter
 
 
