@@ -1,4 +1,4 @@
-"""Metro X rules: set-up, what each seat may write for the flipped card, and how a turn resolves.
+"""Metro X rules: what each seat may write for the flipped card (`legal`, `decide`), and how a turn resolves.
 
 Every seat acts on the same card at once. A submission is sealed (`pending`) until the last seat
 submits; then every marking is written, completions are announced, and the next card is flipped.
@@ -13,6 +13,7 @@ import msgspec
 
 from domain.engine import Command, Decision, Event, Refusal
 from domain.games.metro_x.commands import MarkFreeSpace, MarkRoute, MarkTransfer, Pass
+from domain.games.metro_x.components import BOARDS, CARDS, DECK, Board, CardData, solo_rating
 from domain.games.metro_x.events import (
     CardFlipped,
     Choice,
@@ -21,19 +22,11 @@ from domain.games.metro_x.events import (
     GameScored,
     Marking,
     MarkingSubmitted,
-    SetUp,
     TurnResolved,
 )
-from domain.games.metro_x.options import MetroXOptions
 from domain.games.metro_x.scoring import seat_score
-from domain.games.metro_x.state import MetroXState, Sheet, evolve, resolve_sheets, write_marking
-from domain.games.metro_x.tables import BOARDS, CARDS, DECK, Board, CardData, solo_rating
+from domain.games.metro_x.state import Sheet, State, evolve, resolve_sheets, write_marking
 from domain.rng import Rng
-
-
-def start(options: MetroXOptions, seats: int, rng: Rng) -> list[Event]:
-    """Set-up: blank sheets on the chosen map, a shuffled deck, and the first card flipped."""
-    return [SetUp(map=options.map, seats=seats), CardFlipped(turn=1, card=rng.choice(DECK))]
 
 
 def reach(board: Board, sheet: Sheet, route: int, card: CardData) -> tuple[int, ...]:
@@ -63,7 +56,7 @@ def has_empty_window(board: Board, sheet: Sheet, route: int) -> bool:
     return len(sheet.windows[route]) < board.routes[route].windows
 
 
-def options_for(state: MetroXState, seat: int) -> list[Command]:
+def options_for(state: State, seat: int) -> list[Command]:
     """Every distinct marking `seat` could write for the face-up card, whether or not it already submitted."""
     return list(_options(state.map, state.card, state.sheets[seat]))
 
@@ -89,12 +82,12 @@ def _options(map_slug: str, card_id: str, sheet: Sheet) -> tuple[Command, ...]:
     return tuple(out)
 
 
-def to_move(state: MetroXState) -> list[int]:
+def to_move(state: State) -> list[int]:
     """The seats that have not yet submitted a marking this turn."""
     return [] if state.over else [seat for seat, choice in enumerate(state.pending) if choice is None]
 
 
-def legal(state: MetroXState, seat: int) -> list[Command]:
+def legal(state: State, seat: int) -> list[Command]:
     """Every command `seat` may send now: none once it has submitted this turn."""
     if state.over or not 0 <= seat < state.seats or state.pending[seat] is not None:
         return []
@@ -109,7 +102,7 @@ def choice_key(turn: int, seat: int, choice: Choice) -> str:
     )
 
 
-def sealed_choice(state: MetroXState, seat: int, command: Command) -> Choice:
+def sealed_choice(state: State, seat: int, command: Command) -> Choice:
     """The choice `command` makes for the face-up card, or a refusal saying why it cannot be written."""
     board, sheet, card = state.board, state.sheets[seat], CARDS[state.card]
     if isinstance(command, MarkFreeSpace | Pass):
@@ -165,7 +158,7 @@ def keyed(turn: int, seat: int, choice: Choice) -> Choice:
     return msgspec.structs.replace(choice, key=choice_key(turn, seat, choice))
 
 
-def decide(state: MetroXState, seat: int, command: Command, rng: Rng) -> list[Event]:
+def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     """Seal a seat's marking; the last submission of a turn resolves it and flips the next card."""
     if state.over:
         raise Refusal("game-over", "all Train Car Windows are filled: the game is over")
@@ -181,7 +174,7 @@ def decide(state: MetroXState, seat: int, command: Command, rng: Rng) -> list[Ev
     return decision.events
 
 
-def marking(state: MetroXState, seat: int, choice: Choice) -> Marking:
+def marking(state: State, seat: int, choice: Choice) -> Marking:
     """What a sealed choice writes on the seat's sheet."""
     board, sheet, card = state.board, state.sheets[seat], CARDS[state.card]
     if choice.action == "pass":
@@ -201,7 +194,7 @@ def marking(state: MetroXState, seat: int, choice: Choice) -> Marking:
     return Marking(seat=seat, action="route", route=choice.route, window=str(card.value), crossed=crossed)
 
 
-def completions(state: MetroXState, sheets: Sequence[Sheet]) -> list[Completion]:
+def completions(state: State, sheets: Sequence[Sheet]) -> list[Completion]:
     """Rules, Game Play: routes completed this turn. First completers (ties included) circle gold, later ones white.
 
     A route is complete when every station on it is filled, by any means (reading 6); solo always takes gold.
@@ -220,7 +213,7 @@ def completions(state: MetroXState, sheets: Sequence[Sheet]) -> list[Completion]
     return out
 
 
-def resolve(state: MetroXState, rng: Rng) -> list[Event]:
+def resolve(state: State, rng: Rng) -> list[Event]:
     """Every seat has submitted: write all markings, announce completions, then score or flip the next card."""
     board, card = state.board, CARDS[state.card]
     markings = tuple(marking(state, seat, choice) for seat, choice in enumerate(state.pending) if choice is not None)
@@ -238,7 +231,7 @@ def resolve(state: MetroXState, rng: Rng) -> list[Event]:
     return [resolved, *flip(state, card, rng)]
 
 
-def flip(state: MetroXState, card: CardData, rng: Rng) -> list[Event]:
+def flip(state: State, card: CardData, rng: Rng) -> list[Event]:
     """The next card: after the Re-Shuffle card all 15 cards are shuffled back (reading 3).
 
     A face-down shuffled deck is drawn as a uniform draw from the cards not discarded since the last

@@ -7,9 +7,9 @@ from collections.abc import Iterable, Mapping
 from msgspec.structs import replace
 
 from domain.games.metro_x import GAME
+from domain.games.metro_x.components import BOARDS
 from domain.games.metro_x.events import CardFlipped, SetUp
-from domain.games.metro_x.state import CROSSED, MetroXState
-from domain.games.metro_x.tables import BOARDS
+from domain.games.metro_x.state import CROSSED, State
 from tests.games.given import given
 
 
@@ -20,7 +20,7 @@ def table(
     crossed: Mapping[int, Iterable[str]] | None = None,
     transfers: Mapping[int, Mapping[str, int]] | None = None,
     windows: Mapping[int, Mapping[str, tuple[str, ...]]] | None = None,
-) -> MetroXState:
+) -> State:
     """Blank sheets on `map_slug` with `card` face up (turn 1), then the given marks written on the sheets."""
     state = given(GAME, SetUp(map=map_slug, seats=seats), CardFlipped(turn=1, card=card)).state
     board = BOARDS[map_slug]
@@ -46,17 +46,17 @@ def all_windows_but_one(map_slug: str, route: str) -> dict[str, tuple[str, ...]]
     return out
 
 
-def with_card(state: MetroXState, card: str) -> MetroXState:
+def with_card(state: State, card: str) -> State:
     """The same table with another face-up card (as if it had been flipped)."""
     return replace(state, card=card, discard=(*state.discard[:-1], card))
 
 
-def marks(state: MetroXState, seat: int) -> dict[str, str]:
+def marks(state: State, seat: int) -> dict[str, str]:
     """Seat's filled stations: station id -> "x" or the transfer number written there."""
     board = state.board
     return {board.stations[i]: m for i, m in enumerate(state.sheets[seat].stations) if m}
 
 
-def window_marks(state: MetroXState, seat: int, route: str) -> tuple[str, ...]:
+def window_marks(state: State, seat: int, route: str) -> tuple[str, ...]:
     """What is written in a route's Train Car Windows."""
     return state.sheets[seat].windows[state.board.route_index[route]]

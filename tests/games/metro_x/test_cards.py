@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from domain.games.metro_x import GAME
 from domain.games.metro_x.commands import MarkFreeSpace, MarkRoute, MarkTransfer, Pass
+from domain.games.metro_x.components import BOARDS, DECK
 from domain.games.metro_x.events import CardFlipped, Choice, Marking, MarkingSubmitted, TurnResolved
 from domain.games.metro_x.rules import legal
 from domain.games.metro_x.scoring import seat_score
-from domain.games.metro_x.tables import BOARDS, DECK
 from tests.games.given import given
 from tests.games.metro_x.tables import marks, table, window_marks
 

@@ -8,7 +8,7 @@ import msgspec
 import pytest
 
 from domain.games.metro_x import GAME
-from domain.games.metro_x.tables import BOARDS, CARDS, DATA, DECK, empty_penalty, solo_rating
+from domain.games.metro_x.components import BOARDS, CARDS, DATA, DECK, empty_penalty, solo_rating
 
 
 @pytest.mark.parametrize(

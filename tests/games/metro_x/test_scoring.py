@@ -7,6 +7,7 @@ from msgspec.structs import replace
 from domain.engine import Event
 from domain.games.metro_x import GAME
 from domain.games.metro_x.commands import MarkFreeSpace, MarkRoute, MarkTransfer, Pass
+from domain.games.metro_x.components import BOARDS
 from domain.games.metro_x.events import (
     CardFlipped,
     Completion,
@@ -18,7 +19,6 @@ from domain.games.metro_x.events import (
 from domain.games.metro_x.rules import legal, to_move
 from domain.games.metro_x.scoring import outcome, scores, seat_score
 from domain.games.metro_x.state import evolve
-from domain.games.metro_x.tables import BOARDS
 from domain.games.metro_x.visibility import view
 from tests.games.given import When, given
 from tests.games.metro_x.tables import all_windows_but_one, table, with_card

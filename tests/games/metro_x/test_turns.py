@@ -8,11 +8,12 @@ from domain.codec import encode
 from domain.engine import Command
 from domain.games.metro_x import GAME
 from domain.games.metro_x.commands import MarkFreeSpace, MarkRoute, MarkTransfer
+from domain.games.metro_x.components import DECK
 from domain.games.metro_x.events import CardFlipped, DeckReshuffled, MarkingSubmitted, SetUp, TurnResolved
-from domain.games.metro_x.options import MetroXOptions
-from domain.games.metro_x.rules import legal, start, to_move
-from domain.games.metro_x.state import MetroXState
-from domain.games.metro_x.tables import DECK
+from domain.games.metro_x.options import Options
+from domain.games.metro_x.rules import legal, to_move
+from domain.games.metro_x.setup import start
+from domain.games.metro_x.state import State
 from domain.games.metro_x.visibility import hidden_from, redact, scramble, view
 from domain.rng import Rng
 from tests.games.given import given
@@ -22,14 +23,14 @@ from tests.games.metro_x.tables import table
 def test_set_up_flips_the_first_card_as_a_recorded_random_event() -> None:
     """Rules, Set-up and Game Play: blank boards on the chosen map; the flipper reveals the top card. The draw is
     written into `metro-x.card-flipped` so a replay never re-rolls."""
-    events = start(MetroXOptions(map="tube-town"), 3, Rng.derive("seed", 0))
+    events = start(Options(map="tube-town"), 3, Rng.derive("seed", 0))
     assert events[0] == SetUp(map="tube-town", seats=3)
     assert isinstance(events[1], CardFlipped) and events[1].turn == 1 and events[1].card in DECK
-    assert start(MetroXOptions(map="tube-town"), 3, Rng.derive("seed", 0)) == events
+    assert start(Options(map="tube-town"), 3, Rng.derive("seed", 0)) == events
     state = given(GAME, *events).state
     assert state.card == events[1].card and state.discard == (events[1].card,)
     assert to_move(state) == [0, 1, 2]
-    flips = [start(MetroXOptions(), 1, Rng.derive(f"seed-{n}", 0))[1] for n in range(40)]
+    flips = [start(Options(), 1, Rng.derive(f"seed-{n}", 0))[1] for n in range(40)]
     assert len({flip.card for flip in flips if isinstance(flip, CardFlipped)}) > 5
 
 
@@ -75,7 +76,7 @@ def test_the_turn_resolves_when_the_last_seat_submits() -> None:
     assert all(choice is None for choice in state.pending)
 
 
-def sealed_after(command: Command) -> tuple[MetroXState, MarkingSubmitted]:
+def sealed_after(command: Command) -> tuple[State, MarkingSubmitted]:
     """Seat 0 of a 3-seat table submits `command` for a 3 Number card."""
     state = table("tube-town", seats=3, card="N3-1")
     events = given(GAME, state).when(0, command).events
