@@ -8,7 +8,7 @@ import msgspec
 
 from domain.games.touched_on import GAME
 from domain.games.touched_on import events as ev
-from domain.games.touched_on.cards import evader_ids, exp_cards, lines_for
+from domain.games.touched_on.components import evader_ids, exp_cards, lines_for
 from domain.games.touched_on.state import Carriage, State
 from tests.games.given import given
 

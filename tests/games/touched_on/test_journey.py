@@ -7,7 +7,7 @@ from domain.engine import Decision
 from domain.games.touched_on import GAME
 from domain.games.touched_on import events as ev
 from domain.games.touched_on.commands import Appeal, EndTurn, Inspect, PeakHour, PlayEvaders
-from domain.games.touched_on.flow import end_journey
+from domain.games.touched_on.rules_flow import end_journey
 from domain.games.touched_on.scoring import tie_key
 from domain.games.touched_on.state import evolve
 from domain.rng import Rng

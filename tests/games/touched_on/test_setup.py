@@ -10,7 +10,7 @@ from domain import match
 from domain.engine import Decision, Refusal
 from domain.games.touched_on import GAME
 from domain.games.touched_on import events as ev
-from domain.games.touched_on.cards import (
+from domain.games.touched_on.components import (
     DATA,
     evader_inspector_pile,
     exp_cards,
@@ -19,7 +19,7 @@ from domain.games.touched_on.cards import (
     power_kind,
     power_pile,
 )
-from domain.games.touched_on.flow import end_journey
+from domain.games.touched_on.rules_flow import end_journey
 from domain.games.touched_on.state import evolve
 from domain.rng import Rng
 from tests.games.given import given

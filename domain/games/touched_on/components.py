@@ -125,11 +125,6 @@ def is_authorised(card: str) -> bool:
     return card.startswith("AU-")
 
 
-def authorised_line(card: str) -> str:
-    """The line of an Authorised Inspector (`AU-L2` -> `L2`)."""
-    return card[3:]
-
-
 def is_undercover(card: str) -> bool:
     """An Undercover Inspector."""
     return card.startswith("UC-")
