@@ -8,9 +8,10 @@ from msgspec.structs import replace
 
 from domain.games.terminus import GAME
 from domain.games.terminus import commands as C
-from domain.games.terminus.cards import PROJECT_INDEX, TILE_INDEX, ZONE_INDEX, board
-from domain.games.terminus.commands import Options
-from domain.games.terminus.state import State, Turn, replace_player
+from domain.games.terminus.components import PROJECT_INDEX, TILE_INDEX, ZONE_INDEX, board
+from domain.games.terminus.options import Options
+from domain.games.terminus.state import State, Turn
+from domain.games.terminus.state_players import replace_player
 from domain.rng import Rng
 from tests.games.given import given
 
@@ -63,7 +64,7 @@ def to_act(state: State, seat: int, zone: str, **changes: Any) -> State:
 
 def to_move(state: State, seat: int, zone: str | None = None, **changes: Any) -> State:
     """Seat `seat` about to move its marker (from `zone`, or from the Turn Order card)."""
-    state = player(state, seat, zone=ZONE_INDEX[zone] if zone else -1, **changes)
+    state = player(state, seat, zone=ZONE_INDEX[zone] if zone else None, **changes)
     return replace(state, current=seat, step="move", turn=Turn())
 
 
@@ -79,17 +80,17 @@ def stop(state: State, seat: int, name: str, level: int = 1) -> State:
 def line(state: State, seat: int, prime: str, branch: list[str], second: list[str] | None = None) -> State:
     """A player's whole line: Prime Hub, Stations along `branch` (and `second`), Rails between them."""
     old = state.players[seat]
-    for p in old.branch_a + old.branch_b + ((old.prime,) if old.prime >= 0 else ()):
+    for p in old.branch_a + old.branch_b + ((old.prime,) if old.prime is not None else ()):
         owners = list(state.stop_owner)
         levels = list(state.stop_level)
-        owners[p], levels[p] = -1, 0
+        owners[p], levels[p] = None, 0
         state = replace(state, stop_owner=tuple(owners), stop_level=tuple(levels))
     state = stop(state, seat, prime, 3)
     rails = list(state.rail_owners)
     for chain in (branch, second or []):
         previous = prime
         for name in chain:
-            if state.stop_owner[plot(name)] < 0:
+            if state.stop_owner[plot(name)] is None:
                 state = stop(state, seat, name, 1)
             rails[G.rail_between[(plot(previous), plot(name))]] += (seat,)
             previous = name
@@ -111,14 +112,14 @@ def token_on(state: State, tile: str, token: str) -> State:
     """Put a Demand token on a tile."""
     tokens = list(state.tile_token)
     if G.token_index[token] in tokens:
-        tokens[tokens.index(G.token_index[token])] = -1
+        tokens[tokens.index(G.token_index[token])] = None
     tokens[TILE_INDEX[tile]] = G.token_index[token]
     return replace(state, tile_token=tuple(tokens))
 
 
 def on_display(state: State, tile: str) -> State:
     tile_at = list(state.tile_at)
-    tile_at[TILE_INDEX[tile]] = -1
+    tile_at[TILE_INDEX[tile]] = "display"
     return replace(state, tile_at=tuple(tile_at))
 
 

@@ -8,8 +8,7 @@ from msgspec.structs import replace
 
 from domain.games.terminus import GAME
 from domain.games.terminus import commands as C
-from domain.games.terminus.automa import automa_build
-from domain.games.terminus.cards import ZONE_INDEX
+from domain.games.terminus.components import ZONE_INDEX
 from domain.games.terminus.events import (
     AutomaBuilt,
     AutomaFlipped,
@@ -18,7 +17,8 @@ from domain.games.terminus.events import (
     MarkerMoved,
     TurnEnded,
 )
-from domain.games.terminus.state import Automa
+from domain.games.terminus.rules_automa import automa_build
+from domain.games.terminus.state_players import Automa
 from tests.games.given import given, of_type
 from tests.games.terminus.tables import line, plot, stop, table, to_act, to_move
 
@@ -29,7 +29,7 @@ def automa_table(side: str = "a"):
     old = state.automa
     assert old is not None
     owners, levels = list(state.stop_owner), list(state.stop_level)
-    owners[old.prime], levels[old.prime] = -1, 0
+    owners[old.prime], levels[old.prime] = None, 0
     state = replace(state, stop_owner=tuple(owners), stop_level=tuple(levels))
     state = stop(state, 2, "P02", 3)
     automa = Automa(card="AU1", side=side, zone=ZONE_INDEX["supply"], arrow="E", prime=plot("P02"),

@@ -16,7 +16,7 @@ from domain.games.terminus.events import (
     Traded,
     TurnEnded,
 )
-from domain.games.terminus.state import termini
+from domain.games.terminus.state_players import termini
 from tests.games.given import given, of_type
 from tests.games.terminus.tables import development, line, plot, table, to_act
 

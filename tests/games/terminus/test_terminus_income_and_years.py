@@ -18,7 +18,7 @@ from domain.games.terminus.events import (
     YearBegan,
     YearEnded,
 )
-from domain.games.terminus.flow import budget
+from domain.games.terminus.rules_income import budget
 from tests.games.given import given, of_type
 from tests.games.terminus.tables import player, started, table
 
@@ -121,7 +121,7 @@ def pass_all(state, first_mover: int | None = None):
     events = []
     while state.phase == "loop":
         seat = state.current
-        if seat == first_mover and state.players[seat].zone < 0:
+        if seat == first_mover and state.players[seat].zone is None:
             move = given(GAME, state).when(seat, C.Move(zone="market"))
             state, new = move.state, move.events
             events += new

@@ -84,7 +84,7 @@ def test_passing_removes_the_marker_and_skips_the_player() -> None:
     move = given(GAME, state).when(first, C.Pass())
     state, events = move.state, move.events
     assert of_type(events, Passed) == [Passed(seat=first, position=1)]
-    assert state.players[first].passed and state.players[first].zone == -1
+    assert state.players[first].passed and state.players[first].zone is None
     assert state.current == state.order[1]
     given(GAME, state).when(first, C.Move(zone="market")).then_refused("not-your-turn")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from domain.games.terminus import GAME, market
+from domain.games.terminus import GAME, state_markets
 from domain.games.terminus import commands as C
 from domain.games.terminus.events import ActionDone, CapacityIncreased, Traded, TurnEnded, UpgradeTaken
 from tests.games.given import given, of_type
@@ -17,12 +17,12 @@ PERMIT, BLUEPRINT, POWER, CONSTRUCTION = range(4)
 
 def test_buying_from_the_leftmost_column() -> None:
     """Worked example 1: from the set-up markets, 2 Permits cost 1 + 2 = 3 coins and 2 Blueprints 2 + 3 = 5."""
-    state = replace(to_act(table(4), 0, "market", coins=20, res=(0, 0, 0, 0)), markets=market.initial(4))
+    state = replace(to_act(table(4), 0, "market", coins=20, res=(0, 0, 0, 0)), markets=state_markets.initial(4))
     move = given(GAME, state).when(0, C.BuyResources(resource="permit", count=2))
     after, events = move.state, move.events
     assert of_type(events, Traded) == [Traded(seat=0, action="buy_permit", coins=-3, take=(2, 0, 0, 0))]
     assert after.players[0].coins == 17 and after.markets[PERMIT] == (0, 2, 4, 4)
-    state = replace(to_act(table(4), 0, "improve", coins=20, res=(0, 0, 0, 0)), markets=market.initial(4))
+    state = replace(to_act(table(4), 0, "improve", coins=20, res=(0, 0, 0, 0)), markets=state_markets.initial(4))
     move = given(GAME, state).when(0, C.BuyResources(resource="blueprint", count=2))
     after, events = move.state, move.events
     assert after.players[0].coins == 15 and after.players[0].res[BLUEPRINT] == 2
@@ -41,7 +41,7 @@ def test_spent_resources_return_to_the_rightmost_free_space() -> None:
 
 def test_two_player_grey_spaces_are_never_refilled() -> None:
     """2-Player Game 1 and reading 23: returned resources skip the grey spaces (a 4-player market fills them)."""
-    assert market.initial(2)[PERMIT] == (1, 2, 3, 2) and market.initial(4)[PERMIT] == (1, 3, 4, 4)
+    assert state_markets.initial(2)[PERMIT] == (1, 2, 3, 2) and state_markets.initial(4)[PERMIT] == (1, 3, 4, 4)
     for seats, after in ((2, (0, 0, 3, 2)), (4, (0, 0, 2, 3))):
         state = to_act(table(seats), 0, "lobby", res=(1, 0, 0, 0))
         state = replace(state, markets=((0, 0, 2, 2), *state.markets[1:]))

@@ -6,10 +6,9 @@ import pytest
 
 from domain import match
 from domain.engine import Refusal
-from domain.games.terminus import GAME, market
+from domain.games.terminus import GAME, state_markets
 from domain.games.terminus import commands as C
-from domain.games.terminus.cards import DATA, TILES
-from domain.games.terminus.commands import Options
+from domain.games.terminus.components import DATA, TILES
 from domain.games.terminus.events import (
     AgendaDeckShuffled,
     AutomaSetUp,
@@ -17,6 +16,7 @@ from domain.games.terminus.events import (
     TurnOrderRevealed,
     YearBegan,
 )
+from domain.games.terminus.options import Options
 from domain.rng import Rng
 from tests.games.given import given
 from tests.games.terminus.tables import G, player, plot, started, table, to_act
@@ -27,7 +27,7 @@ from tests.games.terminus.tables import G, player, plot, started, table, to_act
 def test_components_by_player_count(seats: int, per_type: int, projects: int, copies: int) -> None:
     """Main Board Set Up 3, 6, 7: 4/5 Development tiles per type, 3/4 Projects, 1/2/2/3 Upgrade copies."""
     state = started(seats)
-    display = [TILES[i] for i, at in enumerate(state.tile_at) if at == -1]
+    display = [TILES[i] for i, at in enumerate(state.tile_at) if at == "display"]
     for kind in ("commercial", "industrial", "residential"):
         assert sum(1 for t in display if t.type == kind) == per_type
     assert len(state.projects) == projects
@@ -37,10 +37,10 @@ def test_components_by_player_count(seats: int, per_type: int, projects: int, co
 def test_every_face_up_development_carries_a_demand_token() -> None:
     """Main Board Set Up 4: one Demand token at random on each face-up Development; the rest go back."""
     state = started(4)
-    display = [i for i, at in enumerate(state.tile_at) if at == -1]
-    assert all(state.tile_token[i] >= 0 for i in display)
+    display = [i for i, at in enumerate(state.tile_at) if at == "display"]
+    assert all(state.tile_token[i] is not None for i in display)
     assert len({state.tile_token[i] for i in display}) == len(display)
-    assert all(state.tile_token[i] == -1 for i, at in enumerate(state.tile_at) if at == -2)
+    assert all(state.tile_token[i] is None for i, at in enumerate(state.tile_at) if at is None)
 
 
 def test_markets_are_full_and_two_player_grey_spaces_stay_empty() -> None:
@@ -48,7 +48,7 @@ def test_markets_are_full_and_two_player_grey_spaces_stay_empty() -> None:
     five, two = started(5), started(2)
     assert [sum(m) for m in five.markets] == [12, 15, 8, 20]
     assert [sum(m) for m in two.markets] == [8, 10, 4, 15]
-    assert two.markets[0] == market.capacities(0, 2)
+    assert two.markets[0] == state_markets.capacities(0, 2)
 
 
 def test_first_game_suggestions() -> None:
@@ -56,9 +56,9 @@ def test_first_game_suggestions() -> None:
     small, large = started(3, first_game=True), started(4, first_game=True)
     assert sorted(f"PJ{p + 1:02d}" for p in small.projects) == ["PJ05", "PJ08", "PJ10"]
     assert len(large.projects) == 4
-    numbers = sorted(TILES[i].number for i, at in enumerate(small.tile_at) if at == -1)
+    numbers = sorted(TILES[i].number for i, at in enumerate(small.tile_at) if at == "display")
     assert numbers == [2, 4, 5, 7, 9, 11, 12, 15, 18, 21, 22, 23]
-    assert sorted(TILES[i].number for i, at in enumerate(large.tile_at) if at == -1) == list(
+    assert sorted(TILES[i].number for i, at in enumerate(large.tile_at) if at == "display") == list(
         DATA.setup.first_game_tiles_large)
 
 

@@ -9,7 +9,7 @@ from msgspec.structs import replace
 from domain.games.terminus import GAME
 from domain.games.terminus import commands as C
 from domain.games.terminus.events import Exchanged, FollowUpOffered, Traded
-from domain.games.terminus.flow import budget
+from domain.games.terminus.rules_income import budget
 from tests.games.given import given, of_type
 from tests.games.terminus.tables import development, table, to_act, to_move
 

@@ -8,8 +8,8 @@ from msgspec.structs import replace
 from domain.codec import encode
 from domain.games.terminus import GAME
 from domain.games.terminus import commands as C
-from domain.games.terminus.commands import Options
 from domain.games.terminus.events import AgendaChosen, AgendasDealt, AgendasDrawn
+from domain.games.terminus.options import Options
 from domain.games.terminus.setup import start
 from domain.rng import Rng
 from tests.games.given import given

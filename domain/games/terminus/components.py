@@ -1,4 +1,4 @@
-"""Typed Terminus data: the game data (data.toml) and city maps (boards/<name>.toml), decoded once.
+"""Typed Terminus components: the game data (data.toml) and city maps (boards/<name>.toml), decoded once.
 
 Rules never name a plot, district or tile: they read these records, so a second board is a second TOML file.
 """
@@ -20,6 +20,8 @@ class Frozen(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
 
 
 class District(Frozen, frozen=True):
+    """A District of the city: its code (`P4`, `TH`), name and Development type."""
+
     code: str
     name: str
     type: str
@@ -27,6 +29,8 @@ class District(Frozen, frozen=True):
 
 
 class Plot(Frozen, frozen=True):
+    """A plot where a Stop may stand, at (x, y) in a District; `edge` on the city's border."""
+
     id: str
     x: int
     y: int
@@ -35,21 +39,27 @@ class Plot(Frozen, frozen=True):
 
 
 class Block(Frozen, frozen=True):
+    """A Block between four plots, where a Development may be placed if zoned for its type."""
+
     id: str
     corners: tuple[str, ...]
     zoning: tuple[str, ...]
 
 
 class RailSpace(Frozen, frozen=True):
+    """A rail space between two plots: the Rails it takes, how many players fit, the Block a diagonal crosses."""
+
     id: str
     a: str
     b: str
     rails: int = 2
     sides: int = 1  # 2 = a double rail space (two players side by side)
-    block: str = ""  # a diagonal through this block: blocked by a Development there, and blocks one
+    block: str | None = None  # a diagonal through this block: blocked by a Development there, and blocks one
 
 
 class Agenda(Frozen, frozen=True):
+    """An Agenda card: what it asks (`kind` in `districts`), its top and bottom rows and their Prestige."""
+
     id: str
     number: int
     kind: str
@@ -61,12 +71,16 @@ class Agenda(Frozen, frozen=True):
 
 
 class AutomaSide(Frozen, frozen=True):
+    """One side of an Automa card: how many placements, its Main and Alternate directions."""
+
     n: int
     main: str
     alt: str
 
 
 class AutomaCard(Frozen, frozen=True):
+    """An Automa card: where its Prime Hub goes, its Direction Marker, starting Zone and two sides."""
+
     id: str
     district: str
     prime_hub_plot: str
@@ -77,6 +91,8 @@ class AutomaCard(Frozen, frozen=True):
 
 
 class Board(Frozen, frozen=True):
+    """A city map: Districts, plots, Blocks, rail spaces, and the Agendas and Automa cards made for it."""
+
     name: str
     status: str
     demand_tokens_per_district: int
@@ -89,15 +105,17 @@ class Board(Frozen, frozen=True):
 
 
 class Tile(Frozen, frozen=True):
+    """A Development tile and its own action; a cost left None is the normal action's cost."""
+
     number: int
     type: str
     zone: str
     kind: str
     text: str
     coins: int = 0
-    permits: int = -1  # -1: the normal action's Permit cost
-    construction: int = -1  # -1: the normal Build's Construction cost
-    power: int = -1  # -1: the normal Take Demand Power cost
+    permits: int | None = None
+    construction: int | None = None
+    power: int | None = None
     gain: dict[str, int] = {}
     extra_cards: int = 0
     discount: int = 0
@@ -114,6 +132,8 @@ class Tile(Frozen, frozen=True):
 
 
 class Project(Frozen, frozen=True):
+    """A Project: what it measures, its three thresholds and their Prestige."""
+
     number: int
     metric: str
     thresholds: tuple[int, int, int]
@@ -127,6 +147,8 @@ class Project(Frozen, frozen=True):
 
 
 class Upgrade(Frozen, frozen=True):
+    """An Advanced Upgrade tile (A1..A6): what kind of advantage, and how much."""
+
     id: str
     kind: str
     text: str
@@ -146,12 +168,16 @@ class BonusOption(Frozen, frozen=True):
 
 
 class Reward(Frozen, frozen=True):
+    """A Turn Order Reward column: resources to choose, coins, or either."""
+
     resources: int = 0
     coins: int = 0
     either: bool = False
 
 
 class SetupTable(Frozen, frozen=True):
+    """The set-up numbers per player count, and the First Game's tiles and Projects."""
+
     dev_tiles_per_type: tuple[int, ...]
     projects: tuple[int, ...]
     upgrade_copies: tuple[int, ...]
@@ -163,6 +189,8 @@ class SetupTable(Frozen, frozen=True):
 
 
 class Costs(Frozen, frozen=True):
+    """What every action costs, and its limits."""
+
     take_demand_power: int
     place_development_permit: int
     draw_agendas_permit: int
@@ -186,6 +214,8 @@ class Costs(Frozen, frozen=True):
 
 
 class Markets(Frozen, frozen=True):
+    """Each market's columns: (coins per cube, spaces, grey spaces left empty with 2 players)."""
+
     permit: tuple[tuple[int, int, int], ...]
     blueprint: tuple[tuple[int, int, int], ...]
     power: tuple[tuple[int, int, int], ...]
@@ -193,6 +223,8 @@ class Markets(Frozen, frozen=True):
 
 
 class PlayerBoard(Frozen, frozen=True):
+    """A player board: pieces, storage, the Station, Capacity and Demand tracks."""
+
     station_discs: int
     lobbyists: int
     rails: int
@@ -206,6 +238,8 @@ class PlayerBoard(Frozen, frozen=True):
 
 
 class Scoring(Frozen, frozen=True):
+    """End-game Prestige for Stops next to Developments, and coins per Prestige."""
+
     station_adjacent: int
     hub_one_development: int
     hub_two_developments: int
@@ -213,6 +247,8 @@ class Scoring(Frozen, frozen=True):
 
 
 class GameData(Frozen, frozen=True):
+    """Everything in data.toml."""
+
     resources: tuple[str, ...]
     zones: tuple[str, ...]
     zone_actions: dict[str, tuple[str, ...]]
@@ -243,56 +279,62 @@ ZONE_INDEX = {z: i for i, z in enumerate(ZONES)}
 
 
 class BoardIndex:
-    """A board with its lookups precomputed (indices, neighbours, adjacency); built once per board."""
+    """A board with its lookups precomputed (indices, neighbours, adjacency); built once per board.
+
+    Plots, Blocks and rail spaces are numbered by their place in the board file; `rail_block` is the Block a diagonal
+    rail space crosses (None for the others).
+    """
 
     def __init__(self, board: Board) -> None:
         self.board = board
         self.plots = board.plots
-        self.plot_index = {p.id: i for i, p in enumerate(board.plots)}
-        self.district_index = {d.code: i for i, d in enumerate(board.districts)}
-        self.plot_district = tuple(self.district_index[p.district] for p in board.plots)
-        self.district_type = tuple(d.type for d in board.districts)
-        self.block_index = {b.id: i for i, b in enumerate(board.blocks)}
-        self.block_corners = tuple(tuple(self.plot_index[c] for c in b.corners) for b in board.blocks)
+        self.plot_index = {plot.id: index for index, plot in enumerate(board.plots)}
+        self.district_index = {district.code: index for index, district in enumerate(board.districts)}
+        self.plot_district = tuple(self.district_index[plot.district] for plot in board.plots)
+        self.district_type = tuple(district.type for district in board.districts)
+        self.block_index = {block.id: index for index, block in enumerate(board.blocks)}
+        self.block_corners = tuple(tuple(self.plot_index[corner] for corner in block.corners) for block in board.blocks)
         self.plot_blocks = tuple(
-            tuple(bi for bi, corners in enumerate(self.block_corners) if pi in corners)
-            for pi in range(len(board.plots))
+            tuple(block for block, corners in enumerate(self.block_corners) if plot in corners)
+            for plot in range(len(board.plots))
         )
-        self.rail_index = {r.id: i for i, r in enumerate(board.rails)}
-        self.rail_ends = tuple((self.plot_index[r.a], self.plot_index[r.b]) for r in board.rails)
-        self.rail_block = tuple(self.block_index[r.block] if r.block else -1 for r in board.rails)
+        self.rail_index = {rail.id: index for index, rail in enumerate(board.rails)}
+        self.rail_ends = tuple((self.plot_index[rail.a], self.plot_index[rail.b]) for rail in board.rails)
+        self.rail_block = tuple(self.block_index[rail.block] if rail.block else None for rail in board.rails)
         self.block_rails = tuple(
-            tuple(ri for ri, b in enumerate(self.rail_block) if b == bi) for bi in range(len(board.blocks))
+            tuple(rail for rail, crossed in enumerate(self.rail_block) if crossed == block)
+            for block in range(len(board.blocks))
         )
         links: list[list[tuple[int, int]]] = [[] for _ in board.plots]
-        for ri, (a, b) in enumerate(self.rail_ends):
-            links[a].append((ri, b))
-            links[b].append((ri, a))
-        self.plot_links = tuple(tuple(sorted(ls, key=lambda x: x[1])) for ls in links)
-        self.rail_between = {(a, b): ri for ri, (a, b) in enumerate(self.rail_ends)} | {
-            (b, a): ri for ri, (a, b) in enumerate(self.rail_ends)
+        for rail, (one, other) in enumerate(self.rail_ends):
+            links[one].append((rail, other))
+            links[other].append((rail, one))
+        self.plot_links = tuple(tuple(sorted(found, key=lambda link: link[1])) for found in links)
+        self.rail_between = {(one, other): rail for rail, (one, other) in enumerate(self.rail_ends)} | {
+            (other, one): rail for rail, (one, other) in enumerate(self.rail_ends)
         }
-        self.step: tuple[dict[str, tuple[int, int]], ...] = tuple(self._steps(pi) for pi in range(len(board.plots)))
-        self.agendas = {a.id: a for a in board.agendas}
-        self.agenda_ids = tuple(a.id for a in sorted(board.agendas, key=lambda a: a.number))
-        self.automa_cards = {c.id: c for c in board.automa_cards}
+        self.step: tuple[dict[str, tuple[int, int]], ...] = tuple(self._steps(plot) for plot in range(len(board.plots)))
+        self.agendas = {agenda.id: agenda for agenda in board.agendas}
+        self.agenda_ids = tuple(agenda.id for agenda in sorted(board.agendas, key=lambda agenda: agenda.number))
+        self.automa_cards = {card.id: card for card in board.automa_cards}
         self.tokens = tuple(
-            f"DM-{d.code}-{n}" for d in board.districts for n in range(1, board.demand_tokens_per_district + 1)
+            f"DM-{district.code}-{n}"
+            for district in board.districts for n in range(1, board.demand_tokens_per_district + 1)
         )
-        self.token_index = {t: i for i, t in enumerate(self.tokens)}
-        self.token_district = tuple(self.district_index[t.split("-")[1]] for t in self.tokens)
+        self.token_index = {token: index for index, token in enumerate(self.tokens)}
+        self.token_district = tuple(self.district_index[token.split("-")[1]] for token in self.tokens)
 
-    def _steps(self, pi: int) -> dict[str, tuple[int, int]]:
+    def _steps(self, plot: int) -> dict[str, tuple[int, int]]:
         """Orthogonal neighbours of a plot by compass direction: {'E': (rail index, plot index)}."""
-        here = self.plots[pi]
+        here = self.plots[plot]
         out: dict[str, tuple[int, int]] = {}
-        for ri, other in self.plot_links[pi]:
-            if self.rail_block[ri] >= 0:
+        for rail, other in self.plot_links[plot]:
+            if self.rail_block[rail] is not None:
                 continue
             there = self.plots[other]
             for name, (dx, dy) in DIRECTIONS.items():
                 if (there.x - here.x, there.y - here.y) == (dx, dy):
-                    out[name] = (ri, other)
+                    out[name] = (rail, other)
         return out
 
 
@@ -305,7 +347,8 @@ class UnknownBoard(KeyError):
 
 
 def board(name: str) -> BoardIndex:
-    """The named board (boards/<name>.toml), loaded and indexed once; UnknownBoard for a name not in BOARD_NAMES."""
+    """Rules, Main Board Set Up: the named city board (boards/<name>.toml), loaded and indexed once; UnknownBoard for a
+    name not in BOARD_NAMES."""
     found = BOARDS.get(name)
     if found is None:
         # Only names listed from the folder reach the file system: a name is never a path.
@@ -316,6 +359,7 @@ def board(name: str) -> BoardIndex:
 
 
 def turn(arrow: str, relative: str) -> str:
-    """The compass direction `relative` ('forward', 'right', 'left') to an arrow pointing at `arrow`."""
+    """Rules, Automa Card Layout (reading 25): the compass direction `relative` ('forward', 'right', 'left') to the
+    Direction Marker pointing at `arrow`."""
     shift = {"forward": 0, "right": 1, "left": 3}[relative]
     return CLOCKWISE[(CLOCKWISE.index(arrow) + shift) % 4]
