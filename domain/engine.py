@@ -24,7 +24,11 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
 
 
 class Refusal(Exception):
-    """`decide` refused a command. `code` is stable and machine-readable; `message` is for people."""
+    """`decide` refused a command. `code` is stable and machine-readable; `message` is for people.
+
+    The one way a game refuses: `raise Refusal("not-your-turn", "it is seat 1's turn")`. A refusal raised part-way
+    through a decision writes nothing.
+    """
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(f"{code}: {message}")
@@ -78,7 +82,6 @@ class Game(Generic[S]):
     options_type: type[msgspec.Struct]
     command_types: tuple[type[Command], ...]
     event_types: tuple[type[Event], ...]
-    state_type: type[Any]
     cooperative: bool = False
     default_data: tuple[str, ...] = ()
     deviations: tuple[str, ...] = ()
@@ -106,9 +109,23 @@ def setups(game: Game[Any]) -> tuple[tuple[int, dict[str, Any]], ...]:
     return tuple((n, {}) for n in sorted({game.min_seats, game.max_seats}))
 
 
-def refuse(code: str, message: str) -> Refusal:
-    """Build a refusal to `raise`: `raise refuse("not-your-turn", "...")`."""
-    return Refusal(code, message)
+class Decision(Generic[S]):
+    """A decision in progress: the events accepted so far, and `state`, the table they lead to.
+
+    `decide` emits one fact at a time and judges the next step on the table as it now stands, so it reads in the
+    rulebook's order (Upkeep sees the hand the last action left). Raising `Refusal` part-way discards it all.
+    """
+
+    def __init__(self, state: S, evolve: Callable[[S, Event], S]) -> None:
+        self.state = state
+        self.events: list[Event] = []
+        self._evolve = evolve
+
+    def emit(self, *events: Event) -> None:
+        """Record facts, in order, and fold each into `state`."""
+        for event in events:
+            self.events.append(event)
+            self.state = self._evolve(self.state, event)
 
 
 def competition_ranks(scores: Sequence[tuple[Any, ...]]) -> list[int]:

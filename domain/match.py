@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from domain.engine import Command, Event, Game, Outcome, Refusal, SeatResult, competition_ranks
+from domain.engine import Command, Decision, Event, Game, Outcome, Refusal, SeatResult, competition_ranks
 from domain.lifecycle import MatchEnded, MatchStarted, Resign, SeatResigned
 from domain.rng import Rng, seed_commitment
 
@@ -117,14 +117,10 @@ def decide(game: Game[Any], state: MatchState, seat: int, command: Command, rng:
         return [SeatResigned(seat=seat), resignation_end(game, state, seat)]
     if not isinstance(command, game.command_types):
         raise Refusal("wrong-game", f"{command.__struct_config__.tag!r} is not a {game.slug} command")
-    events = list(game.decide(state.game_state, seat, command, rng))
-    after = state.game_state
-    for event in events:
-        after = game.evolve(after, event)
-    outcome = game.outcome(after)
-    if outcome is not None:
-        events.append(ended_event(outcome))
-    return events
+    decision = Decision(state.game_state, game.evolve)
+    decision.emit(*game.decide(state.game_state, seat, command, rng))
+    outcome = game.outcome(decision.state)
+    return decision.events if outcome is None else [*decision.events, ended_event(outcome)]
 
 
 def ended_event(outcome: Outcome) -> MatchEnded:

@@ -32,11 +32,12 @@ def random_chooser(game: Game[Any], rng: Rng) -> Chooser:
     """A policy: a random seat among those to move, then a random legal command of that seat."""
 
     def choose(state: MatchState, seats: list[int]) -> tuple[int, Command]:
-        candidates = [s for s in seats if match.legal(game, state, s)]
+        lists = {seat: match.legal(game, state, seat) for seat in seats}
+        candidates = [seat for seat in seats if lists[seat]]
         if not candidates:
             raise AssertionError(f"{game.slug}: seats {seats} are to move but none has a legal move")
         seat = rng.choice(candidates)
-        return seat, rng.choice(match.legal(game, state, seat))
+        return seat, rng.choice(lists[seat])
 
     return choose
 

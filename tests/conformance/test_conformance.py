@@ -6,7 +6,9 @@ in `domain.catalog.GAMES`; nothing here names a game.
 
 from __future__ import annotations
 
+import copy
 import os
+import re
 from typing import Any
 
 import msgspec
@@ -16,7 +18,7 @@ from hypothesis import strategies as st
 
 from domain import match
 from domain.catalog import GAMES
-from domain.codec import encode, event_decoder
+from domain.codec import command_from_builtins, encode, event_decoder, to_builtins
 from domain.engine import Command, Event, Game, Refusal, setups
 from domain.match import MatchState
 from domain.playout import play, replay
@@ -24,6 +26,7 @@ from domain.rng import Rng
 
 MATCHES = int(os.environ.get("TURNSTILE_CONFORMANCE_MATCHES", "200"))
 CHECKED_MATCHES = int(os.environ.get("TURNSTILE_CONFORMANCE_CHECKED", "8"))
+CODE = re.compile(r"[a-z]+(-[a-z]+)*")  # a stable, machine-readable refusal code
 
 CASES = [
     pytest.param(game, seats, options, id=f"{game.slug}-{seats}p-{index}")
@@ -75,31 +78,53 @@ class StepChecker:
         self.hidden_seen = 0
 
     def __call__(self, state: MatchState, seat: int, command: Command, events: list[Event]) -> None:
-        game = self.game
-        listed = match.legal(game, state, seat)
-        assert command in listed
-        self.check_listed_moves_accepted(state, seat, listed)
-        self.check_refusals(state)
+        lists = self.check_listed(state)
+        self.check_listed_moves_accepted(state, seat, lists[seat])
+        self.check_refusals(state, lists)
         self.check_views(state, events)
 
+    def check_listed(self, state: MatchState) -> list[list[Command]]:
+        """Each seat's legal list: a seat to move has moves, listed once each, each as a client sends it back."""
+        game = self.game
+        moving = match.to_move(game, state)
+        lists = [match.legal(game, state, seat) for seat in range(self.seats)]
+        for seat, listed in enumerate(lists):
+            assert bool(listed) == (seat in moving), f"seat {seat}: to_move {moving} but {len(listed)} listed"
+            assert len({encode(c) for c in listed}) == len(listed), f"seat {seat}: a command is listed twice"
+            for command in listed:
+                sent = command_from_builtins(game, to_builtins(command))
+                assert sent == command, f"a listed command does not survive JSON: {command}"
+        return lists
+
     def check_listed_moves_accepted(self, state: MatchState, seat: int, listed: list[Command]) -> None:
+        """Listed commands are accepted, and every event they give folds (also after a JSON round trip)."""
+        decoder = event_decoder(self.game)
         for other in [listed[self.rng.below(len(listed))] for _ in range(min(3, len(listed)))]:
-            match.decide(self.game, state, seat, other, Rng.derive(self.seed, state.version))
+            events = match.decide(self.game, state, seat, other, Rng.derive(self.seed, state.version))
+            assert events, f"{other} was accepted with no event"
+            after = match.fold(self.game, events, state)
+            assert match.fold(self.game, [decoder.decode(encode(e)) for e in events], state) == after
         for command in listed[:50]:
             self.pool.setdefault(encode(command), command)
 
-    def check_refusals(self, state: MatchState) -> None:
-        """A command that is not listed for a seat is refused, and refusing changes nothing."""
-        before = encode(state)
+    def check_refusals(self, state: MatchState, lists: list[list[Command]]) -> None:
+        """A command that is not listed for a seat is refused with a stable code, and refusing changes nothing:
+        `decide` runs on a deep copy, which must still equal the state, and every seat's legal list is the same
+        afterwards (so no hidden cache or module state was touched either)."""
+        game = self.game
         pool = list(self.pool.values())
-        for _ in range(min(3, len(pool))):
-            seat = self.rng.below(self.seats)
-            candidate = pool[self.rng.below(len(pool))]
-            if candidate in match.legal(self.game, state, seat):
-                continue
-            with pytest.raises(Refusal):
-                match.decide(self.game, state, seat, candidate, Rng.derive(self.seed, state.version))
-        assert encode(state) == before
+        tries = [(self.rng.below(self.seats), pool[self.rng.below(len(pool))]) for _ in range(min(3, len(pool)))]
+        tries = [(seat, candidate) for seat, candidate in tries if candidate not in lists[seat]]
+        if not tries:
+            return
+        probe = copy.deepcopy(state)
+        for seat, candidate in tries:
+            with pytest.raises(Refusal) as refused:
+                match.decide(game, probe, seat, candidate, Rng.derive(self.seed, state.version))
+            assert CODE.fullmatch(refused.value.code), f"unstable refusal code {refused.value.code!r}"
+        assert probe == state, f"refusing {tries} changed the state"
+        again = [match.legal(game, state, s) for s in range(self.seats)]
+        assert again == lists, f"refusing {tries} changed what is legal"
 
     def check_views(self, state: MatchState, events: list[Event]) -> None:
         """No seat (nor a spectator) sees, in its view or its redacted events, what it must not.
@@ -143,14 +168,12 @@ def test_every_move_checked(game: Game[Any], seats: int, options: dict[str, Any]
 
 
 @pytest.mark.parametrize(("game", "seats", "options"), CASES)
-def test_a_seat_that_is_not_to_move_has_no_legal_moves(game: Game[Any], seats: int, options: dict[str, Any]) -> None:
-    """`legal` and `to_move` agree: a seat lists moves exactly when it may act."""
+def test_legal_and_to_move_agree(game: Game[Any], seats: int, options: dict[str, Any]) -> None:
+    """A seat lists moves exactly when it may act, each once, each surviving JSON, over a whole match."""
+    checker = StepChecker(game, seats, "to-move")
 
     def check(state: MatchState, seat: int, command: Command, events: list[Event]) -> None:
-        moving = set(match.to_move(game, state))
-        for other in range(seats):
-            if other not in moving:
-                assert match.legal(game, state, other) == []
+        checker.check_listed(state)
 
     play(game, seats, options, seed="to-move", on_step=check)
 

@@ -65,7 +65,7 @@ class EndActions(Command, frozen=True, tag="expect-delays.end-actions"):
     """End the Action Phase now; the Upkeep Phase follows at once."""
 
 
-COMMAND_TYPES: tuple[type[Command], ...] = (
+COMMANDS: tuple[type[Command], ...] = (
     Board,
     Disembark,
     Repair,

@@ -133,7 +133,6 @@ LINE_ORDER: tuple[str, ...] = tuple(LINES)
 TRAIN_CARDS: dict[str, TrainCard] = {card.id: card for card in COMPONENTS.train_cards}
 CARD_ORDER: tuple[str, ...] = tuple(TRAIN_CARDS)
 ADVISORIES: dict[str, Advisory] = {advisory.id: advisory for advisory in COMPONENTS.advisories}
-SEATS = len(SETUP.seat_names)
 
 
 def lines_of(seat: int) -> tuple[str, ...]:

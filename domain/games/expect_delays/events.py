@@ -172,7 +172,7 @@ class GameOver(Event, frozen=True, tag="expect-delays.game-over"):
     reason: EndReason
 
 
-EVENT_TYPES: tuple[type[Event], ...] = (
+EVENTS: tuple[type[Event], ...] = (
     GameSetUp,
     TrainDeckShuffled,
     AdvisoryDeckShuffled,

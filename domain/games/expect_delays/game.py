@@ -1,43 +1,27 @@
-"""The Expect Delays record: the functions and facts the engine and the catalog need."""
+"""The Expect Delays record: the facts the catalog shows, and the functions of the modules laid out as every game's."""
 
 from __future__ import annotations
 
-from domain.engine import Game, Outcome, ranked_results
-from domain.games.expect_delays.commands import COMMAND_TYPES
-from domain.games.expect_delays.events import EVENT_TYPES
-from domain.games.expect_delays.legal import legal
-from domain.games.expect_delays.options import Options
-from domain.games.expect_delays.render import render
-from domain.games.expect_delays.rules import decide, start, to_move
-from domain.games.expect_delays.state import State, evolve
-from domain.games.expect_delays.visibility import hidden_from, redact, scramble, view
-
-
-def scores(state: State) -> list[float]:
-    """Destination Points per seat."""
-    return [float(points) for points in state.points]
-
-
-def outcome(state: State) -> Outcome | None:
-    """Once over: most Destination Points wins; ties go to most riders on own lines, then most Fare
-    Swipes (rulebook, Ending the Game; reading 14), and a tie on all three is shared."""
-    if not state.end_reason:
-        return None
-    keys = [
-        (state.points[seat], state.riders_on_lines(seat), state.fare_swipes[seat]) for seat in range(len(state.points))
-    ]
-    return Outcome(reason=state.end_reason, results=ranked_results(keys, scores(state)))
-
+from domain.engine import Game
+from domain.games.expect_delays import (
+    commands,
+    events,
+    options,
+    render,
+    rules,
+    scoring,
+    setup,
+    state,
+    visibility,
+)
+from domain.games.expect_delays.state import State
+from domain.layout import parts
 
 GAME: Game[State] = Game(
     slug="expect-delays",
     title="Expect Delays",
     min_seats=2,
     max_seats=2,
-    options_type=Options,
-    command_types=COMMAND_TYPES,
-    event_types=EVENT_TYPES,
-    state_type=State,
     default_data=(
         "track: stop points 0,1,1,2,3,4,5 and the ◇ stops 0, 3, 5 (no public source)",
         "train cards: the symbols and Fare Swipe values of all 16 cards (no public source)",
@@ -55,16 +39,6 @@ GAME: Game[State] = Game(
     rules_version="2",
     # The short limited match comes first: it is the golden playthrough and exercises the limit path.
     sample_setups=((2, {"max_turns": 40}), (2, {})),
-    start=start,
-    evolve=evolve,
-    decide=decide,
-    legal=legal,
-    to_move=to_move,
-    view=view,
-    redact=redact,
-    outcome=outcome,
-    scores=scores,
-    hidden_from=hidden_from,
-    scramble=scramble,
-    render=render,
+    **parts(options=options, commands=commands, events=events, setup=setup, state=state, rules=rules,
+            scoring=scoring, visibility=visibility, render=render),
 )

@@ -37,11 +37,7 @@ T = TypeVar("T")
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
-    """Everything on the table. Decks list their top card first; `tracks` follow `LINE_ORDER`.
-
-    `shown_this_decision` names the Train cards that were turned face up by the events of the
-    latest decision (see README, "Hidden information"): every seat has just seen them.
-    """
+    """Everything on the table. Decks list their top card first; `tracks` follow `LINE_ORDER`."""
 
     max_turns: int
     turn: int = 1
@@ -60,7 +56,6 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     platform_fare_swipes: int
     platform_tourists: int
     end_reason: str | None = None
-    shown_this_decision: tuple[str, ...] = ()
 
     @property
     def next_advisory(self) -> str | None:
@@ -143,7 +138,7 @@ def evolve(state: State | None, event: Event) -> State:
             hands = _put(state.hands, seat, state.hands[seat] + cards)
             return replace(state, hands=hands, train_deck=_without(state.train_deck, cards))
         case ActionTaken():
-            return replace(state, actions_left=state.actions_left - 1, shown_this_decision=())
+            return replace(state, actions_left=state.actions_left - 1)
         case CommuterBoarded(seat=seat, line=line, fare_paid=fare):
             return replace(
                 state,
@@ -172,7 +167,6 @@ def evolve(state: State | None, event: Event) -> State:
                 state,
                 hands=_put(state.hands, seat, _without(state.hands[seat], cards)),
                 discard_pile=state.discard_pile + cards,
-                shown_this_decision=state.shown_this_decision + cards,
             )
         case CardTakenOutOfService(seat=seat, card=card, fare_swipes=gained):
             return replace(
@@ -187,7 +181,6 @@ def evolve(state: State | None, event: Event) -> State:
                 state,
                 out_of_service=_without(state.out_of_service, (card,)),
                 discard_pile=state.discard_pile + (card,),
-                shown_this_decision=state.shown_this_decision + (card,),
             )
         case FareSwipesGained(seat=seat, count=count):
             swipes = _add(state.fare_swipes, seat, count)
@@ -197,8 +190,8 @@ def evolve(state: State | None, event: Event) -> State:
             return replace(state, fare_swipes=swipes, platform_fare_swipes=state.platform_fare_swipes + count)
         case ExtraActionGained(count=count):
             return replace(state, actions_left=state.actions_left + count)
-        case ActionPhaseEnded(early=early):
-            return replace(state, actions_left=0, shown_this_decision=() if early else state.shown_this_decision)
+        case ActionPhaseEnded():
+            return replace(state, actions_left=0)
         case AdvisoryRevealed(advisory=advisory):
             replaced = (state.active_advisory,) if state.active_advisory else ()
             return replace(

@@ -111,16 +111,13 @@ def redact(event: Event, seat: int | None) -> Event:
 
 
 def hidden_from(state: State, seat: int | None) -> frozenset[str]:
-    """Card ids `seat` must not learn now: other hands, the Train deck, the advisory deck below its top.
-
-    Train cards turned face up by the latest decision are left out: every seat has just seen their
-    names in that decision's public events, even if a reshuffle then hid where they went (README).
-    """
+    """Card ids `seat` must not learn now (rulebook Setup 2-3): other hands, the Train deck, the advisory deck below
+    its top card."""
     hidden = set(state.train_deck) | set(state.advisory_deck[1:])
     for other, hand in enumerate(state.hands):
         if other != seat:
             hidden.update(hand)
-    return frozenset(hidden.difference(state.shown_this_decision))
+    return frozenset(hidden)
 
 
 def scramble(state: State, seat: int | None, rng: Rng) -> State:

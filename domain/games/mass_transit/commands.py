@@ -2,15 +2,7 @@
 
 from __future__ import annotations
 
-import msgspec
-
 from domain.engine import Command
-
-
-class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Match options. Seed: "any player may volunteer to take the first turn" (reading 16: an option)."""
-
-    first_seat: int = 0
 
 
 class PlaceCard(Command, frozen=True, tag="mass-transit.place-card"):

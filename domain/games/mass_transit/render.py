@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.games.mass_transit.cards import CARDS, LINES
-from domain.games.mass_transit.state import BIG_CITY, MassTransitState
+from domain.games.mass_transit.components import CARDS, LINES
+from domain.games.mass_transit.state import BIG_CITY, State
 from domain.games.mass_transit.visibility import status
 
 # One symbol per line feature: plain "--", station "S-", Traffic Stop "T-", dead-end station "S|", absent "  ".
@@ -18,7 +18,7 @@ def card_cell(card_id: str) -> str:
     return f"{card_id}{MOVE[c.move]}{tail}".ljust(8)
 
 
-def route_lines(state: MassTransitState, route: int) -> list[str]:
+def route_lines(state: State, route: int) -> list[str]:
     """Four rows for one route: card headers, then road, canal and rail."""
     cards = state.routes[route]
     rider = state.commuters[route]
@@ -34,7 +34,7 @@ def route_lines(state: MassTransitState, route: int) -> list[str]:
     return rows
 
 
-def render(state: MassTransitState) -> str:
+def render(state: State) -> str:
     """The whole table as text."""
     lines = [
         f"turn {state.turn}, seat {state.active} to play ({state.played} played); {state.home}/6 home; "

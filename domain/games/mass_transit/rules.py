@@ -1,87 +1,49 @@
-"""Set-up, `decide` and `legal`: every judgement of a Mass Transit match lives here."""
+"""`decide`, `legal` and `to_move`: every judgement of a Mass Transit turn (plays, its end, the loss check)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from domain.engine import Command, Event, Refusal, refuse
-from domain.games.mass_transit.cards import CARDS, DECK_IDS, HAND_SIZE, MIN_PLAYS, ROUTES
-from domain.games.mass_transit.commands import DiscardCard, EndTurn, Options, PlaceCard
-from domain.games.mass_transit.events import CardPlaced, CommuterMoved, Dealt, Mulligan, TeamLost, TurnEnded
-from domain.games.mass_transit.movement import move
-from domain.games.mass_transit.state import MassTransitState, evolve
+from domain.engine import Command, Decision, Event, Refusal
+from domain.games.mass_transit.commands import DiscardCard, EndTurn, PlaceCard
+from domain.games.mass_transit.components import CARDS, HAND_SIZE, MIN_PLAYS, ROUTES
+from domain.games.mass_transit.events import CardPlaced, CommuterMoved, TeamLost, TurnEnded
+from domain.games.mass_transit.rules_movement import move
+from domain.games.mass_transit.state import State, evolve
 from domain.rng import Rng
-
-
-def suburbs_count(cards: Sequence[str]) -> int:
-    """How many Suburbs cards are among `cards`."""
-    return sum(CARDS[c].is_suburbs for c in cards)
-
-
-def deal(order: Sequence[str], seats: int, rng: Rng, first_seat: int = 0) -> Dealt:
-    """Seed, Setup: four cards each from the shuffled `order`, then each seat's Suburbs mulligan in seat order.
-
-    A hand with three or more Suburbs cards is set aside, four new cards are drawn, and the set-aside cards are
-    shuffled back into the draw pile; reading 9: repeat while the new hand has 3+ Suburbs too.
-    """
-    hands = [tuple(order[HAND_SIZE * s : HAND_SIZE * (s + 1)]) for s in range(seats)]
-    pile = tuple(order[HAND_SIZE * seats :])
-    mulligans: list[Mulligan] = []
-    for seat in range(seats):
-        while suburbs_count(hands[seat]) >= 3:
-            set_aside = hands[seat]
-            hands[seat], pile = pile[:HAND_SIZE], rng.shuffled((*pile[HAND_SIZE:], *set_aside))
-            mulligans.append(Mulligan(seat=seat, set_aside=set_aside, count=len(set_aside)))
-    return Dealt(
-        hands=tuple(hands),
-        deck=pile,
-        first_seat=first_seat,
-        mulligans=tuple(mulligans),
-        hand_sizes=tuple(len(h) for h in hands),
-        deck_size=len(pile),
-    )
-
-
-def start(options: Options, seats: int, rng: Rng) -> list[Event]:
-    """Shuffle the 52 cards, deal with the mulligan; the first seat is an option (reading 16)."""
-    if not 0 <= options.first_seat < seats:
-        raise Refusal("bad-options", f"first_seat must be a seat from 0 to {seats - 1}")
-    dealt = deal(rng.shuffled(DECK_IDS), seats, rng, options.first_seat)
-    return [dealt, *loss_check(evolve(None, dealt))]
-
 
 # --- the two kinds of play -------------------------------------------------------------------------------------
 
 
-def check_place(state: MassTransitState, card: str, route: int) -> None:
+def check_place(state: State, card: str, route: int) -> None:
     """Seed, Gameplay 1 and Suburbs; readings 6 and 16: extend a route at its open end."""
     if not 0 <= route < ROUTES:
-        raise refuse("no-such-route", f"routes are numbered 0 to {ROUTES - 1}")
+        raise Refusal("no-such-route", f"routes are numbered 0 to {ROUTES - 1}")
     if state.route_closed(route):
-        raise refuse("route-closed", f"route {route} already ends in the Suburbs")
+        raise Refusal("route-closed", f"route {route} already ends in the Suburbs")
     need = CARDS[card].suburbs
     if need and len(state.routes[route]) < need:
-        raise refuse(
+        raise Refusal(
             "suburbs-too-close",
             f"this Suburbs card needs at least {need} cards between it and the Big City; route {route} has "
             f"{len(state.routes[route])}",
         )
 
 
-def place_event(state: MassTransitState, seat: int, command: PlaceCard) -> CardPlaced:
+def place_event(state: State, seat: int, command: PlaceCard) -> CardPlaced:
     """The event of a legal placement (or a refusal)."""
     check_place(state, command.card, command.route)
     return CardPlaced(seat=seat, card=command.card, route=command.route, position=len(state.routes[command.route]))
 
 
-def discard_event(state: MassTransitState, seat: int, command: DiscardCard) -> CommuterMoved:
+def discard_event(state: State, seat: int, command: DiscardCard) -> CommuterMoved:
     """Seed, Gameplay 2: discard a card to move one Commuter by its movement icon (or a refusal)."""
     if not 0 <= command.commuter < ROUTES:
-        raise refuse("no-such-commuter", f"Commuters are numbered 0 to {ROUTES - 1}")
+        raise Refusal("no-such-commuter", f"Commuters are numbered 0 to {ROUTES - 1}")
     played = CARDS[command.card]
     if not played.discardable:
         kind = "a Suburbs card" if played.is_suburbs else "a Null card"
-        raise refuse("card-not-discardable", f"{command.card} is {kind} and cannot be discarded to move a Commuter")
+        raise Refusal("card-not-discardable", f"{command.card} is {kind} and cannot be discarded to move a Commuter")
     rider = state.commuters[command.commuter]
     step = move(state.routes[command.commuter], rider, played.move)
     return CommuterMoved(
@@ -90,18 +52,18 @@ def discard_event(state: MassTransitState, seat: int, command: DiscardCard) -> C
     )
 
 
-def play_event(state: MassTransitState, seat: int, command: Command) -> Event:
+def play_event(state: State, seat: int, command: Command) -> Event:
     """A placement or a discard by the active seat, judged."""
     if not isinstance(command, PlaceCard | DiscardCard):
         raise TypeError(command)
     if command.card not in state.hands[seat]:
-        raise refuse("card-not-in-hand", f"{command.card} is not in your hand")
+        raise Refusal("card-not-in-hand", f"{command.card} is not in your hand")
     if isinstance(command, PlaceCard):
         return place_event(state, seat, command)
     return discard_event(state, seat, command)
 
 
-def plays(state: MassTransitState) -> Iterator[PlaceCard | DiscardCard]:
+def plays(state: State) -> Iterator[PlaceCard | DiscardCard]:
     """Every placement and discard the active seat may make now."""
     hand = state.hands[state.active]
     open_routes = [r for r in range(ROUTES) if not state.route_closed(r)]
@@ -118,7 +80,7 @@ def plays(state: MassTransitState) -> Iterator[PlaceCard | DiscardCard]:
                 yield DiscardCard(card=card_id, commuter=commuter)
 
 
-def _can_move(state: MassTransitState, commuter: int, by: str) -> bool:
+def _can_move(state: State, commuter: int, by: str) -> bool:
     try:
         move(state.routes[commuter], state.commuters[commuter], by)
     except Refusal:
@@ -134,19 +96,19 @@ def urgent_playable(listed: Sequence[Command]) -> list[str]:
     return sorted({c.card for c in listed if isinstance(c, PlaceCard | DiscardCard) and CARDS[c.card].urgent})
 
 
-def end_turn_events(state: MassTransitState, seat: int) -> list[Event]:
+def end_turn_events(state: State, seat: int) -> list[Event]:
     """Seed, Ending Your Turn and Urgent: 2+ cards played and no playable Urgent card kept; then draw to four."""
     if state.played < MIN_PLAYS:
-        raise refuse("too-few-cards-played", f"play at least {MIN_PLAYS} cards before ending your turn")
+        raise Refusal("too-few-cards-played", f"play at least {MIN_PLAYS} cards before ending your turn")
     urgent = urgent_playable(list(plays(state)))
     if urgent:
-        raise refuse("urgent-cards-left", f"Urgent cards must be played this turn: {', '.join(urgent)}")
+        raise Refusal("urgent-cards-left", f"Urgent cards must be played this turn: {', '.join(urgent)}")
     # Seed: "If the draw pile runs out, players can no longer draw cards ... Never reshuffle the discard pile."
     drawn = state.deck[: max(0, HAND_SIZE - len(state.hands[seat]))]
     return [TurnEnded(seat=seat, drawn=drawn, drawn_count=len(drawn), next_seat=(seat + 1) % state.seats)]
 
 
-def can_play(state: MassTransitState, count: int) -> bool:
+def can_play(state: State, count: int) -> bool:
     """Whether the active seat can still make `count` more plays this turn (a depth-first search, with a fast path)."""
     if count <= 0 or state.won:
         return True
@@ -158,27 +120,29 @@ def can_play(state: MassTransitState, count: int) -> bool:
     )
 
 
-def loss_check(state: MassTransitState) -> list[Event]:
+def loss_check(state: State) -> list[Event]:
     """Seed, Losing the Game: the active seat can no longer reach two plays this turn, so the team loses."""
     if state.over or can_play(state, MIN_PLAYS - state.played):
         return []
     return [TeamLost(seat=state.active, hand_size=len(state.hands[state.active]))]
 
 
-def decide(state: MassTransitState, seat: int, command: Command, rng: Rng) -> list[Event]:
+def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     """Judge one command of `seat`: the events it causes, or a `Refusal`."""
     if state.over:
-        raise refuse("game-over", "the team has already won or lost")
+        raise Refusal("game-over", "the team has already won or lost")
     if seat != state.active:
-        raise refuse("not-your-turn", f"it is seat {state.active}'s turn")
-    events = end_turn_events(state, seat) if isinstance(command, EndTurn) else [play_event(state, seat, command)]
-    after = state
-    for event in events:
-        after = evolve(after, event)
-    return [*events, *loss_check(after)]
+        raise Refusal("not-your-turn", f"it is seat {state.active}'s turn")
+    decision = Decision(state, evolve)
+    if isinstance(command, EndTurn):
+        decision.emit(*end_turn_events(state, seat))
+    else:
+        decision.emit(play_event(state, seat, command))
+    decision.emit(*loss_check(decision.state))
+    return decision.events
 
 
-def legal(state: MassTransitState, seat: int) -> list[Command]:
+def legal(state: State, seat: int) -> list[Command]:
     """Every command `seat` may send now: its plays, and ending the turn when that would be accepted."""
     if state.over or seat != state.active:
         return []
@@ -188,6 +152,6 @@ def legal(state: MassTransitState, seat: int) -> list[Command]:
     return listed
 
 
-def to_move(state: MassTransitState) -> list[int]:
+def to_move(state: State) -> list[int]:
     """The active seat, until the team has won or lost."""
     return [] if state.over else [state.active]

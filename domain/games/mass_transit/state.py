@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.engine import Event
-from domain.games.mass_transit.cards import CARDS, ROUTES
+from domain.games.mass_transit.components import CARDS, ROUTES
 from domain.games.mass_transit.events import CardPlaced, CommuterMoved, Dealt, TeamLost, TurnEnded
 
 BIG_CITY = -1
@@ -23,7 +23,7 @@ class Commuter(msgspec.Struct, frozen=True, kw_only=True):
     home: bool = False
 
 
-class MassTransitState(msgspec.Struct, frozen=True, kw_only=True):
+class State(msgspec.Struct, frozen=True, kw_only=True):
     """Hands (private), draw pile top first (face down), discards and routes (public), Commuters, the turn."""
 
     hands: tuple[tuple[str, ...], ...]
@@ -70,10 +70,10 @@ def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
     return tuple(c for c in cards if c != card)
 
 
-def evolve(state: MassTransitState | None, event: Event) -> MassTransitState:
+def evolve(state: State | None, event: Event) -> State:
     """The next state. No checks and no randomness: `decide` judged everything already."""
     if isinstance(event, Dealt):
-        return MassTransitState(hands=event.hands, deck=event.deck, active=event.first_seat)
+        return State(hands=event.hands, deck=event.deck, active=event.first_seat)
     assert state is not None, "a Mass Transit match starts with mass-transit.dealt"
     rs = msgspec.structs.replace
     if isinstance(event, CardPlaced):

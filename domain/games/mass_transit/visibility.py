@@ -5,9 +5,9 @@ from __future__ import annotations
 import msgspec
 
 from domain.engine import Event
-from domain.games.mass_transit.cards import CARDS
+from domain.games.mass_transit.components import CARDS
 from domain.games.mass_transit.events import Dealt, Mulligan, TurnEnded
-from domain.games.mass_transit.state import MassTransitState
+from domain.games.mass_transit.state import State
 from domain.rng import Rng
 
 
@@ -38,12 +38,12 @@ class MassTransitView(msgspec.Struct, frozen=True, kw_only=True):
     status: str
 
 
-def status(state: MassTransitState) -> str:
+def status(state: State) -> str:
     """`playing`, `won` or `lost`."""
     return "won" if state.won else "lost" if state.lost_by is not None else "playing"
 
 
-def view(state: MassTransitState, seat: int | None) -> MassTransitView:
+def view(state: State, seat: int | None) -> MassTransitView:
     """Seed, Setup: "You may look at the cards in your own hand but do not show your cards to others"."""
     hand = state.hands[seat] if seat is not None else ()
     return MassTransitView(
@@ -65,7 +65,7 @@ def view(state: MassTransitState, seat: int | None) -> MassTransitView:
     )
 
 
-def hidden_from(state: MassTransitState, seat: int | None) -> frozenset[str]:
+def hidden_from(state: State, seat: int | None) -> frozenset[str]:
     """The draw pile and every other seat's hand."""
     others = (c for s, hand in enumerate(state.hands) if s != seat for c in hand)
     return frozenset((*state.deck, *others))
@@ -84,7 +84,7 @@ def redact(event: Event, seat: int | None) -> Event:
     return event
 
 
-def scramble(state: MassTransitState, seat: int | None, rng: Rng) -> MassTransitState:
+def scramble(state: State, seat: int | None, rng: Rng) -> State:
     """Re-deal what `seat` cannot see: the draw pile and the other hands, keeping every size."""
     others = [s for s in range(state.seats) if s != seat]
     pool = list(rng.shuffled((*state.deck, *(c for s in others for c in state.hands[s]))))

@@ -35,4 +35,4 @@ class Pass(Command, frozen=True, tag="metro-x.pass"):
     """Free Space card only: cross off nothing (the card allows one station; fewer is always allowed)."""
 
 
-COMMAND_TYPES: tuple[type[Command], ...] = (MarkRoute, MarkTransfer, MarkFreeSpace, Pass)
+COMMANDS: tuple[type[Command], ...] = (MarkRoute, MarkTransfer, MarkFreeSpace, Pass)

@@ -103,4 +103,4 @@ class GameScored(Event, frozen=True, tag="metro-x.game-scored"):
     solo_rating: str = ""
 
 
-EVENT_TYPES: tuple[type[Event], ...] = (SetUp, CardFlipped, DeckReshuffled, MarkingSubmitted, TurnResolved, GameScored)
+EVENTS: tuple[type[Event], ...] = (SetUp, CardFlipped, DeckReshuffled, MarkingSubmitted, TurnResolved, GameScored)

@@ -3,38 +3,19 @@
 from __future__ import annotations
 
 from domain.engine import Game
-from domain.games.metro_x.commands import COMMAND_TYPES
-from domain.games.metro_x.events import EVENT_TYPES
-from domain.games.metro_x.options import MetroXOptions
-from domain.games.metro_x.render import render
-from domain.games.metro_x.rules import decide, legal, start, to_move
-from domain.games.metro_x.scoring import outcome, scores
-from domain.games.metro_x.state import MetroXState, evolve
-from domain.games.metro_x.visibility import hidden_from, redact, scramble, view
+from domain.games.metro_x import commands, events, options, render, rules, scoring, setup, state, visibility
+from domain.games.metro_x.state import State
+from domain.layout import parts
 
-GAME: Game[MetroXState] = Game(
+GAME: Game[State] = Game(
     slug="metro-x",
     title="Metro X",
     min_seats=1,
     max_seats=6,
-    options_type=MetroXOptions,
-    command_types=COMMAND_TYPES,
-    event_types=EVENT_TYPES,
-    state_type=MetroXState,
     default_data=("solo_rating: invented solo score bands (the printed table was lost)",),
     deviations=(),
     rules_version="1",
     sample_setups=((2, {"map": "tube-town"}), (1, {"map": "metro-city"}), (6, {"map": "metro-city"})),
-    start=start,
-    evolve=evolve,
-    decide=decide,
-    legal=legal,
-    to_move=to_move,
-    view=view,
-    redact=redact,
-    outcome=outcome,
-    scores=scores,
-    hidden_from=hidden_from,
-    scramble=scramble,
-    render=render,
+    **parts(options=options, commands=commands, events=events, setup=setup, state=state, rules=rules,
+            scoring=scoring, visibility=visibility, render=render),
 )

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from domain.games.metro_x.components import CARDS, DECK
 from domain.games.metro_x.scoring import score_sheets
-from domain.games.metro_x.state import CROSSED, MetroXState
-from domain.games.metro_x.tables import CARDS, DECK
+from domain.games.metro_x.state import CROSSED, State
 
 # Station marks: x crossed off, T a transfer number (listed after the sheet), . empty.
 
 
-def render(state: MetroXState) -> str:
+def render(state: State) -> str:
     """The table as plain text (sealed choices shown only as "sealed")."""
     board, card = state.board, CARDS[state.card]
     label = f"{card.kind} {card.value}" if card.value else card.kind

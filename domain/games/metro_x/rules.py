@@ -1,4 +1,4 @@
-"""Metro X rules: set-up, what each seat may write for the flipped card, and how a turn resolves.
+"""Metro X rules: what each seat may write for the flipped card (`legal`, `decide`), and how a turn resolves.
 
 Every seat acts on the same card at once. A submission is sealed (`pending`) until the last seat
 submits; then every marking is written, completions are announced, and the next card is flipped.
@@ -11,8 +11,9 @@ from functools import lru_cache
 
 import msgspec
 
-from domain.engine import Command, Event, refuse
+from domain.engine import Command, Decision, Event, Refusal
 from domain.games.metro_x.commands import MarkFreeSpace, MarkRoute, MarkTransfer, Pass
+from domain.games.metro_x.components import BOARDS, CARDS, DECK, Board, CardData, solo_rating
 from domain.games.metro_x.events import (
     CardFlipped,
     Choice,
@@ -21,19 +22,11 @@ from domain.games.metro_x.events import (
     GameScored,
     Marking,
     MarkingSubmitted,
-    SetUp,
     TurnResolved,
 )
-from domain.games.metro_x.options import MetroXOptions
 from domain.games.metro_x.scoring import seat_score
-from domain.games.metro_x.state import MetroXState, Sheet, evolve, resolve_sheets, write_marking
-from domain.games.metro_x.tables import BOARDS, CARDS, DECK, Board, CardData, solo_rating
+from domain.games.metro_x.state import Sheet, State, evolve, resolve_sheets, write_marking
 from domain.rng import Rng
-
-
-def start(options: MetroXOptions, seats: int, rng: Rng) -> list[Event]:
-    """Set-up: blank sheets on the chosen map, a shuffled deck, and the first card flipped."""
-    return [SetUp(map=options.map, seats=seats), CardFlipped(turn=1, card=rng.choice(DECK))]
 
 
 def reach(board: Board, sheet: Sheet, route: int, card: CardData) -> tuple[int, ...]:
@@ -63,7 +56,7 @@ def has_empty_window(board: Board, sheet: Sheet, route: int) -> bool:
     return len(sheet.windows[route]) < board.routes[route].windows
 
 
-def options_for(state: MetroXState, seat: int) -> list[Command]:
+def options_for(state: State, seat: int) -> list[Command]:
     """Every distinct marking `seat` could write for the face-up card, whether or not it already submitted."""
     return list(_options(state.map, state.card, state.sheets[seat]))
 
@@ -89,12 +82,12 @@ def _options(map_slug: str, card_id: str, sheet: Sheet) -> tuple[Command, ...]:
     return tuple(out)
 
 
-def to_move(state: MetroXState) -> list[int]:
+def to_move(state: State) -> list[int]:
     """The seats that have not yet submitted a marking this turn."""
     return [] if state.over else [seat for seat, choice in enumerate(state.pending) if choice is None]
 
 
-def legal(state: MetroXState, seat: int) -> list[Command]:
+def legal(state: State, seat: int) -> list[Command]:
     """Every command `seat` may send now: none once it has submitted this turn."""
     if state.over or not 0 <= seat < state.seats or state.pending[seat] is not None:
         return []
@@ -109,40 +102,40 @@ def choice_key(turn: int, seat: int, choice: Choice) -> str:
     )
 
 
-def sealed_choice(state: MetroXState, seat: int, command: Command) -> Choice:
+def sealed_choice(state: State, seat: int, command: Command) -> Choice:
     """The choice `command` makes for the face-up card, or a refusal saying why it cannot be written."""
     board, sheet, card = state.board, state.sheets[seat], CARDS[state.card]
     if isinstance(command, MarkFreeSpace | Pass):
         if card.kind != "free":
-            raise refuse("wrong-card", f"{card.id} must fill a Train Car Window (Rules, Clarifications)")
+            raise Refusal("wrong-card", f"{card.id} must fill a Train Car Window (Rules, Clarifications)")
         if isinstance(command, Pass):
             return choice_of(command)
         index = board.station_index.get(command.station)
         if index is None:
-            raise refuse("no-such-station", f"{board.title} has no station {command.station!r}")
+            raise Refusal("no-such-station", f"{board.title} has no station {command.station!r}")
         if sheet.stations[index]:
-            raise refuse("station-taken", f"station {command.station} is already filled")
+            raise Refusal("station-taken", f"station {command.station} is already filled")
         return choice_of(command)
     if not isinstance(command, MarkRoute | MarkTransfer):
-        raise refuse("unknown-command", f"{type(command).__name__} is not a Metro X command")
+        raise Refusal("unknown-command", f"{type(command).__name__} is not a Metro X command")
     if card.kind == "free":
-        raise refuse("wrong-card", "Free Space fills no window: cross one empty station anywhere, or pass")
+        raise Refusal("wrong-card", "Free Space fills no window: cross one empty station anywhere, or pass")
     if (card.kind == "transfer") != isinstance(command, MarkTransfer):
-        raise refuse("wrong-card", f"{card.id} is a {card.kind} card: send the matching marking")
+        raise Refusal("wrong-card", f"{card.id} is a {card.kind} card: send the matching marking")
     route = board.route_index.get(command.route)
     if route is None:
-        raise refuse("no-such-route", f"{board.title} has no route {command.route!r}")
+        raise Refusal("no-such-route", f"{board.title} has no route {command.route!r}")
     if not has_empty_window(board, sheet, route):
-        raise refuse("no-empty-window", f"route {command.route} has no empty Train Car Window")
+        raise Refusal("no-empty-window", f"route {command.route} has no empty Train Car Window")
     reachable = reach(board, sheet, route, card)
     if isinstance(command, MarkTransfer):
         if command.write_number and not reachable:
-            raise refuse("no-empty-station", f"route {command.route} has no empty station for a transfer number")
+            raise Refusal("no-empty-station", f"route {command.route} has no empty station for a transfer number")
         return choice_of(command)
     if command.stations < 0:
-        raise refuse("bad-station-count", "the number of stations to cross cannot be negative")
+        raise Refusal("bad-station-count", "the number of stations to cross cannot be negative")
     if command.stations > len(reachable):
-        raise refuse(
+        raise Refusal(
             "too-many-stations",
             f"{card.id} crosses at most {len(reachable)} station(s) on route {command.route} now",
         )
@@ -165,23 +158,23 @@ def keyed(turn: int, seat: int, choice: Choice) -> Choice:
     return msgspec.structs.replace(choice, key=choice_key(turn, seat, choice))
 
 
-def decide(state: MetroXState, seat: int, command: Command, rng: Rng) -> list[Event]:
+def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     """Seal a seat's marking; the last submission of a turn resolves it and flips the next card."""
     if state.over:
-        raise refuse("game-over", "all Train Car Windows are filled: the game is over")
+        raise Refusal("game-over", "all Train Car Windows are filled: the game is over")
     if not 0 <= seat < state.seats:
-        raise refuse("not-your-turn", f"seat {seat} is not at this table")
+        raise Refusal("not-your-turn", f"seat {seat} is not at this table")
     if state.pending[seat] is not None:
-        raise refuse("already-submitted", "this seat has already submitted its marking; it cannot be changed")
+        raise Refusal("already-submitted", "this seat has already submitted its marking; it cannot be changed")
     choice = keyed(state.turn, seat, sealed_choice(state, seat, command))
-    submitted = MarkingSubmitted(seat=seat, turn=state.turn, choice=choice)
-    after = evolve(state, submitted)
-    if any(pending is None for pending in after.pending):
-        return [submitted]
-    return [submitted, *resolve(after, rng)]
+    decision = Decision(state, evolve)
+    decision.emit(MarkingSubmitted(seat=seat, turn=state.turn, choice=choice))
+    if all(pending is not None for pending in decision.state.pending):
+        decision.emit(*resolve(decision.state, rng))
+    return decision.events
 
 
-def marking(state: MetroXState, seat: int, choice: Choice) -> Marking:
+def marking(state: State, seat: int, choice: Choice) -> Marking:
     """What a sealed choice writes on the seat's sheet."""
     board, sheet, card = state.board, state.sheets[seat], CARDS[state.card]
     if choice.action == "pass":
@@ -201,7 +194,7 @@ def marking(state: MetroXState, seat: int, choice: Choice) -> Marking:
     return Marking(seat=seat, action="route", route=choice.route, window=str(card.value), crossed=crossed)
 
 
-def completions(state: MetroXState, sheets: Sequence[Sheet]) -> list[Completion]:
+def completions(state: State, sheets: Sequence[Sheet]) -> list[Completion]:
     """Rules, Game Play: routes completed this turn. First completers (ties included) circle gold, later ones white.
 
     A route is complete when every station on it is filled, by any means (reading 6); solo always takes gold.
@@ -220,7 +213,7 @@ def completions(state: MetroXState, sheets: Sequence[Sheet]) -> list[Completion]
     return out
 
 
-def resolve(state: MetroXState, rng: Rng) -> list[Event]:
+def resolve(state: State, rng: Rng) -> list[Event]:
     """Every seat has submitted: write all markings, announce completions, then score or flip the next card."""
     board, card = state.board, CARDS[state.card]
     markings = tuple(marking(state, seat, choice) for seat, choice in enumerate(state.pending) if choice is not None)
@@ -238,7 +231,7 @@ def resolve(state: MetroXState, rng: Rng) -> list[Event]:
     return [resolved, *flip(state, card, rng)]
 
 
-def flip(state: MetroXState, card: CardData, rng: Rng) -> list[Event]:
+def flip(state: State, card: CardData, rng: Rng) -> list[Event]:
     """The next card: after the Re-Shuffle card all 15 cards are shuffled back (reading 3).
 
     A face-down shuffled deck is drawn as a uniform draw from the cards not discarded since the last

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.engine import Outcome, ranked_results
+from domain.games.metro_x.components import Board, empty_penalty
 from domain.games.metro_x.events import SeatScore
-from domain.games.metro_x.state import CROSSED, MetroXState, Sheet
-from domain.games.metro_x.tables import Board, empty_penalty
+from domain.games.metro_x.state import CROSSED, Sheet, State
 
 END_REASON = "all-windows-filled"
 
@@ -28,19 +28,19 @@ def seat_score(board: Board, sheet: Sheet, seat: int) -> SeatScore:
     )
 
 
-def score_sheets(state: MetroXState) -> tuple[SeatScore, ...]:
+def score_sheets(state: State) -> tuple[SeatScore, ...]:
     """Every seat's score as its sheet stands now (the final sheet once the game is scored)."""
     if state.final:
         return state.final
     return tuple(seat_score(state.board, sheet, seat) for seat, sheet in enumerate(state.sheets))
 
 
-def scores(state: MetroXState) -> Sequence[float]:
+def scores(state: State) -> Sequence[float]:
     """Each seat's current total."""
     return [float(score.total) for score in score_sheets(state)]
 
 
-def outcome(state: MetroXState) -> Outcome | None:
+def outcome(state: State) -> Outcome | None:
     """Once scored: most points wins; ties go to the fewest empty stations, then stay shared (reading 10)."""
     if not state.final:
         return None

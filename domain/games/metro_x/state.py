@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.engine import Event
+from domain.games.metro_x.components import BOARDS, Board
 from domain.games.metro_x.events import (
     CardFlipped,
     Choice,
@@ -17,7 +18,6 @@ from domain.games.metro_x.events import (
     SetUp,
     TurnResolved,
 )
-from domain.games.metro_x.tables import BOARDS, Board
 
 CROSSED = "x"
 
@@ -35,7 +35,7 @@ class Sheet(msgspec.Struct, frozen=True, kw_only=True):
     completed: tuple[str, ...]
 
 
-class MetroXState(msgspec.Struct, frozen=True, kw_only=True):
+class State(msgspec.Struct, frozen=True, kw_only=True):
     """The table. `pending[s]` is seat s's sealed choice this turn (None: not yet submitted)."""
 
     map: str
@@ -100,11 +100,11 @@ def resolve_sheets(board: Board, sheets: tuple[Sheet, ...], event: TurnResolved)
     return tuple(out)
 
 
-def evolve(state: MetroXState | None, event: Event) -> MetroXState:
+def evolve(state: State | None, event: Event) -> State:
     """Apply one Metro X event."""
     if isinstance(event, SetUp):
         board = BOARDS[event.map]
-        return MetroXState(
+        return State(
             map=event.map,
             seats=event.seats,
             sheets=tuple(blank_sheet(board) for _ in range(event.seats)),

@@ -9,11 +9,11 @@ from __future__ import annotations
 import msgspec
 
 from domain.engine import Event
+from domain.games.metro_x.components import CARDS, DECK, Board
 from domain.games.metro_x.events import Choice, MarkingSubmitted, SeatScore
 from domain.games.metro_x.rules import choice_of, keyed, options_for, to_move
 from domain.games.metro_x.scoring import score_sheets
-from domain.games.metro_x.state import CROSSED, MetroXState, Sheet
-from domain.games.metro_x.tables import CARDS, DECK, Board
+from domain.games.metro_x.state import CROSSED, Sheet, State
 from domain.rng import Rng
 
 
@@ -56,7 +56,7 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     solo_rating: str
 
 
-def sheet_view(state: MetroXState, seat: int, sheet: Sheet, score: SeatScore) -> SheetView:
+def sheet_view(state: State, seat: int, sheet: Sheet, score: SeatScore) -> SheetView:
     """A public sheet; `submitted` says only whether the seat has sealed a choice."""
     board: Board = state.board
     marks = list(zip(board.stations, sheet.stations, strict=True))
@@ -76,7 +76,7 @@ def sheet_view(state: MetroXState, seat: int, sheet: Sheet, score: SeatScore) ->
     )
 
 
-def view(state: MetroXState, seat: int | None) -> TableView:
+def view(state: State, seat: int | None) -> TableView:
     """What `seat` (None: a spectator) sees."""
     card = CARDS[state.card]
     board = state.board
@@ -107,14 +107,14 @@ def redact(event: Event, seat: int | None) -> Event:
     return event
 
 
-def hidden_from(state: MetroXState, seat: int | None) -> frozenset[str]:
+def hidden_from(state: State, seat: int | None) -> frozenset[str]:
     """The keys of the other seats' sealed choices this turn."""
     return frozenset(
         choice.key for other, choice in enumerate(state.pending) if choice is not None and other != seat
     )
 
 
-def scramble(state: MetroXState, seat: int | None, rng: Rng) -> MetroXState:
+def scramble(state: State, seat: int | None, rng: Rng) -> State:
     """Replace every other seat's sealed choice with a different legal one (when it had another)."""
     pending = list(state.pending)
     for other, choice in enumerate(state.pending):

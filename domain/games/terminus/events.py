@@ -6,7 +6,6 @@ from __future__ import annotations
 import msgspec
 
 from domain.engine import Event
-from domain.games.terminus.state import ScoreLine
 
 
 class SetUp(Event, frozen=True, tag="terminus.set-up"):
@@ -63,11 +62,15 @@ class AgendaDeckShuffled(Event, frozen=True, tag="terminus.agenda-deck-shuffled"
 
 
 class PrimeHubPlaced(Event, frozen=True, tag="terminus.prime-hub-placed"):
+    """Rules, Turn Order & Prime Hub Placement 7: a seat's Prime Hub on an empty plot."""
+
     seat: int
     plot: str
 
 
 class YearBegan(Event, frozen=True, tag="terminus.year-began"):
+    """Rules, Gameplay: a Year begins with Annual Income (Bonuses are chosen first)."""
+
     year: int
 
 
@@ -115,6 +118,8 @@ class RewardTaken(Event, frozen=True, tag="terminus.reward-taken"):
 
 
 class ResourceReturned(Event, frozen=True, tag="terminus.resource-returned"):
+    """Rules, Collecting and spending resources: one resource back to its market (storage over 8)."""
+
     seat: int
     resource: str
 
@@ -124,6 +129,8 @@ class LoopOpened(Event, frozen=True, tag="terminus.loop-opened"):
 
 
 class MarkerMoved(Event, frozen=True, tag="terminus.marker-moved"):
+    """Rules, Taking a Turn and Cycle Track: the Player Marker moves clockwise (the Automa's fee paid)."""
+
     seat: int
     zone: str
     cycle: int
@@ -131,15 +138,21 @@ class MarkerMoved(Event, frozen=True, tag="terminus.marker-moved"):
 
 
 class AutomaMoved(Event, frozen=True, tag="terminus.automa-moved"):
+    """Rules, 2-Player Game, Trigger 1: the Automa's Player Marker moves on."""
+
     zone: str
 
 
 class Passed(Event, frozen=True, tag="terminus.passed"):
+    """Rules, Passing: the seat leaves the Action Loop; `position` in the passing order."""
+
     seat: int
     position: int
 
 
 class Exchanged(Event, frozen=True, tag="terminus.exchanged"):
+    """Advanced Upgrade A1 (DEFAULT): one resource returned, another taken."""
+
     seat: int
     give: str
     take: str
@@ -159,17 +172,23 @@ class Traded(Event, frozen=True, tag="terminus.traded"):
 
 
 class DemandTaken(Event, frozen=True, tag="terminus.demand-taken"):
+    """Rules, Demands: a Demand token onto the seat's Demand track."""
+
     seat: int
     token: str
 
 
 class DevelopmentPlaced(Event, frozen=True, tag="terminus.development-placed"):
+    """Rules, Develop Zone: a Development in a Block, with one of the seat's Lobbyists on it."""
+
     seat: int
     tile: str
     block: str
 
 
 class LobbyistMoved(Event, frozen=True, tag="terminus.lobbyist-moved"):
+    """Rules, Lobbyists: a Lobbyist moves between 'supply', 'agenda:<slot>' and 'dev:<tile>'."""
+
     seat: int
     source: str
     target: str
@@ -193,23 +212,31 @@ class AgendaChosen(Event, frozen=True, tag="terminus.agenda-chosen"):
 
 
 class ProjectLobbied(Event, frozen=True, tag="terminus.project-lobbied"):
+    """Rules, Projects: Lobbyists placed on the seat's row of a Project."""
+
     seat: int
     project: str
     lobbyists: int
 
 
 class UpgradeTaken(Event, frozen=True, tag="terminus.upgrade-taken"):
+    """Rules, Improve Zone: an Advanced Upgrade tile taken."""
+
     seat: int
     upgrade: str
 
 
 class CapacityIncreased(Event, frozen=True, tag="terminus.capacity-increased"):
+    """Rules, Capacity: the Capacity Marker moves; Build Upgrades passed flip face up."""
+
     seat: int
     steps: int
     unlocked: tuple[str, ...] = ()
 
 
 class BuildStarted(Event, frozen=True, tag="terminus.build-started"):
+    """Rules, Build Zone: a Build begins (paid for by the `traded` event before it)."""
+
     seat: int
     via: str = ""
 
@@ -228,6 +255,8 @@ class LinkBuilt(Event, frozen=True, tag="terminus.link-built"):
 
 
 class HubBuilt(Event, frozen=True, tag="terminus.hub-built"):
+    """Rules, Building a Hub: a disc stacked on one of the seat's Stations."""
+
     seat: int
     plot: str
     blueprint: int = 0
@@ -251,10 +280,14 @@ class FollowUpOffered(Event, frozen=True, tag="terminus.follow-up-offered"):
 
 
 class ActionDone(Event, frozen=True, tag="terminus.action-done"):
+    """Rules, Taking a Turn: the action is executed in full."""
+
     seat: int
 
 
 class TurnEnded(Event, frozen=True, tag="terminus.turn-ended"):
+    """Rules, Taking a Turn: the seat's turn ends."""
+
     seat: int
 
 
@@ -275,12 +308,31 @@ class AutomaBuilt(Event, frozen=True, tag="terminus.automa-built"):
 
 
 class AutomaFlipped(Event, frozen=True, tag="terminus.automa-flipped"):
+    """Rules, 2-Player Game, Trigger 2: the Automa card flips after its Build."""
+
     side: str
 
 
 class YearEnded(Event, frozen=True, tag="terminus.year-ended"):
+    """Rules, End of Year: all passed; `order` is next Year's turn order."""
+
     year: int
     order: tuple[int, ...]
+
+
+class ScoreLine(msgspec.Struct, frozen=True, kw_only=True):
+    """End-game Prestige of one player, by category (Rules, End-Game Scoring), and the tie-break counts."""
+
+    player: int
+    adjacency: int
+    projects: int
+    agendas: int
+    demands: int
+    coins: int
+    total: int
+    stations_left: int
+    coins_left: int
+    secret: str = ""
 
 
 class GameScored(Event, frozen=True, tag="terminus.game-scored"):

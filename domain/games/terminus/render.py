@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from domain.games.terminus.cards import PROJECTS, TILES, ZONES
-from domain.games.terminus.common import geo
+from domain.games.terminus.components import PROJECTS, TILES, ZONES
+from domain.games.terminus.rules_table import board_of
 from domain.games.terminus.state import State
+from domain.games.terminus.state_players import HUB, PRIME_HUB, STATION
 
-LEVEL = {1: " {} ", 2: "[{}]", 3: "<{}>"}
+LEVEL = {STATION: " {} ", HUB: "[{}]", PRIME_HUB: "<{}>"}
 
 
 def _owner(state: State, owner: int) -> str:
@@ -17,7 +18,7 @@ def _rail(state: State, rail: int | None, line: str) -> str:
     """A rail space, 3 wide: blank when empty, '-3-' or '|3 ' with one owner, '3=4' or '3|4' with two."""
     if rail is None or not state.rail_owners[rail]:
         return "   "
-    owners = [_owner(state, o) for o in state.rail_owners[rail]]
+    owners = [_owner(state, owner) for owner in state.rail_owners[rail]]
     if len(owners) == 2:
         return owners[0] + ("=" if line == "-" else "|") + owners[1]
     return f"-{owners[0]}-" if line == "-" else f"|{owners[0]} "
@@ -26,22 +27,22 @@ def _rail(state: State, rail: int | None, line: str) -> str:
 def _grid(state: State) -> list[str]:
     """Plots (' . ' empty, ' 3 ' Station, '[3]' Hub, '<3>' Prime Hub; 'a' the Automa), Rails, block contents
     ('#10' a Development, '\\3 ' Rails on a diagonal)."""
-    g = geo(state)
-    at = {(p.x, p.y): i for i, p in enumerate(g.plots)}
-    width, height = 1 + max(p.x for p in g.plots), 1 + max(p.y for p in g.plots)
+    city = board_of(state)
+    at = {(plot.x, plot.y): index for index, plot in enumerate(city.plots)}
+    width, height = 1 + max(plot.x for plot in city.plots), 1 + max(plot.y for plot in city.plots)
     lines = []
     for y in range(height):
         row, below = "", ""
         for x in range(width):
-            pi = at[(x, y)]
-            owner = state.stop_owner[pi]
-            row += LEVEL[state.stop_level[pi]].format(_owner(state, owner)) if owner >= 0 else " . "
-            row += _rail(state, g.rail_between.get((pi, at.get((x + 1, y), -1))), "-")
-            below += _rail(state, g.rail_between.get((pi, at.get((x, y + 1), -1))), "|")
-            blocks = [b for b in g.plot_blocks[pi] if g.block_corners[b][0] == pi]
-            tile = state.block_tile[blocks[0]] if blocks else -1
-            diagonal = [r for r in g.block_rails[blocks[0]] if state.rail_owners[r]] if blocks else []
-            if tile >= 0:
+            plot = at[(x, y)]
+            owner = state.stop_owner[plot]
+            row += LEVEL[state.stop_level[plot]].format(_owner(state, owner)) if owner is not None else " . "
+            row += _rail(state, city.rail_between.get((plot, at.get((x + 1, y), -1))), "-")
+            below += _rail(state, city.rail_between.get((plot, at.get((x, y + 1), -1))), "|")
+            blocks = [block for block in city.plot_blocks[plot] if city.block_corners[block][0] == plot]
+            tile = state.block_tile[blocks[0]] if blocks else None
+            diagonal = [rail for rail in city.block_rails[blocks[0]] if state.rail_owners[rail]] if blocks else []
+            if tile is not None:
                 below += f"#{TILES[tile].number:02d}"
             elif diagonal:
                 below += "\\" + _owner(state, state.rail_owners[diagonal[0]][0]) + " "
@@ -61,26 +62,27 @@ def render(state: State) -> str:
     out = [head, f"order {list(state.order)}  passed {list(state.passed_order)}"]
     markets = zip(("P", "B", "W", "C"), state.markets, strict=True)
     out.append("markets " + "  ".join(f"{name}{list(m)}" for name, m in markets))
-    display = [TILES[i].id for i, at in enumerate(state.tile_at) if at == -1]
+    display = [TILES[tile].id for tile, place in enumerate(state.tile_at) if place == "display"]
     out.append(f"display {' '.join(display) or '-'}  deck {len(state.deck)}")
     projects = []
     for index, rows in zip(state.projects, state.project_rows, strict=True):
         projects.append(PROJECTS[index].id + "[" + ",".join(f"{o}:{n}" for o, n in rows) + "]")
     out.append("projects " + " ".join(projects))
     if state.automa is not None:
-        a = state.automa
-        out.append(
-            f"automa {a.card}{a.side} zone {ZONES[a.zone]} arrow {a.arrow} stations {a.stations} rails {a.rails}"
-        )
+        automa = state.automa
+        out.append(f"automa {automa.card}{automa.side} zone {ZONES[automa.zone]} arrow {automa.arrow} "
+                   f"stations {automa.stations} rails {automa.rails}")
     out += _grid(state)
-    for seat, p in enumerate(state.players):
-        zone = ZONES[p.zone] if p.zone >= 0 else "-"
+    for seat, player in enumerate(state.players):
+        zone = ZONES[player.zone] if player.zone is not None else "-"
+        permits, blueprints, power, construction = player.res
         out.append(
-            f"seat {seat}: {p.coins}c P{p.res[0]} B{p.res[1]} W{p.res[2]} C{p.res[3]} rails {p.rails_storage}/"
-            f"{p.rails_reserve} cap {p.capacity} discs {p.discs_used} lob {p.lobbyists} agendas "
-            f"{int(bool(p.secret)) + len(p.agendas)} demands {len(p.demands)} up {','.join(p.upgrades) or '-'} "
-            f"builds {','.join(b[0] for b in p.builds) or '-'} zone {zone} cycle {p.cycle}"
-            f"{' passed' if p.passed else ''}"
+            f"seat {seat}: {player.coins}c P{permits} B{blueprints} W{power} C{construction} rails "
+            f"{player.rails_storage}/{player.rails_reserve} cap {player.capacity} discs {player.discs_used} "
+            f"lob {player.lobbyists} agendas {int(bool(player.secret)) + len(player.agendas)} demands "
+            f"{len(player.demands)} up {','.join(player.upgrades) or '-'} "
+            f"builds {','.join(build[0] for build in player.builds) or '-'} zone {zone} cycle {player.cycle}"
+            f"{' passed' if player.passed else ''}"
         )
     for line in state.final:
         out.append(

@@ -1,11 +1,12 @@
-"""Game set-up (Rules, Game Set Up / Main Board Set Up / 2-Player Game): every random outcome goes into an event."""
+"""Game set-up (Rules, Game Set Up / Main Board Set Up / Turn Order & Prime Hub Placement 1 / 2-Player Game): every
+random outcome goes into an event."""
 
 from __future__ import annotations
 
 from domain.engine import Event, Refusal
-from domain.games.terminus.cards import BOARD_NAMES, DATA, TILES, TYPES, UnknownBoard, board
-from domain.games.terminus.commands import Options
+from domain.games.terminus.components import BOARD_NAMES, DATA, TILES, TYPES, UnknownBoard, board
 from domain.games.terminus.events import AgendasDealt, AutomaSetUp, SetUp
+from domain.games.terminus.options import Options
 from domain.rng import Rng
 
 SETUP = DATA.setup
@@ -18,11 +19,12 @@ def with_automa(options: Options, seats: int) -> bool:
 
 
 def start(options: Options, seats: int, rng: Rng) -> list[Event]:
-    """The face-up Developments with Demand tokens, Projects, Upgrade copies, the dealt Agendas, the Automa."""
+    """Rules, Main Board Set Up and Turn Order & Prime Hub Placement 1: the face-up Developments with Demand tokens,
+    Projects, Upgrade copies, 2 Agendas dealt to each seat, and the Automa (2-Player Game)."""
     if options.automa and seats != 2:
         raise Refusal("bad-options", "the Automa only plays in 2-player games")
     try:
-        g = board(options.board)
+        city = board(options.board)
     except UnknownBoard as exc:
         raise Refusal("bad-options", f"no board named {options.board[:80]!r}; the boards are: "
                                      f"{', '.join(BOARD_NAMES)}") from exc
@@ -38,19 +40,19 @@ def start(options: Options, seats: int, rng: Rng) -> list[Event]:
             stack = rng.shuffled([t.id for t in TILES if t.type == kind])
             display += stack[: SETUP.dev_tiles_per_type[seats]]
         projects = [f"PJ{p.number:02d}" for p in rng.shuffled(DATA.projects)][: SETUP.projects[seats]]
-    tokens = rng.shuffled(g.tokens)[: len(display)]
+    tokens = rng.shuffled(city.tokens)[: len(display)]
     events: list[Event] = [SetUp(
         seats=seats, board=options.board, first_game=options.first_game, display=tuple(display), tokens=tokens,
         projects=tuple(projects), upgrade_copies=SETUP.upgrade_copies[seats],
         capacity_start=DATA.player_board.capacity_start,  # Player Board Set Up 4: the leftmost space
     )]
-    deck = rng.shuffled(g.agenda_ids)
+    deck = rng.shuffled(city.agenda_ids)
     dealt = SETUP.agendas_dealt
     hands = tuple(deck[i * dealt : (i + 1) * dealt] for i in range(seats))
     rest = deck[seats * dealt :]
     events.append(AgendasDealt(deck=rest, hands=hands, deck_size=len(rest)))
     if with_automa(options, seats):
-        card = rng.choice(g.board.automa_cards)
+        card = rng.choice(city.board.automa_cards)
         events.append(AutomaSetUp(card=card.id, side=rng.choice(("a", "b")), zone=card.start_zone,
                                   plot=card.prime_hub_plot, arrow=card.arrow))
     return events

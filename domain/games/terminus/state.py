@@ -1,89 +1,76 @@
-"""The Terminus table as frozen Structs (tuples, indices into the data) so states compare and round-trip.
+"""The Terminus table as frozen Structs (tuples, indices into the data) so states compare and round-trip, and
+`evolve`: a few dull lines per event, no validation, no randomness.
 
-Plots, blocks, rail spaces, tiles and projects are stored by their index in the board/data records; commands
-and events name them by id. Owners are seat numbers; the Automa (2-player option) is owner `seats`.
+Plots, blocks, rail spaces, tiles and projects are stored by their index in the board/data records; commands and
+events name them by id. Owners are seat numbers; the 2-player Automa is owner `seats`. This module folds set-up, the
+Years and turns; the action events fold in `state_actions.py`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, Literal
+
 import msgspec
+from msgspec.structs import replace
 
-from domain.games.terminus.cards import DATA, UPGRADE_KIND
+from domain.engine import Event
+from domain.games.terminus.components import DATA, PROJECT_INDEX, TILE_INDEX, TILES, ZONE_INDEX, board
+from domain.games.terminus.events import (
+    ActionDone,
+    AgendaDeckShuffled,
+    AgendasDealt,
+    AutomaMoved,
+    AutomaSetUp,
+    BonusChosen,
+    BonusCollected,
+    BudgetPaid,
+    FollowUpOffered,
+    GameScored,
+    IncomeBegan,
+    LoopOpened,
+    MarkerMoved,
+    Passed,
+    PrimeHubPlaced,
+    ResourceReturned,
+    RewardTaken,
+    ScoreLine,
+    SecretAgendaKept,
+    SetUp,
+    TurnEnded,
+    TurnOrderRevealed,
+    YearBegan,
+    YearEnded,
+)
+from domain.games.terminus.state_actions import ACTION_HANDLERS
+from domain.games.terminus.state_markets import NOTHING, initial, one_of, trade
+from domain.games.terminus.state_players import (
+    EMPTY,
+    PRIME_HUB,
+    STORAGE_LIMIT,
+    Automa,
+    Player,
+    replace_player,
+    storage_limit,
+)
 
-PERMIT, BLUEPRINT, POWER, CONSTRUCTION = range(4)
-NONE = ()
-
-
-class Player(msgspec.Struct, frozen=True, kw_only=True):
-    """One seat's player board, pieces and position on the Action Loop."""
-
-    coins: int = 0
-    res: tuple[int, int, int, int] = (0, 0, 0, 0)  # Permit, Blueprint, Power, Construction in storage
-    rails_reserve: int = DATA.player_board.rails
-    rails_storage: int = 0
-    rails_placed: int = 0
-    discs_used: int = 0  # Station discs taken from the Station Track (Stations and Hub tops)
-    capacity: int = 0  # Capacity Marker position: discs left of it may be built
-    builds: tuple[str, ...] = ()  # Build Upgrades flipped face up: 'hubs', 'second_terminus'
-    upgrades: tuple[str, ...] = ()  # Advanced Upgrades taken (A1..A6)
-    lobbyists: int = DATA.player_board.lobbyists  # in the Lobbyist Supply
-    secret: str = ""  # the face-down starting Agenda
-    agendas: tuple[str, ...] = ()  # Agendas kept face up later
-    agenda_lobbyists: tuple[int, ...] = ()  # agenda slots (0 = secret, i = agendas[i-1]) holding a Lobbyist
-    demands: tuple[str, ...] = ()
-    zone: int = -1  # Player Marker: -1 on the Turn Order card
-    cycle: int = 1
-    passed: bool = False
-    prime: int = -1  # plot of the Prime Hub
-    branch_a: tuple[int, ...] = ()  # plots of the line beyond the Prime Hub, in building order (first Terminus)
-    branch_b: tuple[int, ...] = ()  # the other way (Second Terminus)
-    connected: tuple[int, ...] = ()  # plots of other players' Stops connected to
-    bonus: int = -1  # Bonus Track choice this Year, -1 before choosing
-    hand: tuple[str, ...] = ()  # Agendas in hand: the 2 dealt at set-up, or those drawn before keeping one
-    seen: tuple[str, ...] = ()  # Agenda ids this seat has seen privately
-
-
-class Automa(msgspec.Struct, frozen=True, kw_only=True):
-    """The 2-player Automa: a card, its Player Marker, its Direction Marker and its line."""
-
-    card: str
-    side: str  # 'a' or 'b', the face-up side
-    zone: int
-    arrow: str  # compass direction of the Direction Marker
-    prime: int
-    terminus: int
-    stations: int = DATA.player_board.station_discs
-    rails: int = DATA.player_board.rails
-    line: tuple[int, ...] = ()  # plots reached, in order (its own Stations and Stops it connected to)
-    connected: tuple[int, ...] = ()
-    coins: int = 0
+Phase = Literal["keep-agenda", "place-hub", "bonus", "income", "loop", "over"]
+Step = Literal["move", "act", "build", "keep-drawn", "after", "done"]  # where the Action Loop's turn stands
+IncomeStep = tuple[Literal["bonus", "budget", "reward"], int | None]  # Annual Income steps left, and whose
+TilePlace = int | Literal["display"] | None  # a Development's Block in the City, face up on the display, or unused
+FollowUp = Literal["rails", "lobbyist"]  # optional follow-ups: A3's Rail purchase, tile #08's second Lobbyist
 
 
 class Turn(msgspec.Struct, frozen=True, kw_only=True):
     """What the player to move has done so far this turn."""
 
-    via: str = ""  # Development tile whose action is being used
+    via: str = ""  # Development tile whose action is being used ("": the Zone's own action)
     placed: int = 0  # Stops placed and Connections made in the current Build
     connections: tuple[int, ...] = ()  # owner of each Stop connected to in the current Build
     free_used: bool = False  # A6: the first Stop of this Build was free
     exchanged: bool = False  # A1 used this turn
-    follow: tuple[str, ...] = ()  # optional follow-ups on offer: 'rails' (A3), 'lobbyist' (tile #08)
+    follow: tuple[FollowUp, ...] = ()  # optional follow-ups on offer
     automa_due: bool = False  # Capacity increased: the Automa Builds after this turn
-
-
-class ScoreLine(msgspec.Struct, frozen=True, kw_only=True):
-    """End-game prestige of one player, by category (Rules, End-Game Scoring)."""
-
-    player: int
-    adjacency: int
-    projects: int
-    agendas: int
-    demands: int
-    coins: int
-    total: int
-    stations_left: int
-    coins_left: int
-    secret: str = ""
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
@@ -95,20 +82,20 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     players: tuple[Player, ...]
     automa: Automa | None = None
     year: int = 0
-    phase: str = "keep-agenda"  # keep-agenda, place-hub, bonus, income, loop, over
-    step: str = ""  # in the loop: move, act, build, keep-drawn, after, done
-    current: int = -1
+    phase: Phase = "keep-agenda"
+    step: Step | None = None  # in the Action Loop only
+    current: int | None = None  # the seat placing its Prime Hub, or taking its turn
     order: tuple[int, ...] = ()  # this Year's turn order
     passed_order: tuple[int, ...] = ()  # who passed, in order: next Year's turn order
     turn: Turn = Turn()
-    income: tuple[tuple[str, int], ...] = ()  # Annual Income steps left: ('bonus'|'budget'|'reward', seat)
+    income: tuple[IncomeStep, ...] = ()
     markets: tuple[tuple[int, ...], ...] = ()  # per resource: cubes per column
-    stop_owner: tuple[int, ...] = ()  # per plot: owner or -1
-    stop_level: tuple[int, ...] = ()  # per plot: 0 empty, 1 Station, 2 Hub, 3 Prime Hub
+    stop_owner: tuple[int | None, ...] = ()  # per plot: the owner of the Stop there
+    stop_level: tuple[int, ...] = ()  # per plot: EMPTY, STATION, HUB or PRIME_HUB
     rail_owners: tuple[tuple[int, ...], ...] = ()  # per rail space: owners of the Rails on it
-    block_tile: tuple[int, ...] = ()  # per block: Development tile index or -1
-    tile_at: tuple[int, ...] = ()  # per tile: -2 out of the game, -1 face up on display, else its block
-    tile_token: tuple[int, ...] = ()  # per tile: Demand token index on it or -1
+    block_tile: tuple[int | None, ...] = ()  # per block: the Development tile placed there
+    tile_at: tuple[TilePlace, ...] = ()  # per tile: where it is
+    tile_token: tuple[int | None, ...] = ()  # per tile: the Demand token on it
     tile_lobbyists: tuple[tuple[int, ...], ...] = ()  # per tile: owners of the Lobbyists on it
     projects: tuple[int, ...] = ()  # Project indices in play
     project_rows: tuple[tuple[tuple[int, int], ...], ...] = ()  # per project in play: (owner, Lobbyists) rows
@@ -118,50 +105,178 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     final: tuple[ScoreLine, ...] = ()
 
 
-_STORAGE = UPGRADE_KIND.get("storage")
-_LIMIT = DATA.player_board.storage_limit
-
-
-def storage_limit(player: Player) -> int:
-    """Resources a player may store: 8, or the Storage upgrade's amount (A4, DEFAULT)."""
-    return _STORAGE.amount if _STORAGE is not None and _STORAGE.id in player.upgrades else _LIMIT
-
-
-def has_upgrade(player: Player, kind: str) -> bool:
-    """Whether the player owns the Advanced Upgrade of this kind."""
-    up = UPGRADE_KIND.get(kind)
-    return up is not None and up.id in player.upgrades
-
-
-def over_limit(state: State) -> int:
-    """The seat holding more resources than its storage allows, or -1."""
+def over_limit(state: State) -> int | None:
+    """Rules, Collecting and spending resources: the seat holding more resources than its storage allows (it must
+    return some first), if any."""
     for seat, player in enumerate(state.players):
-        if sum(player.res) > _LIMIT and sum(player.res) > storage_limit(player):
+        if sum(player.res) > STORAGE_LIMIT and sum(player.res) > storage_limit(player):
             return seat
-    return -1
+    return None
 
 
-def agenda_count(player: Player) -> int:
-    """Agendas held: the secret one plus those kept face up."""
-    return (1 if player.secret else 0) + len(player.agendas)
+def next_seat(state: State, after: int) -> int | None:
+    """Rules, Turn Order: the next seat in turn order after `after` that has not passed, if any."""
+    order = state.order
+    start = order.index(after) if after in order else -1
+    for k in range(1, len(order) + 1):
+        seat = order[(start + k) % len(order)]
+        if not state.players[seat].passed:
+            return seat
+    return None
 
 
-def termini(player: Player) -> tuple[int, ...]:
-    """The plots a player may Build from: the end of the line, and the Prime Hub end with Second Terminus."""
-    first = player.branch_a[-1] if player.branch_a else player.prime
-    if "second_terminus" in player.builds:
-        second = player.branch_b[-1] if player.branch_b else player.prime
-        return (first,) if second == first else (first, second)
-    return (first,)
+def _put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*items[:index], value, *items[index + 1 :])
 
 
-def line_plots(player: Player) -> tuple[int, ...]:
-    """The player's line from one end to the other (Prime Hub in the middle), Connection stops included."""
-    return (*reversed(player.branch_b), player.prime, *player.branch_a)
+def _set_up(_: State | None, event: SetUp) -> State:
+    city = board(event.board)
+    tile_at: list[TilePlace] = [None] * len(TILES)
+    tile_token: list[int | None] = [None] * len(TILES)
+    for tile, token in zip(event.display, event.tokens, strict=True):
+        tile_at[TILE_INDEX[tile]] = "display"
+        tile_token[TILE_INDEX[tile]] = city.token_index[token] if token else None
+    projects = tuple(PROJECT_INDEX[project] for project in event.projects)
+    return State(
+        board=event.board, seats=event.seats, first_game=event.first_game,
+        players=tuple(Player(capacity=event.capacity_start) for _ in range(event.seats)),
+        markets=initial(event.seats), stop_owner=(None,) * len(city.plots), stop_level=(EMPTY,) * len(city.plots),
+        rail_owners=((),) * len(city.board.rails), block_tile=(None,) * len(city.board.blocks), tile_at=tuple(tile_at),
+        tile_token=tuple(tile_token), tile_lobbyists=((),) * len(TILES), projects=projects,
+        project_rows=((),) * len(projects), upgrade_supply=(event.upgrade_copies,) * len(DATA.upgrades),
+    )
 
 
-def replace_player(state: State, seat: int, player: Player) -> State:
-    """The state with one player's record replaced."""
-    players = list(state.players)
-    players[seat] = player
-    return msgspec.structs.replace(state, players=tuple(players))
+def _agendas_dealt(state: State, event: AgendasDealt) -> State:
+    dealt = zip(state.players, event.hands, strict=True)
+    players = tuple(replace(player, hand=hand, seen=hand) for player, hand in dealt)
+    return replace(state, deck=event.deck, players=players)
+
+
+def _automa_set_up(state: State, event: AutomaSetUp) -> State:
+    plot = board(state.board).plot_index[event.plot]
+    automa = Automa(card=event.card, side=event.side, zone=ZONE_INDEX[event.zone], arrow=event.arrow, prime=plot,
+                    terminus=plot)
+    owners, levels = _put(state.stop_owner, plot, state.seats), _put(state.stop_level, plot, PRIME_HUB)
+    return replace(state, automa=automa, stop_owner=owners, stop_level=levels)
+
+
+def _secret_kept(state: State, event: SecretAgendaKept) -> State:
+    player = state.players[event.seat]
+    hand = tuple(agenda for agenda in player.hand if agenda != event.agenda)
+    return replace_player(state, event.seat, replace(player, secret=event.agenda, hand=hand))
+
+
+def _turn_order_revealed(state: State, event: TurnOrderRevealed) -> State:
+    players = tuple(replace(player, hand=()) for player in state.players)
+    return replace(state, players=players, order=event.order, public_agendas=(*state.public_agendas, *event.cards),
+                   phase="place-hub", current=event.order[-1])
+
+
+def _deck_shuffled(state: State, event: AgendaDeckShuffled) -> State:
+    return replace(state, deck=event.deck)
+
+
+def _prime_hub_placed(state: State, event: PrimeHubPlaced) -> State:
+    plot = board(state.board).plot_index[event.plot]
+    state = replace(state, stop_owner=_put(state.stop_owner, plot, event.seat),
+                    stop_level=_put(state.stop_level, plot, PRIME_HUB))
+    index = state.order.index(event.seat)  # Prime Hubs are placed in reverse turn order
+    state = replace(state, current=state.order[index - 1] if index > 0 else None)
+    return replace_player(state, event.seat, replace(state.players[event.seat], prime=plot))
+
+
+def _year_began(state: State, event: YearBegan) -> State:
+    players = tuple(replace(player, zone=None, cycle=1, passed=False, bonus=None) for player in state.players)
+    return replace(state, year=event.year, phase="bonus", step=None, current=None, players=players, passed_order=(),
+                   turn=Turn())
+
+
+def _bonus_chosen(state: State, event: BonusChosen) -> State:
+    return replace_player(state, event.seat, replace(state.players[event.seat], bonus=event.option))
+
+
+def _income_began(state: State, event: IncomeBegan) -> State:
+    players = tuple(replace(player, bonus=bonus) for player, bonus in zip(state.players, event.bonuses, strict=True))
+    steps = tuple((kind, None if kind == "budget" else seat) for kind, seat in event.steps)  # the Budget is everyone's
+    return replace(state, players=players, income=steps, phase="income")  # type: ignore[arg-type]
+
+
+def _bonus_collected(state: State, event: BonusCollected) -> State:
+    state = trade(state, event.seat, event.coins, event.take, NOTHING, event.rails)
+    return replace(state, income=state.income[1:])
+
+
+def _budget_paid(state: State, event: BudgetPaid) -> State:
+    players = tuple(replace(player, coins=player.coins + coins)
+                    for player, coins in zip(state.players, event.coins, strict=True))
+    return replace(state, players=players, income=state.income[1:])
+
+
+def _reward_taken(state: State, event: RewardTaken) -> State:
+    state = trade(state, event.seat, event.coins, one_of(event.resource) if event.resource else NOTHING, NOTHING, 0)
+    return replace(state, income=state.income[1:])
+
+
+def _resource_returned(state: State, event: ResourceReturned) -> State:
+    return trade(state, event.seat, 0, NOTHING, one_of(event.resource), 0)
+
+
+def _loop_opened(state: State, _: LoopOpened) -> State:
+    return replace(state, phase="loop", step="move", current=state.order[0], turn=Turn())
+
+
+def _marker_moved(state: State, event: MarkerMoved) -> State:
+    player = state.players[event.seat]
+    state = replace(state, step="act")
+    moved = replace(player, zone=ZONE_INDEX[event.zone], cycle=event.cycle, coins=player.coins - event.fee)
+    return replace_player(state, event.seat, moved)
+
+
+def _automa_moved(state: State, event: AutomaMoved) -> State:
+    assert state.automa is not None
+    return replace(state, automa=replace(state.automa, zone=ZONE_INDEX[event.zone]))
+
+
+def _passed(state: State, event: Passed) -> State:
+    player = state.players[event.seat]
+    state = replace_player(state, event.seat, replace(player, passed=True, zone=None))
+    state = replace(state, passed_order=(*state.passed_order, event.seat), step="move", turn=Turn())
+    return replace(state, current=next_seat(state, event.seat))
+
+
+def _follow_up_offered(state: State, event: FollowUpOffered) -> State:
+    return replace(state, step="after", turn=replace(state.turn, follow=event.options, via=event.via))
+
+
+def _action_done(state: State, _: ActionDone) -> State:
+    return replace(state, step="done", turn=replace(state.turn, follow=()))
+
+
+def _turn_ended(state: State, event: TurnEnded) -> State:
+    return replace(state, step="move", turn=Turn(), current=next_seat(state, event.seat))
+
+
+def _year_ended(state: State, event: YearEnded) -> State:
+    return replace(state, order=event.order, current=None, step=None)
+
+
+def _game_scored(state: State, event: GameScored) -> State:
+    return replace(state, final=event.lines, phase="over", current=None, step=None)
+
+
+HANDLERS: dict[type[Event], Callable[[Any, Any], State]] = {
+    SetUp: _set_up, AgendasDealt: _agendas_dealt, AutomaSetUp: _automa_set_up, SecretAgendaKept: _secret_kept,
+    TurnOrderRevealed: _turn_order_revealed, AgendaDeckShuffled: _deck_shuffled, PrimeHubPlaced: _prime_hub_placed,
+    YearBegan: _year_began, BonusChosen: _bonus_chosen, IncomeBegan: _income_began, BonusCollected: _bonus_collected,
+    BudgetPaid: _budget_paid, RewardTaken: _reward_taken, ResourceReturned: _resource_returned,
+    LoopOpened: _loop_opened, MarkerMoved: _marker_moved, AutomaMoved: _automa_moved, Passed: _passed,
+    FollowUpOffered: _follow_up_offered, ActionDone: _action_done, TurnEnded: _turn_ended, YearEnded: _year_ended,
+    GameScored: _game_scored,
+    **ACTION_HANDLERS,
+}
+
+
+def evolve(state: State | None, event: Event) -> State:
+    """The table after `event`: the fold of what the rules decided (no judgement, no randomness)."""
+    return HANDLERS[type(event)](state, event)

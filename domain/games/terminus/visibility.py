@@ -9,87 +9,129 @@ import msgspec
 from msgspec.structs import replace
 
 from domain.engine import Event
-from domain.games.terminus import events as ev
+from domain.games.terminus.events import (
+    AgendaChosen,
+    AgendaDeckShuffled,
+    AgendasDealt,
+    AgendasDrawn,
+    BonusChosen,
+    SecretAgendaKept,
+)
 from domain.games.terminus.state import State
 from domain.rng import Rng
+
+# The view keeps the shape clients have read since rules version 1, where -1 (and -2 for a tile out of the game)
+# stood for "none": the state says None.
+ABSENT = -1
+TILE_UNUSED = -2
 
 
 def _known(state: State, seat: int | None) -> set[str]:
     known = set(state.public_agendas)
-    for p in state.players:
-        known.update(p.agendas)
+    for player in state.players:
+        known.update(player.agendas)
     if seat is not None:
         me = state.players[seat]
         known.update(me.seen)
-        known.add(me.secret)
+        if me.secret:
+            known.add(me.secret)
     return known
 
 
 def hidden_from(state: State, seat: int | None) -> frozenset[str]:
-    """Agenda ids the seat (None: a spectator) must not learn now."""
+    """Rules, Turn Order & Prime Hub Placement 2 ("The objective of this card remains hidden") and Draw Agendas:
+    Agenda ids the seat (None: a spectator) must not learn now."""
     known = _known(state, seat)
-    hidden = {a for a in state.deck if a not in known}
-    for i, p in enumerate(state.players):
-        if i != seat:
-            hidden.update(a for a in p.hand if a not in known)
-            if p.secret and state.phase != "over":
-                hidden.add(p.secret)
-    hidden.discard("")
+    hidden = {agenda for agenda in state.deck if agenda not in known}
+    for other, player in enumerate(state.players):
+        if other != seat:
+            hidden.update(agenda for agenda in player.hand if agenda not in known)
+            if player.secret and state.phase != "over":
+                hidden.add(player.secret)
     return frozenset(hidden)
 
 
 def scramble(state: State, seat: int | None, rng: Rng) -> State:
-    """Re-deal every Agenda the seat cannot see among the places it cannot see into."""
+    """Re-deal every Agenda the seat cannot see (Rules, Turn Order & Prime Hub Placement 2; Lobby Zone) among the
+    places it cannot see into."""
     hidden = hidden_from(state, seat)
     if len(hidden) < 2:
         return state
     deck = list(state.deck)
     players = list(state.players)
-    cards = [a for a in deck if a in hidden]
-    for i, p in enumerate(players):
-        if i != seat:
-            cards += [a for a in p.hand if a in hidden]
-            cards += [p.secret] if p.secret in hidden else []
+    cards = [agenda for agenda in deck if agenda in hidden]
+    for other, player in enumerate(players):
+        if other != seat:
+            cards += [agenda for agenda in player.hand if agenda in hidden]
+            cards += [player.secret] if player.secret in hidden else []
     pool = list(rng.shuffled(cards))
-    deck = [pool.pop() if a in hidden else a for a in deck]
-    for i, p in enumerate(players):
-        if i != seat:
-            hand = tuple(pool.pop() if a in hidden else a for a in p.hand)
-            secret = pool.pop() if p.secret in hidden else p.secret
-            players[i] = replace(p, hand=hand, secret=secret)
+    deck = [pool.pop() if agenda in hidden else agenda for agenda in deck]
+    for other, player in enumerate(players):
+        if other != seat:
+            hand = tuple(pool.pop() if agenda in hidden else agenda for agenda in player.hand)
+            secret = pool.pop() if player.secret in hidden else player.secret
+            players[other] = replace(player, hand=hand, secret=secret)
     return replace(state, deck=tuple(deck), players=tuple(players))
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
-    """The table as the seat (None: a spectator) sees it."""
-    data: dict[str, Any] = msgspec.to_builtins(state)
+    """The table as the seat (None: a spectator) sees it: others' hands as counts, others' secret Agendas (until the
+    end, Rules, Turn Order & Prime Hub Placement 2) and Bonus choices (while choosing, Bonuses) only as whether they
+    exist."""
+    data: dict[str, Any] = _published(msgspec.to_builtins(state))
     data["deck"] = len(state.deck)
-    for i, p in enumerate(data["players"]):
-        del p["seen"]
-        if i == seat:
+    for other, shown in enumerate(data["players"]):
+        del shown["seen"]
+        if other == seat:
             continue
-        original = state.players[i]
-        p["hand"] = len(original.hand)
+        player = state.players[other]
+        shown["hand"] = len(player.hand)
         if state.phase != "over":
-            p["secret"] = bool(original.secret)
+            shown["secret"] = bool(player.secret)
         if state.phase == "bonus":
-            p["bonus"] = original.bonus >= 0
+            shown["bonus"] = player.bonus is not None
     return data
 
 
+def _published(data: dict[str, Any]) -> dict[str, Any]:
+    """The view's long-standing spelling of "none" (ABSENT, TILE_UNUSED, "" for no secret), key by key in place."""
+    data["step"] = data["step"] or ""
+    data["current"] = _or_none(data["current"])
+    data["income"] = [[kind, _or_none(seat)] for kind, seat in data["income"]]
+    for key in ("stop_owner", "block_tile", "tile_token"):
+        data[key] = [_or_none(value) for value in data[key]]
+    data["tile_at"] = [_tile_place(place) for place in data["tile_at"]]
+    for player in data["players"]:
+        player["secret"] = player["secret"] or ""
+        for key in ("zone", "prime", "bonus"):
+            player[key] = _or_none(player[key])
+    return data
+
+
+def _or_none(value: int | None) -> int:
+    return ABSENT if value is None else value
+
+
+def _tile_place(place: int | str | None) -> int:
+    if place == "display":
+        return ABSENT
+    return TILE_UNUSED if place is None else int(place)
+
+
 def redact(event: Event, seat: int | None) -> Event:
-    """The event as the seat (None: a spectator) may see it."""
-    if isinstance(event, ev.AgendasDealt):
-        hands = tuple(h if i == seat else () for i, h in enumerate(event.hands))
+    """The event as the seat (None: a spectator) may see it (Rules, Turn Order & Prime Hub Placement; Lobby Zone;
+    Bonuses): dealt and drawn Agendas to their owner only, the deck order to no one, a Bonus choice as -1."""
+    if isinstance(event, AgendasDealt):
+        hands = tuple(hand if index == seat else () for index, hand in enumerate(event.hands))
         return replace(event, deck=(), hands=hands)
-    if isinstance(event, ev.AgendaDeckShuffled):
+    if isinstance(event, AgendaDeckShuffled):
         return replace(event, deck=())
-    if isinstance(event, ev.SecretAgendaKept) and event.seat != seat:
+    if isinstance(event, SecretAgendaKept) and event.seat != seat:
         return replace(event, agenda="")
-    if isinstance(event, ev.AgendasDrawn) and event.seat != seat:
+    if isinstance(event, AgendasDrawn) and event.seat != seat:
         return replace(event, cards=())
-    if isinstance(event, ev.AgendaChosen) and event.seat != seat:
+    if isinstance(event, AgendaChosen) and event.seat != seat:
         return replace(event, returned=())
-    if isinstance(event, ev.BonusChosen) and event.seat != seat:
+    if isinstance(event, BonusChosen) and event.seat != seat:
         return replace(event, option=-1)
     return event

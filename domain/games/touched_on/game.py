@@ -3,25 +3,15 @@
 from __future__ import annotations
 
 from domain.engine import Game
-from domain.games.touched_on.commands import COMMANDS
-from domain.games.touched_on.decide import decide
-from domain.games.touched_on.events import EVENTS
-from domain.games.touched_on.render import render
-from domain.games.touched_on.rules import legal, to_move
-from domain.games.touched_on.scoring import outcome, scores
-from domain.games.touched_on.setup import Options, start
-from domain.games.touched_on.state import State, evolve
-from domain.games.touched_on.visibility import hidden_from, redact, scramble, view
+from domain.games.touched_on import commands, events, options, render, rules, scoring, setup, state, visibility
+from domain.games.touched_on.state import State
+from domain.layout import parts
 
 GAME: Game[State] = Game(
     slug="touched-on",
     title="Touched On",
     min_seats=2,
     max_seats=4,
-    options_type=Options,
-    command_types=COMMANDS,
-    event_types=EVENTS,
-    state_type=State,
     default_data=(
         "Line names and colours (L1 red tram .. L4 blue bus)",
         "Exp card values 1,1,1,1,2,2,2,2,3,3,3,3",
@@ -45,16 +35,6 @@ GAME: Game[State] = Game(
     ),
     rules_version="2",
     sample_setups=((2, {}), (3, {}), (4, {}), (2, {"free_tram_zone": "L1"})),
-    start=start,
-    evolve=evolve,
-    decide=decide,
-    legal=legal,
-    to_move=to_move,
-    view=view,
-    redact=redact,
-    outcome=outcome,
-    scores=scores,
-    hidden_from=hidden_from,
-    scramble=scramble,
-    render=render,
+    **parts(options=options, commands=commands, events=events, setup=setup, state=state, rules=rules,
+            scoring=scoring, visibility=visibility, render=render),
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.games.touched_on.rules import line_count
+from domain.games.touched_on.rules_table import line_count
 from domain.games.touched_on.state import State
 
 

@@ -1,166 +1,56 @@
-"""What may be done now: the table's queries, `legal` and `to_move`. `decide` (in `decide.py`) uses the same queries."""
+"""`decide`, `legal` and `to_move`: who may act now, in a turn or in a response window, and what they may send.
+
+Each command's judgement lives in `rules_plays.py`, what follows a turn in `rules_flow.py`, and the queries both ask of
+the table in `rules_table.py`.
+"""
 
 from __future__ import annotations
 
-from domain.engine import Command
-from domain.games.touched_on import commands as cmd
-from domain.games.touched_on.cards import GROUP, authorised_id, grouped
-from domain.games.touched_on.state import Carriage, State
+from collections.abc import Callable
+from typing import Any
+
+from domain.engine import Command, Decision, Event, Refusal
+from domain.games.touched_on import commands, rules_plays
+from domain.games.touched_on.rules_table import can_draw, claimable_line, is_over, play_commands, power_card
+from domain.games.touched_on.state import State, evolve
+from domain.rng import Rng
+
+TURN_HANDLERS: dict[type[Command], Callable[[Decision[State], int, Any, Rng], None]] = {
+    commands.PlayEvaders: rules_plays.play_evaders,
+    commands.Inspect: rules_plays.inspect,
+    commands.FeetOnSeat: rules_plays.feet_on_seat,
+    commands.PeakHour: rules_plays.peak_hour,
+    commands.TramTracker: rules_plays.tram_tracker,
+    commands.GiveCard: rules_plays.give_card,
+    commands.Draw: rules_plays.draw,
+    commands.EndTurn: rules_plays.end_turn,
+    commands.ClaimExp: rules_plays.claim_exp,
+    commands.Appeal: rules_plays.not_an_answer,
+    commands.Pass: rules_plays.not_an_answer,
+}
 
 
-def exp_left(state: State) -> int:
-    """Exp cards not yet collected (pile and under the Line cards)."""
-    return len(state.exp_pile) + sum(1 for card in state.exp_under if card)
-
-
-def is_over(state: State) -> bool:
-    """Rules, Win Exp: the game ends when no Exp is left (or the engine's journey limit was reached)."""
-    return state.final or (state.journey > 0 and not state.exp_pile and not any(state.exp_under))
-
-
-def first_of(state: State, seat: int, group: str) -> str | None:
-    """The first card of `group` (a Power kind, `undercover`, an `AU-Lx` id or a line id) in `seat`'s hand."""
-    cards = grouped(state.hands[seat]).get(group)
-    return cards[0] if cards else None
-
-
-def power_card(state: State, seat: int, kind: str) -> str | None:
-    """The first Power card of `kind` in `seat`'s hand."""
-    return first_of(state, seat, kind)
-
-
-def undercover_card(state: State, seat: int) -> str | None:
-    """The first Undercover Inspector in `seat`'s hand."""
-    return first_of(state, seat, "undercover")
-
-
-def evaders_of(state: State, seat: int, line: str) -> tuple[str, ...]:
-    """`seat`'s Evaders of `line`."""
-    return grouped(state.hands[seat]).get(line, ())
-
-
-def line_count(state: State, line: str) -> int:
-    """Counting cards (Evaders and Priority Seats) on `line` (rules, Unlock Exp; reading 20)."""
-    return sum(len(c.cards) for c in state.carriages if c.line == line)
-
-
-def held_by_others(state: State, seat: int) -> bool:
-    """Peak Hour: in play in front of another player (it 'effects all ... but not who played it')."""
-    return any(owner != seat for owner, _ in state.peak_hours)
-
-
-def allowed_lines(state: State, seat: int) -> tuple[str, ...]:
-    """Lines `seat` may play Evaders on now (rules, Evaders; readings 3 and 14)."""
-    if not state.current_line:
-        return () if held_by_others(state, seat) else state.lines
-    if held_by_others(state, seat):
-        return (state.current_line,)
-    i = state.lines.index(state.current_line)
-    return state.lines[max(0, i - 1) : i + 2]
-
-
-def inspection_target(state: State, seat: int) -> Carriage | None:
-    """The most recent carriage, if `seat` may inspect it (rules, Inspectors; readings 7, 17).
-
-    Its Evaders must have been added last by another player who is still in the journey.
-    """
-    if not state.carriages:
-        return None
-    carriage = state.carriages[-1]
-    if carriage.owner == seat or carriage.owner in state.places:
-        return None
-    return carriage
-
-
-def tram_tracker_targets(state: State, seat: int) -> tuple[int, ...]:
-    """Opponents holding cards (reading 21)."""
-    return tuple(s for s in range(state.seats) if s != seat and state.hands[s])
-
-
-def evader_commands(state: State, seat: int) -> list[Command]:
-    """Each way to play Evaders now: a line, how many of its Evaders, with or without a Priority Seat."""
-    if state.played_evaders:
-        return []
-    seat_card = not state.played_power and power_card(state, seat, "priority-seat") is not None
-    out: list[Command] = []
-    for line in allowed_lines(state, seat):
-        held = len(evaders_of(state, seat, line))
-        out += [cmd.PlayEvaders(line=line, count=n) for n in range(1, held + 1)]
-        if seat_card:
-            out += [cmd.PlayEvaders(line=line, count=n, priority_seat=True) for n in range(held + 1)]
-    return out
-
-
-def inspector_commands(state: State, seat: int) -> list[Command]:
-    """Inspectors that may be played now, and Feet On Seat."""
-    target = inspection_target(state, seat)
-    if target is None:
-        return []
-    out: list[Command] = []
-    if not state.played_inspector and not state.played_evaders and target.line != state.free_tram_zone:
-        if authorised_id(target.line) in state.hands[seat]:
-            out.append(cmd.Inspect(inspector="authorised"))
-        if undercover_card(state, seat) is not None:
-            out.append(cmd.Inspect(inspector="undercover"))
-    if not state.played_power and power_card(state, seat, "feet-on-seat") is not None:
-        out.append(cmd.FeetOnSeat())
-    return out
-
-
-def power_commands(state: State, seat: int) -> list[Command]:
-    """Peak Hour and Tram Tracker, if a Power may still be played this turn."""
-    if state.played_power:
-        return []
-    out: list[Command] = []
-    if power_card(state, seat, "peak-hour") is not None:
-        out.append(cmd.PeakHour())
-    if power_card(state, seat, "tram-tracker") is not None:
-        out += [cmd.TramTracker(target=t) for t in tram_tracker_targets(state, seat)]
-    return out
-
-
-def play_commands(state: State, seat: int) -> list[Command]:
-    """Every card `seat` may play now in its turn; empty means no playable card (reading 21)."""
-    return inspector_commands(state, seat) + power_commands(state, seat) + evader_commands(state, seat)
-
-
-def deadlocked(state: State) -> bool:
-    """No Evader can ever be played again and no inspection can ever be made (an extension of reading 18).
-
-    The cards still in play (hands, draw and discard piles: the complement of the public table, so public
-    knowledge) hold no Priority Seat, no Evader of the current or an adjacent line, and nothing that could
-    inspect the most recent carriage. Power cards alone would then cycle through the discards forever.
-    """
-    groups = {GROUP[card] for hand in (*state.hands, state.draw_pile, state.discard) for card in hand}
-    if "priority-seat" in groups:
-        return False
-    reachable = state.lines
-    if state.current_line:
-        i = state.lines.index(state.current_line)
-        reachable = state.lines[max(0, i - 1) : i + 2]
-    if any(line in groups for line in reachable):
-        return False
-    if not state.carriages or state.carriages[-1].owner in state.places:
-        return True
-    line = state.carriages[-1].line
-    if "feet-on-seat" in groups:
-        return False
-    return line == state.free_tram_zone or ("undercover" not in groups and authorised_id(line) not in groups)
-
-
-def can_draw(state: State) -> bool:
-    """A card can be drawn (the discard pile is reshuffled if the draw pile is empty)."""
-    return bool(state.draw_pile or state.discard)
-
-
-def claimable_line(state: State, seat: int) -> str:
-    """The line whose Exp `seat` may claim now, or ""."""
+def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
+    """The events `command` by `seat` leads to, or a `Refusal` with a stable code."""
+    if is_over(state):
+        raise Refusal("game-over", "the game is over")
+    if not 0 <= seat < state.seats:
+        raise Refusal("not-your-turn", f"seat {seat} is not at this table")
+    decision = Decision(state, evolve)
     window = state.window
     if window is not None:
-        line = window.line if window.kind == "claim" and window.seats[:1] == (seat,) else ""
-    else:
-        line = state.unlock_line if seat == state.turn_seat else ""
-    return line if line and state.exp_under[state.lines.index(line)] else ""
+        if window.seats[:1] != (seat,):
+            if window.kind == "appeal" and seat == state.turn_seat:  # mid-turn: the turn resumes after the answer
+                raise Refusal("awaiting-response", f"waiting for seat {window.seats[0]} to answer")
+            raise Refusal("not-your-turn", f"only seat {window.seats[0]} may answer now")
+        rules_plays.answer(decision, seat, command, rng)
+        return decision.events
+    if seat != state.turn_seat:
+        raise Refusal("not-your-turn", f"it is seat {state.turn_seat}'s turn")
+    if state.give_to >= 0 and not isinstance(command, commands.GiveCard):
+        raise Refusal("give-card-first", f"give seat {state.give_to} a card first (Tram Tracker)")
+    TURN_HANDLERS[type(command)](decision, seat, command, rng)
+    return decision.events
 
 
 def window_commands(state: State, seat: int) -> list[Command]:
@@ -170,24 +60,24 @@ def window_commands(state: State, seat: int) -> list[Command]:
     if window.seats[:1] != (seat,):
         return []
     if window.kind == "appeal":
-        appeal: list[Command] = [cmd.Appeal()] if power_card(state, seat, "appeal") is not None else []
-        return [*appeal, cmd.Pass()]
-    claim: list[Command] = [cmd.ClaimExp()] if claimable_line(state, seat) else []
-    return [*claim, cmd.Pass()]
+        appeal: list[Command] = [commands.Appeal()] if power_card(state, seat, "appeal") is not None else []
+        return [*appeal, commands.Pass()]
+    claim: list[Command] = [commands.ClaimExp()] if claimable_line(state, seat) else []
+    return [*claim, commands.Pass()]
 
 
 def turn_commands(state: State, seat: int) -> list[Command]:
     """Commands of the seat whose turn it is, outside any window."""
     if state.give_to >= 0:
-        return [cmd.GiveCard(card=card) for card in dict.fromkeys(state.hands[seat])]
+        return [commands.GiveCard(card=card) for card in dict.fromkeys(state.hands[seat])]
     plays = play_commands(state, seat)
     out: list[Command] = list(plays)
     if claimable_line(state, seat):
-        out.append(cmd.ClaimExp())
+        out.append(commands.ClaimExp())
     if state.cards_played or (not plays and (state.drew or not can_draw(state))):
-        out.append(cmd.EndTurn())
+        out.append(commands.EndTurn())
     elif not plays:
-        out.append(cmd.Draw())
+        out.append(commands.Draw())
     return out
 
 

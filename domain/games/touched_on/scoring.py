@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from domain.engine import Outcome, ranked_results
-from domain.games.touched_on.cards import exp_value
-from domain.games.touched_on.rules import is_over
+from domain.games.touched_on.components import exp_value
+from domain.games.touched_on.rules_table import is_over
 from domain.games.touched_on.state import State
 
 

@@ -1,28 +1,15 @@
-"""Options, the opening of a match and the deal of each journey (rules, Setup and Deal)."""
+"""The opening of a match and the deal of each journey (rules, Setup and Deal)."""
 
 from __future__ import annotations
 
-from typing import Literal
-
-import msgspec
-
 from domain.engine import Event, Refusal
-from domain.games.touched_on import events as ev
-from domain.games.touched_on.cards import DATA, evader_inspector_pile, exp_cards, lines_for, power_pile
+from domain.games.touched_on.components import DATA, evader_inspector_pile, exp_cards, lines_for, power_pile
+from domain.games.touched_on.events import GameSetUp, JourneyDealt, TurnStarted
+from domain.games.touched_on.options import Options
 from domain.rng import Rng
 
 
-class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """`free_tram_zone`: "" (the default: the rulebook names no line as one, reading 23) or a line in play, on which
-    no Inspector card may be played (Feet On Seat may) and whose Authorised Inspector leaves the deck.
-    `max_turns_per_journey`, `max_journeys`: engine limits (deviations: the rulebook has none) so every match ends."""
-
-    free_tram_zone: Literal["", "L1", "L2", "L3", "L4"] = msgspec.field(default="")
-    max_turns_per_journey: int = msgspec.field(default=200)
-    max_journeys: int = msgspec.field(default=40)
-
-
-def deal(seats: int, dealer: int, journey: int, rng: Rng, free_tram_zone: str = "") -> ev.JourneyDealt:
+def deal(seats: int, dealer: int, journey: int, rng: Rng, free_tram_zone: str = "") -> JourneyDealt:
     """Rules, Deal: 2 Power cards then 9 Evader/Inspector cards each, starting left of the dealer;
     the remainders of both piles are mixed into the draw pile (reading 1)."""
     powers = rng.shuffled(power_pile(seats))
@@ -33,7 +20,7 @@ def deal(seats: int, dealer: int, journey: int, rng: Rng, free_tram_zone: str = 
         seat = (dealer + 1 + k) % seats
         hands[seat] = powers[k * p : (k + 1) * p] + others[k * e : (k + 1) * e]
     draw_pile = rng.shuffled(powers[seats * p :] + others[seats * e :])
-    return ev.JourneyDealt(
+    return JourneyDealt(
         journey=journey, dealer=dealer, hands=tuple(hands), hand_sizes=tuple(len(h) for h in hands),
         draw_pile=draw_pile, draw_size=len(draw_pile),
     )
@@ -48,9 +35,9 @@ def start(options: Options, seats: int, rng: Rng) -> list[Event]:
         raise Refusal("bad-options", f"free_tram_zone {zone!r} is not in play: {seats} players use {in_play}")
     dealer = rng.below(seats)
     exp = rng.shuffled(exp_cards(seats))
-    set_up = ev.GameSetUp(
+    set_up = GameSetUp(
         seats=seats, lines=lines_for(seats), dealer=dealer, exp_pile=exp, exp_count=len(exp),
         max_turns_per_journey=options.max_turns_per_journey, max_journeys=options.max_journeys,
         free_tram_zone=zone,
     )
-    return [set_up, deal(seats, dealer, 1, rng, zone), ev.TurnStarted(seat=(dealer + 1) % seats)]
+    return [set_up, deal(seats, dealer, 1, rng, zone), TurnStarted(seat=(dealer + 1) % seats)]

@@ -8,8 +8,29 @@ from typing import Any, Literal
 import msgspec
 
 from domain.engine import Event
-from domain.games.touched_on import events as ev
-from domain.games.touched_on.cards import is_evader
+from domain.games.touched_on.components import is_evader
+from domain.games.touched_on.events import (
+    Appealed,
+    CardDrawn,
+    CardGiven,
+    CardTaken,
+    ClaimOffered,
+    DrawPileRenewed,
+    EvadersPlayed,
+    ExpAwarded,
+    ExpUnlocked,
+    GameSetUp,
+    InspectionResolved,
+    InspectionStarted,
+    JourneyDealt,
+    JourneyEnded,
+    Passed,
+    PeakHourPlayed,
+    PlayerFinished,
+    TramTrackerPlayed,
+    TurnEnded,
+    TurnStarted,
+)
 
 replace = msgspec.structs.replace
 
@@ -87,163 +108,168 @@ def with_hand(state: State, seat: int, remove: tuple[str, ...] = (), add: tuple[
     return replace(state, hands=hands, emptied=emptied)
 
 
-def game_set_up(_: State | None, e: ev.GameSetUp) -> State:
+def _game_set_up(_: State | None, event: GameSetUp) -> State:
     return State(
-        seats=e.seats, lines=e.lines, dealer=e.dealer, exp_pile=e.exp_pile, exp_under=tuple("" for _ in e.lines),
-        collected=tuple(() for _ in range(e.seats)), max_turns_per_journey=e.max_turns_per_journey,
-        max_journeys=e.max_journeys, free_tram_zone=e.free_tram_zone,
+        seats=event.seats, lines=event.lines, dealer=event.dealer, exp_pile=event.exp_pile,
+        exp_under=tuple("" for _ in event.lines),
+        collected=tuple(() for _ in range(event.seats)), max_turns_per_journey=event.max_turns_per_journey,
+        max_journeys=event.max_journeys, free_tram_zone=event.free_tram_zone,
     )
 
 
-def journey_dealt(s: State, e: ev.JourneyDealt) -> State:
+def _journey_dealt(state: State, event: JourneyDealt) -> State:
     # Reading 19: a Line card with no hidden Exp gets one from the top of the Exp pile.
-    pile, under = list(s.exp_pile), list(s.exp_under)
+    pile, under = list(state.exp_pile), list(state.exp_under)
     for i, card in enumerate(under):
         if not card and pile:
             under[i] = pile.pop(0)
     fresh = State(
-        seats=s.seats, lines=s.lines, max_turns_per_journey=s.max_turns_per_journey, max_journeys=s.max_journeys,
-        free_tram_zone=s.free_tram_zone, dealer=e.dealer, journey=e.journey, draw_pile=e.draw_pile,
-        exp_pile=tuple(pile), exp_under=tuple(under), collected=s.collected, turn_no=s.turn_no,
+        seats=state.seats, lines=state.lines, max_turns_per_journey=state.max_turns_per_journey,
+        max_journeys=state.max_journeys,
+        free_tram_zone=state.free_tram_zone, dealer=event.dealer, journey=event.journey, draw_pile=event.draw_pile,
+        exp_pile=tuple(pile), exp_under=tuple(under), collected=state.collected, turn_no=state.turn_no,
     )
-    return replace(fresh, hands=tuple(tuple(sorted(h)) for h in e.hands))
+    return replace(fresh, hands=tuple(tuple(sorted(h)) for h in event.hands))
 
 
-def turn_started(s: State, e: ev.TurnStarted) -> State:
-    mine = tuple(card for owner, card in s.peak_hours if owner == e.seat)
+def _turn_started(state: State, event: TurnStarted) -> State:
+    mine = tuple(card for owner, card in state.peak_hours if owner == event.seat)
     return replace(
-        s, turn_seat=e.seat, turn_no=s.turn_no + 1, journey_turns=s.journey_turns + 1, played_power=False,
+        state, turn_seat=event.seat, turn_no=state.turn_no + 1, journey_turns=state.journey_turns + 1,
+        played_power=False,
         played_inspector=False, played_evaders=False, cards_played=0, drew=False,
         unlock_line="", window=None,
-        give_to=-1, peak_hours=tuple(p for p in s.peak_hours if p[0] != e.seat), discard=s.discard + mine,
+        give_to=-1, peak_hours=tuple(p for p in state.peak_hours if p[0] != event.seat), discard=state.discard + mine,
     )
 
 
-def evaders_played(s: State, e: ev.EvadersPlayed) -> State:
-    if e.new_carriage:
-        carriages = (*s.carriages, Carriage(line=e.line, cards=e.cards, owner=e.seat))
+def _evaders_played(state: State, event: EvadersPlayed) -> State:
+    if event.new_carriage:
+        carriages = (*state.carriages, Carriage(line=event.line, cards=event.cards, owner=event.seat))
     else:
-        last = s.carriages[-1]
-        carriages = (*s.carriages[:-1], Carriage(line=e.line, cards=last.cards + e.cards, owner=e.seat))
-    s = with_hand(s, e.seat, remove=e.cards)
+        last = state.carriages[-1]
+        carriages = (*state.carriages[:-1], Carriage(line=event.line, cards=last.cards + event.cards, owner=event.seat))
+    state = with_hand(state, event.seat, remove=event.cards)
     return replace(
-        s, carriages=carriages, current_line=e.line, carriage_open=True, played_evaders=True,
-        played_power=s.played_power or not all(is_evader(c) for c in e.cards),
-        cards_played=s.cards_played + len(e.cards),
+        state, carriages=carriages, current_line=event.line, carriage_open=True, played_evaders=True,
+        played_power=state.played_power or not all(is_evader(c) for c in event.cards),
+        cards_played=state.cards_played + len(event.cards),
     )
 
 
-def inspection_started(s: State, e: ev.InspectionStarted) -> State:
-    s = with_hand(s, e.seat, remove=(e.card,))
-    window = Window(kind="appeal", seats=e.responders, inspector=e.seat, card=e.card, line=e.line)
-    if e.kind == "feet-on-seat":
-        return replace(s, window=window, played_power=True, cards_played=s.cards_played + 1)
-    return replace(s, window=window, played_inspector=True, cards_played=s.cards_played + 1)
+def _inspection_started(state: State, event: InspectionStarted) -> State:
+    state = with_hand(state, event.seat, remove=(event.card,))
+    window = Window(kind="appeal", seats=event.responders, inspector=event.seat, card=event.card, line=event.line)
+    if event.kind == "feet-on-seat":
+        return replace(state, window=window, played_power=True, cards_played=state.cards_played + 1)
+    return replace(state, window=window, played_inspector=True, cards_played=state.cards_played + 1)
 
 
-def appealed(s: State, e: ev.Appealed) -> State:
-    s = with_hand(s, e.seat, remove=(e.card,))
-    return replace(s, discard=s.discard + (e.card,))
+def _appealed(state: State, event: Appealed) -> State:
+    state = with_hand(state, event.seat, remove=(event.card,))
+    return replace(state, discard=state.discard + (event.card,))
 
 
-def passed(s: State, e: ev.Passed) -> State:
-    assert s.window is not None
-    return replace(s, window=replace(s.window, seats=tuple(x for x in s.window.seats if x != e.seat)))
+def _passed(state: State, event: Passed) -> State:
+    assert state.window is not None
+    return replace(state, window=replace(state.window, seats=tuple(x for x in state.window.seats if x != event.seat)))
 
 
-def inspection_resolved(s: State, e: ev.InspectionResolved) -> State:
-    window = s.window
+def _inspection_resolved(state: State, event: InspectionResolved) -> State:
+    window = state.window
     assert window is not None
-    carriage = s.carriages[-1]
+    carriage = state.carriages[-1]
     evaders = tuple(c for c in carriage.cards if is_evader(c))
     others = tuple(c for c in carriage.cards if not is_evader(c))
-    s = with_hand(s, e.taker, add=evaders)
+    state = with_hand(state, event.taker, add=evaders)
     return replace(
-        s, carriages=s.carriages[:-1], carriage_open=False, window=None, discard=s.discard + others + (window.card,)
+        state, carriages=state.carriages[:-1], carriage_open=False, window=None,
+        discard=state.discard + others + (window.card,),
     )
 
 
-def peak_hour_played(s: State, e: ev.PeakHourPlayed) -> State:
-    s = with_hand(s, e.seat, remove=(e.card,))
+def _peak_hour_played(state: State, event: PeakHourPlayed) -> State:
+    state = with_hand(state, event.seat, remove=(event.card,))
     return replace(
-        s, peak_hours=(*s.peak_hours, (e.seat, e.card)), played_power=True, cards_played=s.cards_played + 1
+        state, peak_hours=(*state.peak_hours, (event.seat, event.card)), played_power=True,
+        cards_played=state.cards_played + 1,
     )
 
 
-def tram_tracker_played(s: State, e: ev.TramTrackerPlayed) -> State:
-    s = with_hand(s, e.seat, remove=(e.card,))
-    return replace(s, discard=s.discard + (e.card,), played_power=True, cards_played=s.cards_played + 1)
+def _tram_tracker_played(state: State, event: TramTrackerPlayed) -> State:
+    state = with_hand(state, event.seat, remove=(event.card,))
+    return replace(state, discard=state.discard + (event.card,), played_power=True, cards_played=state.cards_played + 1)
 
 
-def card_taken(s: State, e: ev.CardTaken) -> State:
-    s = with_hand(with_hand(s, e.target, remove=(e.card,)), e.seat, add=(e.card,))
-    return replace(s, give_to=e.target)
+def _card_taken(state: State, event: CardTaken) -> State:
+    state = with_hand(with_hand(state, event.target, remove=(event.card,)), event.seat, add=(event.card,))
+    return replace(state, give_to=event.target)
 
 
-def card_given(s: State, e: ev.CardGiven) -> State:
-    s = with_hand(with_hand(s, e.seat, remove=(e.card,)), e.target, add=(e.card,))
-    return replace(s, give_to=-1)
+def _card_given(state: State, event: CardGiven) -> State:
+    state = with_hand(with_hand(state, event.seat, remove=(event.card,)), event.target, add=(event.card,))
+    return replace(state, give_to=-1)
 
 
-def draw_pile_renewed(s: State, e: ev.DrawPileRenewed) -> State:
-    return replace(s, draw_pile=e.order, discard=())
+def _draw_pile_renewed(state: State, event: DrawPileRenewed) -> State:
+    return replace(state, draw_pile=event.order, discard=())
 
 
-def card_drawn(s: State, e: ev.CardDrawn) -> State:
-    s = with_hand(s, e.seat, add=(e.card,))
-    return replace(s, draw_pile=s.draw_pile[1:], drew=True)
+def _card_drawn(state: State, event: CardDrawn) -> State:
+    state = with_hand(state, event.seat, add=(event.card,))
+    return replace(state, draw_pile=state.draw_pile[1:], drew=True)
 
 
-def turn_ended(s: State, e: ev.TurnEnded) -> State:
-    idle = 0 if s.cards_played or s.drew else s.idle_turns + 1
-    return replace(s, idle_turns=idle, give_to=-1)
+def _turn_ended(state: State, event: TurnEnded) -> State:
+    idle = 0 if state.cards_played or state.drew else state.idle_turns + 1
+    return replace(state, idle_turns=idle, give_to=-1)
 
 
-def exp_unlocked(s: State, e: ev.ExpUnlocked) -> State:
-    return replace(s, unlock_line=e.line)
+def _exp_unlocked(state: State, event: ExpUnlocked) -> State:
+    return replace(state, unlock_line=event.line)
 
 
-def claim_offered(s: State, e: ev.ClaimOffered) -> State:
-    return replace(s, window=Window(kind="claim", seats=(e.seat,), line=e.line), unlock_line="")
+def _claim_offered(state: State, event: ClaimOffered) -> State:
+    return replace(state, window=Window(kind="claim", seats=(event.seat,), line=event.line), unlock_line="")
 
 
-def exp_awarded(s: State, e: ev.ExpAwarded) -> State:
-    gone = set(e.cards)
-    collected = tuple(c + e.cards if seat == e.seat else c for seat, c in enumerate(s.collected))
+def _exp_awarded(state: State, event: ExpAwarded) -> State:
+    gone = set(event.cards)
+    collected = tuple(c + event.cards if seat == event.seat else c for seat, c in enumerate(state.collected))
     return replace(
-        s, collected=collected, exp_pile=tuple(c for c in s.exp_pile if c not in gone),
-        exp_under=tuple("" if c in gone else c for c in s.exp_under),
-        unlock_line="" if e.reason == "unlock" else s.unlock_line,
-        window=None if s.window is not None and s.window.kind == "claim" else s.window,
+        state, collected=collected, exp_pile=tuple(c for c in state.exp_pile if c not in gone),
+        exp_under=tuple("" if c in gone else c for c in state.exp_under),
+        unlock_line="" if event.reason == "unlock" else state.unlock_line,
+        window=None if state.window is not None and state.window.kind == "claim" else state.window,
     )
 
 
-def player_finished(s: State, e: ev.PlayerFinished) -> State:
-    mine = tuple(card for owner, card in s.peak_hours if owner == e.seat)
+def _player_finished(state: State, event: PlayerFinished) -> State:
+    mine = tuple(card for owner, card in state.peak_hours if owner == event.seat)
     return replace(
-        s, places=(*s.places, e.seat), emptied=tuple(x for x in s.emptied if x[0] != e.seat),
-        peak_hours=tuple(p for p in s.peak_hours if p[0] != e.seat), discard=s.discard + mine,
+        state, places=(*state.places, event.seat), emptied=tuple(x for x in state.emptied if x[0] != event.seat),
+        peak_hours=tuple(p for p in state.peak_hours if p[0] != event.seat), discard=state.discard + mine,
     )
 
 
-def journey_ended(s: State, e: ev.JourneyEnded) -> State:
-    return replace(s, final=e.final, window=None, give_to=-1, unlock_line="")
+def _journey_ended(state: State, event: JourneyEnded) -> State:
+    return replace(state, final=event.final, window=None, give_to=-1, unlock_line="")
 
 
 HANDLERS: dict[type[Event], Callable[[Any, Any], State]] = {
-    ev.GameSetUp: game_set_up, ev.JourneyDealt: journey_dealt, ev.TurnStarted: turn_started,
-    ev.EvadersPlayed: evaders_played, ev.ExpUnlocked: exp_unlocked, ev.InspectionStarted: inspection_started,
-    ev.Appealed: appealed, ev.Passed: passed, ev.InspectionResolved: inspection_resolved,
-    ev.PeakHourPlayed: peak_hour_played, ev.TramTrackerPlayed: tram_tracker_played, ev.CardTaken: card_taken,
-    ev.CardGiven: card_given, ev.DrawPileRenewed: draw_pile_renewed, ev.CardDrawn: card_drawn,
-    ev.TurnEnded: turn_ended, ev.ClaimOffered: claim_offered, ev.ExpAwarded: exp_awarded,
-    ev.PlayerFinished: player_finished, ev.JourneyEnded: journey_ended,
+    GameSetUp: _game_set_up, JourneyDealt: _journey_dealt, TurnStarted: _turn_started,
+    EvadersPlayed: _evaders_played, ExpUnlocked: _exp_unlocked, InspectionStarted: _inspection_started,
+    Appealed: _appealed, Passed: _passed, InspectionResolved: _inspection_resolved,
+    PeakHourPlayed: _peak_hour_played, TramTrackerPlayed: _tram_tracker_played, CardTaken: _card_taken,
+    CardGiven: _card_given, DrawPileRenewed: _draw_pile_renewed, CardDrawn: _card_drawn,
+    TurnEnded: _turn_ended, ClaimOffered: _claim_offered, ExpAwarded: _exp_awarded,
+    PlayerFinished: _player_finished, JourneyEnded: _journey_ended,
 }
 
 
 def evolve(state: State | None, event: Event) -> State:
     """The state after `event` (no judgement, no randomness)."""
     handler = HANDLERS[type(event)]
-    if state is None and not isinstance(event, ev.GameSetUp):
+    if state is None and not isinstance(event, GameSetUp):
         raise ValueError("a Touched On stream begins with touched-on.game-set-up")
     return handler(state, event)

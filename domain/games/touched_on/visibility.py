@@ -6,9 +6,9 @@ from __future__ import annotations
 import msgspec
 
 from domain.engine import Event
-from domain.games.touched_on import events as ev
-from domain.games.touched_on.cards import exp_value
-from domain.games.touched_on.rules import exp_left, is_over, line_count
+from domain.games.touched_on.components import exp_value
+from domain.games.touched_on.events import CardDrawn, CardGiven, CardTaken, DrawPileRenewed, GameSetUp, JourneyDealt
+from domain.games.touched_on.rules_table import exp_left, is_over, line_count
 from domain.games.touched_on.state import Carriage, State, Window
 from domain.rng import Rng
 
@@ -90,16 +90,16 @@ def view(state: State, seat: int | None) -> View:
 
 def redact(event: Event, seat: int | None) -> Event:
     """`event` as `seat` may see it: hidden card ids blanked (sizes stay)."""
-    if isinstance(event, ev.GameSetUp):
+    if isinstance(event, GameSetUp):
         return replace(event, exp_pile=())
-    if isinstance(event, ev.JourneyDealt):
+    if isinstance(event, JourneyDealt):
         hands = tuple(hand if s == seat else () for s, hand in enumerate(event.hands))
         return replace(event, hands=hands, draw_pile=())
-    if isinstance(event, ev.DrawPileRenewed):
+    if isinstance(event, DrawPileRenewed):
         return replace(event, order=())
-    if isinstance(event, ev.CardDrawn | ev.CardTaken) and seat != event.seat:
+    if isinstance(event, CardDrawn | CardTaken) and seat != event.seat:
         return replace(event, card="")
-    if isinstance(event, ev.CardGiven) and seat != event.target:
+    if isinstance(event, CardGiven) and seat != event.target:
         return replace(event, card="")
     return event
 

@@ -11,8 +11,8 @@ from domain.lifecycle import MatchEnded
 from domain.match import MatchState
 from domain.playout import play as play_match
 from domain.rng import Rng
-
-from .helpers import UPTOWN, names, of_type, play, refusal, table
+from tests.games.expect_delays.tables import UPTOWN, table
+from tests.games.given import given, names, of_type
 
 END = EndActions()
 
@@ -22,7 +22,8 @@ def test_the_turn_limit_ends_the_match_after_the_last_turns_upkeep() -> None:
     scored like a deck-exhaustion end: points, then riders on own lines, then Fare Swipes."""
     state = table(hands=(("T01", "T02", "T03"), ("T04", "T05", "T06")), max_turns=4, turn=4, points=(3, 3),
                   lines={"D2": "..C...."})
-    events, after = play(state, END)
+    move = given(GAME, state).when(END)
+    events, after = move.events, move.state
     assert isinstance(events[-2], CardsDrawn) and events[-1] == GameOver(reason="turn-limit")
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.reason == "turn-limit"
@@ -44,7 +45,8 @@ def test_nine_points_do_not_end_the_game() -> None:
     """Rulebook, Ending the Game: only the 10th point ends it; below that the Disembark goes on (here the
     Transfer advisory SA14 fires)."""
     state = table(points=(5, 0), lines={"U1": ".....C."}, active_advisory="SA14")
-    events, after = play(state, Disembark(line="U1", stop=5))
+    move = given(GAME, state).when(Disembark(line="U1", stop=5))
+    events, after = move.events, move.state
     assert after.points == (9, 0) and after.end_reason is None and of_type(events, FareSwipesGained)
 
 
@@ -52,12 +54,13 @@ def test_the_tenth_point_ends_the_game_at_once() -> None:
     """Reading 13: the 10th Destination Point ends the game immediately: no Tourist, no Transfer effect, no
     Upkeep, no further action."""
     state = table(points=(6, 0), lines={"U1": ".....C."}, active_advisory="SA14")
-    events, after = play(state, Disembark(line="U1", stop=5))
+    move = given(GAME, state).when(Disembark(line="U1", stop=5))
+    events, after = move.events, move.state
     assert names(events) == ["action-taken", "commuter-disembarked", "game-over"]
     assert after.points == (10, 0) and GAME.to_move(after) == [] and GAME.legal(after, UPTOWN) == []
-    assert refusal(after, END) == "game-over"
-    assert refusal(state, Disembark(line="U1", stop=5, repair="T01")) == "choice-not-applicable"
-    assert refusal(state, Disembark(line="U1", stop=5, board="U1")) == "choice-not-applicable"
+    given(GAME, after).when(UPTOWN, END).then_refused("game-over")
+    given(GAME, state).when(Disembark(line="U1", stop=5, repair="T01")).then_refused("choice-not-applicable")
+    given(GAME, state).when(Disembark(line="U1", stop=5, board="U1")).then_refused("choice-not-applicable")
 
 
 def test_scores_are_destination_points() -> None:

@@ -23,8 +23,7 @@ from domain.games.expect_delays.state import State
 from domain.match import MatchState
 from domain.playout import play as play_match
 from domain.rng import Rng
-
-from .helpers import DOWNTOWN, UPTOWN, table
+from tests.games.expect_delays.tables import DOWNTOWN, UPTOWN, table
 
 HAND = ("T01", "T13", "T04")
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 
 from domain.games.expect_delays.events import RiderMove
-from domain.games.expect_delays.movement import move_riders
+from domain.games.expect_delays.rules_movement import move_riders
 from domain.games.expect_delays.state import evolve
-
-from .helpers import table, track
+from tests.games.expect_delays.tables import table, track
 
 
 def after_run(stops: str, steps: int) -> str:

@@ -11,8 +11,8 @@ from domain.games.expect_delays.components import SETUP
 from domain.games.expect_delays.events import AdvisoryDeckShuffled, CardsDrawn, GameSetUp, TrainDeckShuffled
 from domain.games.expect_delays.options import Options
 from domain.rng import Rng
-
-from .helpers import DOWNTOWN, UPTOWN, fold
+from tests.games.expect_delays.tables import DOWNTOWN, UPTOWN
+from tests.games.given import given
 
 
 def set_up(seed: str = "setup") -> list:
@@ -33,7 +33,7 @@ def test_setup_shuffles_both_decks_and_deals_three_cards_each() -> None:
 def test_setup_table() -> None:
     """Setup 4-6 and Gameplay: 3 Commuters each, Downtown starts with 2 Fare Swipes and Uptown with none,
     the rest on the Platform with the 6 Tourists; Uptown goes first with 2 actions."""
-    state = fold(None, set_up())  # type: ignore[arg-type]
+    state = given(GAME, None, *set_up()).state  # type: ignore[arg-type]
     assert state.active_seat == UPTOWN and state.actions_left == 2 and state.turn == 1
     assert state.fare_swipes == (0, 2) and state.platform_fare_swipes == 6 and state.platform_tourists == 6
     assert state.commuters_in_pool(UPTOWN) == state.commuters_in_pool(DOWNTOWN) == SETUP.commuters_per_seat
@@ -44,7 +44,7 @@ def test_no_advisory_is_in_effect_at_the_start_but_the_next_one_is_readable() ->
     """Setup 3 and reading 3: no Service Advisory is in effect at the start; the deck lies face up, so the
     next card is public (reading 1: `active_advisory` and `next_advisory` are modelled apart)."""
     events = set_up()
-    state = fold(None, events)  # type: ignore[arg-type]
+    state = given(GAME, None, *events).state  # type: ignore[arg-type]
     assert state.active_advisory is None
     assert state.next_advisory == events[2].order[0]
     assert GAME.view(state, DOWNTOWN).next_advisory == events[2].order[0]

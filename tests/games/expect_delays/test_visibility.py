@@ -8,8 +8,8 @@ from domain.games.expect_delays import GAME
 from domain.games.expect_delays.commands import RunTheLine
 from domain.games.expect_delays.events import AdvisoryDeckShuffled, CardsDiscarded, CardsDrawn, TrainDeckShuffled
 from domain.rng import Rng
-
-from .helpers import DOWNTOWN, UPTOWN, play, table
+from tests.games.expect_delays.tables import DOWNTOWN, UPTOWN, table
+from tests.games.given import given, of_type
 
 HANDS = (("T01", "T02", "T03"), ("T07", "T08", "T09"))
 
@@ -56,20 +56,24 @@ def test_hidden_from_names_other_hands_the_deck_and_the_advisories_below_the_top
     assert GAME.hidden_from(state, None) == {*HANDS[0], *HANDS[1], "T10", "T11", "SA02"}
 
 
-def test_cards_just_shown_face_up_are_not_secrets_even_after_a_reshuffle() -> None:
-    """A card discarded face up in this decision has been seen by everyone, even if the Upkeep then shuffled
-    it into the deck or into the hand just drawn; where it went stays hidden (the draw is redacted)."""
+def test_cards_shown_face_up_then_reshuffled_are_hidden_again_and_never_named_after() -> None:
+    """A card discarded face up is seen by everyone when it is discarded; once the Upkeep shuffles it into the deck
+    or into the hand just drawn it is hidden again, and no event from then on names it for the other seat (each
+    event is judged against the table right after it, as the conformance suite does)."""
     state = table(hands=(("T01", "T02"), ("T07", "T08", "T09")), deck=(), discard=("T03", "T04"), actions_left=1,
                   out_of_service=("T05", "T06", "T10", "T11", "T12", "T13", "T14", "T15", "T16"),
                   advisory_deck=("SA01", "SA02"))
-    events, after = play(state, RunTheLine(line="U1", cards=("T01",)))
-    assert after.shown_this_decision == ("T01", "T02")
-    # T01-T04 were reshuffled: Uptown's new hand and the deck hold them. T01 and T02 were just shown.
-    assert set(after.hands[UPTOWN] + after.train_deck) == {"T01", "T02", "T03", "T04"}
-    assert GAME.hidden_from(after, DOWNTOWN) == {"T03", "T04"}
-    for event in events:
+    move = given(GAME, state).when(RunTheLine(line="U1", cards=("T01",)))
+    # T01-T04 were reshuffled: Uptown's new hand and the deck hold them, all hidden from Downtown again.
+    assert set(move.state.hands[UPTOWN] + move.state.train_deck) == {"T01", "T02", "T03", "T04"}
+    assert GAME.hidden_from(move.state, DOWNTOWN) == {"T01", "T02", "T03", "T04"}
+    table_now = given(GAME, state)
+    for event in move.events:
+        table_now = table_now.fold([event])
         redacted = encode(GAME.redact(event, DOWNTOWN))
-        assert not any(f'"{card}"'.encode() in redacted for card in GAME.hidden_from(after, DOWNTOWN))
+        assert not any(f'"{card}"'.encode() in redacted for card in GAME.hidden_from(table_now.state, DOWNTOWN))
+    shown = [card for e in of_type(move.events, CardsDiscarded) for card in GAME.redact(e, DOWNTOWN).cards]
+    assert shown == ["T01", "T02"]  # face up when discarded: the run's card, then the hand in Upkeep
 
 
 def test_scramble_redeals_only_what_the_seat_cannot_see() -> None:

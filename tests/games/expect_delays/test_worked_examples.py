@@ -28,8 +28,8 @@ from domain.games.expect_delays.events import (
     TrainDeckShuffled,
     TurnPassed,
 )
-
-from .helpers import DOWNTOWN, UPTOWN, decide, names, of_type, play, refusal, table, track
+from tests.games.expect_delays.tables import DOWNTOWN, UPTOWN, table, track
+from tests.games.given import given, names, of_type
 
 
 def test_example_1_run_the_line_moves_both_lines_of_a_dual_card() -> None:
@@ -37,7 +37,8 @@ def test_example_1_run_the_line_moves_both_lines_of_a_dual_card() -> None:
     2 stops; one card also shows a second line, whose riders move 1 stop."""
     state = table(hands=(("T01", "T13", "T04"), ()), lines={"U1": "C.t....", "D1": ".C....."})
 
-    events, after = play(state, RunTheLine(line="U1", cards=("T01", "T13")))
+    move = given(GAME, state).when(RunTheLine(line="U1", cards=("T01", "T13")))
+    events, after = move.events, move.state
 
     assert events == [
         ActionTaken(seat=UPTOWN, action="run-the-line"),
@@ -65,11 +66,13 @@ def test_example_2_action_phase_example() -> None:
         platform_fare_swipes=3,
     )
 
-    first, state = play(state, RunTheLine(line="U1", cards=("T01", "T02", "T03")))
+    move = given(GAME, state).when(RunTheLine(line="U1", cards=("T01", "T02", "T03")))
+    first, state = move.events, move.state
     assert of_type(first, RidersMoved) == [RidersMoved(line="U1", stops=3, moves=(RiderMove(from_stop=1, to_stop=4),))]
     assert state.actions_left == 1
 
-    second, state = play(state, Disembark(line="U2", stop=0, tourists=("D1",)))
+    move = given(GAME, state).when(Disembark(line="U2", stop=0, tourists=("D1",)))
+    second, state = move.events, move.state
     assert second == [
         ActionTaken(seat=UPTOWN, action="disembark"),
         CommuterDisembarked(seat=UPTOWN, line="U2", stop=0, points=0),
@@ -87,16 +90,21 @@ def test_example_3_board_pays_the_fare_and_its_refusals() -> None:
     """Example 3 (rulebook, Board): Boarding pays 2 Fare Swipes to the Platform; it is refused with 3
     Commuters already out, with fewer than 2 swipes, on an occupied 0 stop, or on an opponent line."""
     state = table(fare_swipes=(2, 2), platform_fare_swipes=4)
-    events, after = play(state, Board(line="U1"))
+    move = given(GAME, state).when(Board(line="U1"))
+    events, after = move.events, move.state
     assert events[1] == CommuterBoarded(seat=UPTOWN, line="U1", fare_paid=2)
     assert after.fare_swipes == (0, 2) and after.platform_fare_swipes == 6 and track(after, "U1") == "C......"
 
     all_out = table(fare_swipes=(2, 2), platform_fare_swipes=4, lines={"U1": ".C.C...", "U2": "..C...."})
-    assert refusal(all_out, Board(line="U2")) == "no-commuter-in-pool"
-    assert refusal(table(fare_swipes=(1, 2), platform_fare_swipes=5), Board(line="U1")) == "not-enough-fare-swipes"
+    given(GAME, all_out).when(Board(line="U2")).then_refused("no-commuter-in-pool")
+    (
+        given(GAME, table(fare_swipes=(1, 2), platform_fare_swipes=5))
+        .when(Board(line="U1"))
+        .then_refused("not-enough-fare-swipes")
+    )
     occupied = table(fare_swipes=(2, 2), platform_fare_swipes=4, lines={"U1": "t......"})
-    assert refusal(occupied, Board(line="U1")) == "stop-occupied"
-    assert refusal(state, Board(line="D1")) == "not-your-line"
+    given(GAME, occupied).when(Board(line="U1")).then_refused("stop-occupied")
+    given(GAME, state).when(Board(line="D1")).then_refused("not-your-line")
 
 
 def test_example_4_out_of_service_with_an_empty_platform() -> None:
@@ -104,7 +112,8 @@ def test_example_4_out_of_service_with_an_empty_platform() -> None:
     Out of Service and no swipes are gained."""
     state = table(hands=(("T03", "T04", "T05"), ()), fare_swipes=(6, 2), platform_fare_swipes=0)
 
-    events, after = play(state, TakeOutOfService(card="T03"))
+    move = given(GAME, state).when(TakeOutOfService(card="T03"))
+    events, after = move.events, move.state
 
     assert events[1] == CardTakenOutOfService(seat=UPTOWN, card="T03", fare_swipes=0)
     assert after.out_of_service == ("T03",) and after.fare_swipes == (6, 2) and after.hands[UPTOWN] == ("T04", "T05")
@@ -123,7 +132,8 @@ def test_example_5_upkeep_reshuffles_and_reveals_then_breaks_down() -> None:
         active_advisory="SA07",
         advisory_deck=("SA02", "SA03", "SA04"),
     )
-    events, after = play(state, Repair(card="T06"))
+    move = given(GAME, state).when(Repair(card="T06"))
+    events, after = move.events, move.state
     assert names(events) == [
         "action-taken", "card-repaired", "action-phase-ended", "cards-discarded",
         "train-deck-shuffled", "advisory-revealed", "cards-drawn", "turn-passed",
@@ -142,7 +152,8 @@ def test_example_5_upkeep_reshuffles_and_reveals_then_breaks_down() -> None:
         actions_left=1,
         advisory_deck=("SA02", "SA03"),
     )
-    events, after = play(broken, TakeOutOfService(card="T01"))
+    move = given(GAME, broken).when(TakeOutOfService(card="T01"))
+    events, after = move.events, move.state
     assert names(events) == [
         "action-taken", "card-taken-out-of-service", "action-phase-ended",
         "train-deck-shuffled", "advisory-revealed", "game-over",
@@ -155,8 +166,9 @@ def test_example_6_ten_points_end_the_game_and_ties_are_broken() -> None:
     """Example 6 (rulebook, Ending the Game; readings 13, 14): the 10th Destination Point ends the game at
     once; a tie goes to most riders on one's own lines, then most Fare Swipes."""
     state = table(points=(8, 9), lines={"U1": "....C.."})
-    assert refusal(state, Disembark(line="U1", stop=4, tourists=("D1",))) == "choice-not-applicable"
-    events, after = play(state, Disembark(line="U1", stop=4))
+    given(GAME, state).when(Disembark(line="U1", stop=4, tourists=("D1",))).then_refused("choice-not-applicable")
+    move = given(GAME, state).when(Disembark(line="U1", stop=4))
+    events, after = move.events, move.state
     assert names(events) == ["action-taken", "commuter-disembarked", "game-over"]
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.reason == "ten-points"
@@ -177,15 +189,16 @@ def test_example_7_tourists() -> None:
     """Example 7 (rulebook, Disembark): a Tourist moved off the last stop returns to the Platform; Tourists
     cannot be Disembarked; no Tourist boards when the Platform has none."""
     state = table(hands=(("T01", "T02"), ()), lines={"U1": "......t"}, platform_tourists=5)
-    events, after = play(state, RunTheLine(line="U1", cards=("T01",)))
+    move = given(GAME, state).when(RunTheLine(line="U1", cards=("T01",)))
+    events, after = move.events, move.state
     off_the_line = RiderMove(from_stop=6, to_stop=None)
     assert of_type(events, RidersMoved) == [RidersMoved(line="U1", stops=1, moves=(off_the_line,))]
     assert track(after, "U1") == "......." and after.platform_tourists == 6
 
-    assert refusal(table(lines={"U1": "..t...."}), Disembark(line="U1", stop=2)) == "no-commuter-there"
+    given(GAME, table(lines={"U1": "..t...."})).when(Disembark(line="U1", stop=2)).then_refused("no-commuter-there")
 
     empty = table(lines={"U1": "..C...."}, platform_tourists=0)
-    assert refusal(empty, Disembark(line="U1", stop=2, tourists=("D1",))) == "no-tourists-left"
+    given(GAME, empty).when(Disembark(line="U1", stop=2, tourists=("D1",))).then_refused("no-tourists-left")
     listed = [c for c in GAME.legal(empty, UPTOWN) if isinstance(c, Disembark)]
     assert listed == [Disembark(line="U1", stop=2)]
 
@@ -200,11 +213,12 @@ def test_example_8_repair_and_the_out_of_service_pile() -> None:
         out_of_service=("T04", "T05", "T06"),
         advisory_deck=("SA01", "SA02"),
     )
-    events, after = play(state, Repair(card="T05"))
+    move = given(GAME, state).when(Repair(card="T05"))
+    events, after = move.events, move.state
     assert events == [ActionTaken(seat=UPTOWN, action="repair"), CardRepaired(card="T05")]
     assert after.out_of_service == ("T04", "T06") and after.discard_pile == ("T11", "T12", "T05")
 
-    events = decide(after, Repair(card="T04"))
+    events = given(GAME, after).when(Repair(card="T04")).events
     shuffled = of_type(events, TrainDeckShuffled)[0]
     assert sorted(shuffled.order) == ["T01", "T02", "T03", "T04", "T05", "T10", "T11", "T12"]
     assert "T06" not in shuffled.order

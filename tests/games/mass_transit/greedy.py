@@ -21,11 +21,11 @@ import heapq
 from functools import lru_cache
 
 from domain.engine import Command, Refusal
-from domain.games.mass_transit.cards import CARDS, DECK, LINE_OF, ROUTES
 from domain.games.mass_transit.commands import EndTurn, PlaceCard
-from domain.games.mass_transit.movement import move
+from domain.games.mass_transit.components import CARDS, DECK, LINE_OF, ROUTES
 from domain.games.mass_transit.rules import legal, play_event
-from domain.games.mass_transit.state import BIG_CITY, Commuter, MassTransitState, evolve
+from domain.games.mass_transit.rules_movement import move
+from domain.games.mass_transit.state import BIG_CITY, Commuter, State, evolve
 from domain.match import MatchState
 from domain.playout import Chooser
 
@@ -69,7 +69,7 @@ def trip_cost(route: tuple[str, ...], rider: Commuter) -> float:
     return 99.0
 
 
-def need(state: MassTransitState) -> float:
+def need(state: State) -> float:
     """An estimate of the cards the team still needs to bring every Commuter home (lower is better)."""
     placed = {c for route in state.routes for c in route}
     played = placed | set(state.discards)
@@ -111,7 +111,7 @@ def cheapest_assignment(options: list[list[float]]) -> float:
     return min(best.values()) if best else 50.0
 
 
-def keep(state: MassTransitState, command: Command) -> float:
+def keep(state: State, command: Command) -> float:
     """What laying this card on the map forgoes: Walks are scarce; a vehicle some Commuter can ride now is useful."""
     if not isinstance(command, PlaceCard) or CARDS[command.card].is_suburbs:
         return 0.0
@@ -135,7 +135,7 @@ def greedy_chooser() -> Chooser:
 
     def choose(match_state: MatchState, seats: list[int]) -> tuple[int, Command]:
         seat = seats[0]
-        state: MassTransitState = match_state.game_state
+        state: State = match_state.game_state
         base = need(state)
         best: tuple[float, Command] | None = None
         for command in legal(state, seat):

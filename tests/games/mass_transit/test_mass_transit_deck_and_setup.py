@@ -9,13 +9,14 @@ import pytest
 from domain import match
 from domain.engine import Refusal
 from domain.games.mass_transit import GAME
-from domain.games.mass_transit.cards import CARDS, DECK, DECK_IDS, LINES
-from domain.games.mass_transit.commands import Options
+from domain.games.mass_transit.components import CARDS, DECK, DECK_IDS, LINES
 from domain.games.mass_transit.events import Dealt, Mulligan
-from domain.games.mass_transit.rules import deal, start, suburbs_count
+from domain.games.mass_transit.options import Options
+from domain.games.mass_transit.setup import deal, start, suburbs_count
 from domain.games.mass_transit.state import BIG_CITY, evolve
+from domain.lifecycle import MatchEnded, Resign
 from domain.rng import Rng
-from tests.games.mass_transit.helpers import card
+from tests.games.mass_transit.tables import card
 
 
 def test_the_deck_has_52_cards_with_unique_ids() -> None:
@@ -124,7 +125,19 @@ def test_a_first_seat_that_is_not_at_the_table_is_refused() -> None:
     assert unknown.value.code == "bad-options"
 
 
-def test_the_game_record_is_cooperative_for_one_to_six_seats() -> None:
-    """Seed: "Players: 1-6"; "Players collectively win the game"; "Mass Transit can be played solo"."""
-    assert (GAME.min_seats, GAME.max_seats, GAME.cooperative) == (1, 6, True)
-    assert sorted(seats for seats, _ in GAME.sample_setups) == [1, 2, 4, 6]
+@pytest.mark.parametrize("seats", [1, 6])
+def test_one_to_six_seats_play_as_one_team(seats: int) -> None:
+    """Seed: "Players: 1-6"; "Mass Transit can be played solo"; "Players collectively win the game": when one seat
+    gives up, the whole team has lost."""
+    state = match.fold(GAME, match.open_match(GAME, [f"p{i}" for i in range(seats)], {}, "team"))
+    ended = match.decide(GAME, state, 0, Resign(), Rng.derive("team", state.version))[-1]
+    assert isinstance(ended, MatchEnded) and ended.cooperative and ended.team_won is False
+    assert [r.winner for r in ended.results] == [False] * seats
+
+
+@pytest.mark.parametrize("seats", [0, 7])
+def test_no_other_seat_count(seats: int) -> None:
+    """Seed: "Players: 1-6"."""
+    with pytest.raises(Refusal) as refused:
+        match.open_match(GAME, [f"p{i}" for i in range(seats)], {}, "team")
+    assert refused.value.code == "bad-seat-count"

@@ -3,14 +3,12 @@
 
 from __future__ import annotations
 
-import pytest
-
-from domain.engine import Refusal
+from domain.games.mass_transit import GAME
 from domain.games.mass_transit.commands import DiscardCard
 from domain.games.mass_transit.events import CommuterMoved
-from domain.games.mass_transit.rules import legal
-from domain.games.mass_transit.state import BIG_CITY, Commuter, MassTransitState
-from tests.games.mass_transit.helpers import (
+from domain.games.mass_transit.state import BIG_CITY, Commuter, State
+from tests.games.given import given
+from tests.games.mass_transit.tables import (
     BUS_STOP,
     FERRY_STOP,
     NULL_PLAIN_ROAD,
@@ -20,8 +18,6 @@ from tests.games.mass_transit.helpers import (
     WALK_PLAIN,
     card,
     cards,
-    play,
-    run,
     table,
 )
 
@@ -38,18 +34,9 @@ ROAD_AND_RAIL_STATIONS = card(move="walk", road="station", canal="plain", rail="
 BUS_HOME_3 = card(move="bus", suburbs=3)
 
 
-def refusal(state: MassTransitState, command: DiscardCard) -> str:
-    """The code of a discard that must be refused, also checking it is not listed."""
-    assert command not in legal(state, state.active)
-    with pytest.raises(Refusal) as refused:
-        run(state, command)
-    return refused.value.code
-
-
-def moved(state: MassTransitState, command: DiscardCard) -> CommuterMoved:
-    """The movement a discard causes, also checking it is listed."""
-    assert command in legal(state, state.active)
-    event = run(state, command)[0]
+def moved(state: State, command: DiscardCard) -> CommuterMoved:
+    """The movement a discard causes."""
+    event = given(GAME, state).when(command).events[0]
     assert isinstance(event, CommuterMoved)
     return event
 
@@ -60,21 +47,21 @@ def test_worked_example_1_a_walk_moves_a_commuter_out_of_the_big_city() -> None:
     state = table(hands=[[WALK, *SPARE]], routes={4: [TRAINS[0]]})
     event = moved(state, DiscardCard(card=WALK, commuter=4))
     assert event == CommuterMoved(seat=0, card=WALK, commuter=4, by="walk", from_pos=BIG_CITY, to_pos=0)
-    after = play(state, DiscardCard(card=WALK, commuter=4))
+    after = given(GAME, state).when(DiscardCard(card=WALK, commuter=4)).state
     assert after.commuters[4] == Commuter(pos=0) and after.discards == (WALK,) and after.hands[0] == tuple(SPARE)
 
 
 def test_commuters_must_walk_out_of_the_big_city() -> None:
     """Seed, Walk: "Commuters must begin their trek home by using a walk to get out of the Big City"."""
     state = table(hands=[[BUSES[0], *SPARE]], routes={0: [BUSES[1], BUSES[2]]})
-    assert refusal(state, DiscardCard(card=BUSES[0], commuter=0)) == "must-walk-out-of-city"
+    given(GAME, state).when(DiscardCard(card=BUSES[0], commuter=0)).then_refused("must-walk-out-of-city")
 
 
 def test_a_walk_needs_a_next_card() -> None:
     """Seed, Walk: moves a Commuter "to the next card": none on an empty route or past the open end."""
     state = table(hands=[[WALK, *SPARE]], routes={1: [BUSES[0]]}, commuters={1: Commuter(pos=0)})
-    assert refusal(state, DiscardCard(card=WALK, commuter=0)) == "no-next-card"
-    assert refusal(state, DiscardCard(card=WALK, commuter=1)) == "no-next-card"
+    given(GAME, state).when(DiscardCard(card=WALK, commuter=0)).then_refused("no-next-card")
+    given(GAME, state).when(DiscardCard(card=WALK, commuter=1)).then_refused("no-next-card")
 
 
 def test_reading_1_a_walk_may_start_from_a_card_without_a_station() -> None:
@@ -106,15 +93,15 @@ def test_worked_example_2_a_mismatched_vehicle_is_refused() -> None:
     """Worked example 2; seed: "its icon must correspond with the two Stations along the route (e.g. Bus to Bus)"."""
     route = [BUSES[0], FERRIES[0], BUSES[1]]
     state = table(hands=[[FERRIES[1], TRAINS[1], *SPARE]], routes={0: route}, commuters={0: Commuter(pos=0)})
-    assert refusal(state, DiscardCard(card=FERRIES[1], commuter=0)) == "no-matching-station"
-    assert refusal(state, DiscardCard(card=TRAINS[1], commuter=0)) == "no-matching-station"
+    given(GAME, state).when(DiscardCard(card=FERRIES[1], commuter=0)).then_refused("no-matching-station")
+    given(GAME, state).when(DiscardCard(card=TRAINS[1], commuter=0)).then_refused("no-matching-station")
 
 
 def test_a_ride_needs_a_matching_station_or_traffic_stop_ahead() -> None:
     """Reading 4: "No valid target → discard illegal" (the route is not built far enough yet)."""
     route = [BUSES[0], FERRIES[0], TRAINS[0]]
     state = table(hands=[[BUSES[1], *SPARE]], routes={0: route}, commuters={0: Commuter(pos=0)})
-    assert refusal(state, DiscardCard(card=BUSES[1], commuter=0)) == "no-station-ahead"
+    given(GAME, state).when(DiscardCard(card=BUSES[1], commuter=0)).then_refused("no-station-ahead")
 
 
 def test_worked_example_3_a_dead_end_train_line_must_be_walked_off() -> None:
@@ -124,11 +111,11 @@ def test_worked_example_3_a_dead_end_train_line_must_be_walked_off() -> None:
     hand = [TRAINS[1], TRAINS[2], WALK, BUSES[2]]
     state = table(hands=[[*hand, *SPARE]], routes={0: route}, commuters={0: Commuter(pos=0)})
     assert moved(state, DiscardCard(card=TRAINS[1], commuter=0)).to_pos == 1  # stops at the dead-end station
-    state = play(state, DiscardCard(card=TRAINS[1], commuter=0))
-    assert refusal(state, DiscardCard(card=TRAINS[2], commuter=0)) == "dead-end"
-    assert refusal(state, DiscardCard(card=BUSES[2], commuter=0)) == "no-matching-station"
+    state = given(GAME, state).when(DiscardCard(card=TRAINS[1], commuter=0)).state
+    given(GAME, state).when(DiscardCard(card=TRAINS[2], commuter=0)).then_refused("dead-end")
+    given(GAME, state).when(DiscardCard(card=BUSES[2], commuter=0)).then_refused("no-matching-station")
     assert moved(state, DiscardCard(card=WALK, commuter=0)).to_pos == 2
-    state = play(state, DiscardCard(card=WALK, commuter=0))
+    state = given(GAME, state).when(DiscardCard(card=WALK, commuter=0)).state
     assert moved(state, DiscardCard(card=BUSES[2], commuter=0)).to_pos == 3
 
 
@@ -138,8 +125,8 @@ def test_worked_example_4_a_commuter_that_rode_into_traffic_leaves_only_by_that_
     route = [BUSES[0], ROAD_TRAFFIC, BUSES[1]]
     stuck = Commuter(pos=1, held="bus")
     state = table(hands=[[WALK, FERRIES[0], BUSES[2], *SPARE]], routes={0: route}, commuters={0: stuck})
-    assert refusal(state, DiscardCard(card=WALK, commuter=0)) == "stuck-in-traffic"
-    assert refusal(state, DiscardCard(card=FERRIES[0], commuter=0)) == "stuck-in-traffic"
+    given(GAME, state).when(DiscardCard(card=WALK, commuter=0)).then_refused("stuck-in-traffic")
+    given(GAME, state).when(DiscardCard(card=FERRIES[0], commuter=0)).then_refused("stuck-in-traffic")
     event = moved(state, DiscardCard(card=BUSES[2], commuter=0))
     assert (event.from_pos, event.to_pos, event.held) == (1, 2, "")
 
@@ -151,8 +138,8 @@ def test_worked_example_4_a_commuter_that_walked_onto_a_traffic_stop_leaves_only
     state = table(hands=[[WALKS[0], WALKS[1], BUSES[2], *SPARE]], routes={0: route}, commuters={0: Commuter(pos=0)})
     event = moved(state, DiscardCard(card=WALKS[0], commuter=0))
     assert (event.to_pos, event.held) == (1, "walk")  # laid flat, although it stands at a Bus Station
-    state = play(state, DiscardCard(card=WALKS[0], commuter=0))
-    assert refusal(state, DiscardCard(card=BUSES[2], commuter=0)) == "must-walk-on"
+    state = given(GAME, state).when(DiscardCard(card=WALKS[0], commuter=0)).state
+    given(GAME, state).when(DiscardCard(card=BUSES[2], commuter=0)).then_refused("must-walk-on")
     assert moved(state, DiscardCard(card=WALKS[1], commuter=0)).to_pos == 2
 
 
@@ -162,7 +149,7 @@ def test_reading_14_a_rider_is_held_only_by_a_traffic_stop_on_its_own_line() -> 
     state = table(hands=[[BUSES[2], WALK, *SPARE]], routes={0: route}, commuters={0: Commuter(pos=0)})
     event = moved(state, DiscardCard(card=BUSES[2], commuter=0))
     assert (event.to_pos, event.held) == (1, "")
-    state = play(state, DiscardCard(card=BUSES[2], commuter=0))
+    state = given(GAME, state).when(DiscardCard(card=BUSES[2], commuter=0)).state
     assert moved(state, DiscardCard(card=WALK, commuter=0)).to_pos == 2
 
 
@@ -171,7 +158,7 @@ def test_worked_example_8_a_commuter_may_depart_from_any_station_on_its_card() -
     may depart from any of them" and "Commuters do not have to walk between Stations on the same card"."""
     route = [TRAINS[0], ROAD_AND_RAIL_STATIONS, BUSES[0]]
     state = table(hands=[[TRAINS[1], BUSES[1], *SPARE]], routes={0: route}, commuters={0: Commuter(pos=0)})
-    state = play(state, DiscardCard(card=TRAINS[1], commuter=0))
+    state = given(GAME, state).when(DiscardCard(card=TRAINS[1], commuter=0)).state
     assert state.commuters[0] == Commuter(pos=1)
     event = moved(state, DiscardCard(card=BUSES[1], commuter=0))
     assert (event.by, event.to_pos) == ("bus", 2)
@@ -192,25 +179,25 @@ def test_a_suburbs_card_of_another_mode_is_not_a_stop_for_a_vehicle() -> None:
     """Data: a Suburbs card shows only its own mode's line, so a Ferry never stops at a Bus Suburbs card."""
     route = [FERRIES[0], *TRAIN_PLAINS, BUS_HOME_3]
     state = table(hands=[[FERRIES[1], *SPARE]], routes={0: route}, commuters={0: Commuter(pos=0)})
-    assert refusal(state, DiscardCard(card=FERRIES[1], commuter=0)) == "no-station-ahead"
+    given(GAME, state).when(DiscardCard(card=FERRIES[1], commuter=0)).then_refused("no-station-ahead")
 
 
 def test_a_commuter_at_home_moves_no_more() -> None:
     """Seed, Suburbs: the Commuter has reached its home."""
     route = [BUSES[0], *TRAIN_PLAINS, BUS_HOME_3]
     state = table(hands=[[WALK, *SPARE]], routes={0: route}, commuters={0: Commuter(pos=4, home=True)})
-    assert refusal(state, DiscardCard(card=WALK, commuter=0)) == "commuter-home"
+    given(GAME, state).when(DiscardCard(card=WALK, commuter=0)).then_refused("commuter-home")
 
 
 def test_null_and_suburbs_cards_are_refused_as_discards() -> None:
     """Seed, Null: "A card with this icon cannot be discarded to transport a Commuter"; reading 15 for Suburbs."""
     null = card(move="null", urgent=True, road="traffic", canal="traffic", rail="traffic")
     state = table(hands=[[null, BUS_HOME_3, *SPARE]], routes={0: [BUSES[0]]})
-    assert refusal(state, DiscardCard(card=null, commuter=0)) == "card-not-discardable"
-    assert refusal(state, DiscardCard(card=BUS_HOME_3, commuter=0)) == "card-not-discardable"
+    given(GAME, state).when(DiscardCard(card=null, commuter=0)).then_refused("card-not-discardable")
+    given(GAME, state).when(DiscardCard(card=BUS_HOME_3, commuter=0)).then_refused("card-not-discardable")
 
 
 def test_there_are_six_commuters() -> None:
     """Seed, Components: "6 Commuter pawns", numbered like their routes 0-5."""
     state = table(hands=[[WALK, *SPARE]], routes={0: [BUSES[0]]})
-    assert refusal(state, DiscardCard(card=WALK, commuter=6)) == "no-such-commuter"
+    given(GAME, state).when(DiscardCard(card=WALK, commuter=6)).then_refused("no-such-commuter")

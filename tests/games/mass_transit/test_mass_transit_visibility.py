@@ -8,14 +8,14 @@ import msgspec
 from domain import match
 from domain.codec import encode
 from domain.games.mass_transit import GAME
-from domain.games.mass_transit.cards import DECK_IDS
+from domain.games.mass_transit.components import DECK_IDS
 from domain.games.mass_transit.events import CardPlaced, Dealt, Mulligan, TurnEnded
 from domain.games.mass_transit.render import render
-from domain.games.mass_transit.rules import deal
+from domain.games.mass_transit.setup import deal
 from domain.games.mass_transit.state import evolve
 from domain.games.mass_transit.visibility import hidden_from, redact, scramble, view
 from domain.rng import Rng
-from tests.games.mass_transit.helpers import BUS_STOP, cards, table
+from tests.games.mass_transit.tables import BUS_STOP, cards, table
 
 BUSES = cards(7, **BUS_STOP)
 WALKS = cards(6, move="walk", urgent=False)

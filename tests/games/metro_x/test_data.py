@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+import msgspec
 import pytest
 
 from domain.games.metro_x import GAME
-from domain.games.metro_x.tables import BOARDS, CARDS, DATA, DECK, empty_penalty, solo_rating
+from domain.games.metro_x.components import BOARDS, CARDS, DATA, DECK, empty_penalty, solo_rating
 
 
 @pytest.mark.parametrize(
@@ -101,8 +102,11 @@ def test_default_solo_rating_table(score: int, title: str) -> None:
     assert solo_rating(score) == title
 
 
-def test_data_status_is_labelled() -> None:
-    """The DEFAULT solo table is marked as such in the data file and in the game record."""
-    assert DATA.solo_rating_status == "DEFAULT"
-    assert DATA.maps_status == DATA.deck_status == DATA.empty_penalty_status == "FOUND_FAN_DATA"
-    assert any(entry.startswith("solo_rating") for entry in GAME.default_data)
+def test_every_default_part_of_the_data_is_listed_in_the_catalog() -> None:
+    """Each part of the data file marked DEFAULT (invented, not from the rulebook) is named in the game record's
+    `default_data`, which the catalog shows; the others are marked as found data."""
+    statuses = {name.removesuffix("_status"): value for name, value in msgspec.structs.asdict(DATA).items()
+                if name.endswith("_status")}
+    assert set(statuses.values()) <= {"DEFAULT", "FOUND_FAN_DATA"} and "DEFAULT" in statuses.values()
+    for part, status in statuses.items():
+        assert (status == "DEFAULT") == any(entry.startswith(part) for entry in GAME.default_data), part

@@ -6,29 +6,31 @@ from msgspec.structs import replace
 
 from domain.codec import encode
 from domain.engine import Command
+from domain.games.metro_x import GAME
 from domain.games.metro_x.commands import MarkFreeSpace, MarkRoute, MarkTransfer
+from domain.games.metro_x.components import DECK
 from domain.games.metro_x.events import CardFlipped, DeckReshuffled, MarkingSubmitted, SetUp, TurnResolved
-from domain.games.metro_x.options import MetroXOptions
-from domain.games.metro_x.rules import legal, start, to_move
-from domain.games.metro_x.state import MetroXState
-from domain.games.metro_x.tables import DECK
+from domain.games.metro_x.options import Options
+from domain.games.metro_x.rules import legal, to_move
+from domain.games.metro_x.setup import start
+from domain.games.metro_x.state import State
 from domain.games.metro_x.visibility import hidden_from, redact, scramble, view
 from domain.rng import Rng
-
-from .helpers import fold, play, refusal, submit, table
+from tests.games.given import given
+from tests.games.metro_x.tables import table
 
 
 def test_set_up_flips_the_first_card_as_a_recorded_random_event() -> None:
     """Rules, Set-up and Game Play: blank boards on the chosen map; the flipper reveals the top card. The draw is
     written into `metro-x.card-flipped` so a replay never re-rolls."""
-    events = start(MetroXOptions(map="tube-town"), 3, Rng.derive("seed", 0))
+    events = start(Options(map="tube-town"), 3, Rng.derive("seed", 0))
     assert events[0] == SetUp(map="tube-town", seats=3)
     assert isinstance(events[1], CardFlipped) and events[1].turn == 1 and events[1].card in DECK
-    assert start(MetroXOptions(map="tube-town"), 3, Rng.derive("seed", 0)) == events
-    state = fold(events)
+    assert start(Options(map="tube-town"), 3, Rng.derive("seed", 0)) == events
+    state = given(GAME, *events).state
     assert state.card == events[1].card and state.discard == (events[1].card,)
     assert to_move(state) == [0, 1, 2]
-    flips = [start(MetroXOptions(), 1, Rng.derive(f"seed-{n}", 0))[1] for n in range(40)]
+    flips = [start(Options(), 1, Rng.derive(f"seed-{n}", 0))[1] for n in range(40)]
     assert len({flip.card for flip in flips if isinstance(flip, CardFlipped)}) > 5
 
 
@@ -36,9 +38,9 @@ def test_every_seat_acts_on_the_same_card_and_to_move_shrinks() -> None:
     """Rules, Game Play: "All players must now simultaneously pick a route"; `to_move` = seats not yet submitted."""
     state = table("metro-city", seats=3, card="N3-1")
     assert to_move(state) == [0, 1, 2]
-    events = submit(state, 1, MarkRoute(route="A", stations=2))
+    events = given(GAME, state).when(1, MarkRoute(route="A", stations=2)).events
     assert [type(e) for e in events] == [MarkingSubmitted]
-    state = fold(events, state)
+    state = given(GAME, state, *events).state
     assert to_move(state) == [0, 2]
     assert legal(state, 1) == []
     assert legal(state, 0) == legal(state, 2) != []
@@ -46,21 +48,22 @@ def test_every_seat_acts_on_the_same_card_and_to_move_shrinks() -> None:
 
 def test_a_submitted_choice_cannot_be_changed() -> None:
     """A seat's marking is final once submitted (simultaneous play: no peeking and re-choosing)."""
-    state, _ = play(table("metro-city", seats=2, card="N3-1"), (0, MarkRoute(route="A", stations=2)))
-    assert refusal(state, 0, MarkRoute(route="B", stations=3)) == "already-submitted"
-    assert refusal(state, 0, MarkRoute(route="A", stations=2)) == "already-submitted"
+    state = given(GAME, table("metro-city", seats=2, card="N3-1")).when(0, MarkRoute(route="A", stations=2)).state
+    given(GAME, state).when(0, MarkRoute(route="B", stations=3)).then_refused("already-submitted")
+    given(GAME, state).when(0, MarkRoute(route="A", stations=2)).then_refused("already-submitted")
 
 
 def test_the_turn_resolves_when_the_last_seat_submits() -> None:
     """Rules, Game Play: "Once all players have marked their boards" completions are announced and the next card
     is revealed. Markings are written for every seat at once, in seat order."""
     state = table("metro-city", seats=3, card="N3-1")
-    state, events = play(
-        state,
-        (2, MarkRoute(route="C", stations=3)),
-        (0, MarkRoute(route="B", stations=3)),
-        (1, MarkRoute(route="A", stations=1)),
+    move = (
+        given(GAME, state)
+        .when(2, MarkRoute(route="C", stations=3))
+        .when(0, MarkRoute(route="B", stations=3))
+        .when(1, MarkRoute(route="A", stations=1))
     )
+    state, events = move.state, move.events
     assert [type(e) for e in events] == [MarkingSubmitted] * 3 + [TurnResolved, CardFlipped]
     resolved = events[3]
     assert isinstance(resolved, TurnResolved)
@@ -73,12 +76,12 @@ def test_the_turn_resolves_when_the_last_seat_submits() -> None:
     assert all(choice is None for choice in state.pending)
 
 
-def sealed_after(command: Command) -> tuple[MetroXState, MarkingSubmitted]:
+def sealed_after(command: Command) -> tuple[State, MarkingSubmitted]:
     """Seat 0 of a 3-seat table submits `command` for a 3 Number card."""
     state = table("tube-town", seats=3, card="N3-1")
-    events = submit(state, 0, command)
+    events = given(GAME, state).when(0, command).events
     assert len(events) == 1 and isinstance(events[0], MarkingSubmitted)
-    return fold(events, state), events[0]
+    return given(GAME, state, *events).state, events[0]
 
 
 def test_pending_choices_are_invisible_to_other_seats_until_the_turn_resolves() -> None:
@@ -113,11 +116,12 @@ def test_hidden_tokens_name_the_sealed_choices() -> None:
 
 def test_choices_are_public_once_the_turn_resolves() -> None:
     """Rules, Game Play: after everyone has marked, boards are compared openly; nothing stays hidden."""
-    state, events = play(
-        table("tube-town", seats=2, card="N3-1"),
-        (0, MarkRoute(route="M", stations=3)),
-        (1, MarkRoute(route="N", stations=2)),
+    move = (
+        given(GAME, table("tube-town", seats=2, card="N3-1"))
+        .when(0, MarkRoute(route="M", stations=3))
+        .when(1, MarkRoute(route="N", stations=2))
     )
+    state, events = move.state, move.events
     resolved = next(e for e in events if isinstance(e, TurnResolved))
     assert redact(resolved, 0) == redact(resolved, None) == resolved
     assert hidden_from(state, None) == frozenset()
@@ -139,7 +143,7 @@ def test_scramble_replaces_other_seats_pending_choices() -> None:
 def test_seats_not_at_the_table_are_refused() -> None:
     """Only seats at the table act."""
     state = table("metro-city", seats=2, card="N3-1")
-    assert refusal(state, 5, MarkRoute(route="A", stations=0)) == "not-your-turn"
+    given(GAME, state).when(5, MarkRoute(route="A", stations=0)).then_refused("not-your-turn")
     assert legal(state, 5) == []
 
 
@@ -148,7 +152,7 @@ def test_the_next_card_comes_from_the_undiscarded_cards() -> None:
     With 14 cards discarded, the one left (always the Re-Shuffle card) comes next: the deck never runs dry."""
     state = table("metro-city", card="N3-1")
     state = replace(state, discard=tuple(card for card in DECK if card != "RS6"))
-    _, events = play(state, (0, MarkRoute(route="A", stations=3)))
+    events = given(GAME, state).when(0, MarkRoute(route="A", stations=3)).events
     assert events[-1] == CardFlipped(turn=2, card="RS6")
 
 
@@ -156,7 +160,8 @@ def test_re_shuffle_after_the_turn() -> None:
     """Worked example 5 (Rules, Number, note): after the Re-Shuffle turn's completions are announced, all 15
     cards (discards and the Re-Shuffle card) are shuffled into a new deck."""
     state = replace(table("metro-city", card="RS6"), discard=(*(c for c in DECK if c != "RS6"), "RS6"))
-    after, events = play(state, (0, MarkRoute(route="B", stations=6)))
+    move = given(GAME, state).when(0, MarkRoute(route="B", stations=6))
+    after, events = move.state, move.events
     assert [type(e) for e in events] == [MarkingSubmitted, TurnResolved, DeckReshuffled, CardFlipped]
     assert events[2] == DeckReshuffled(cards=15)
     flipped = events[3]
@@ -167,11 +172,12 @@ def test_re_shuffle_after_the_turn() -> None:
 def test_other_cards_do_not_reshuffle() -> None:
     """Rules, Game Play: ordinary cards are discarded face-up next to the deck."""
     state = table("metro-city", card="TX-1")
-    after, events = play(state, (0, MarkTransfer(route="A")))
+    move = given(GAME, state).when(0, MarkTransfer(route="A"))
+    after, events = move.state, move.events
     assert not any(isinstance(e, DeckReshuffled) for e in events)
     assert after.discard[0] == "TX-1" and len(after.discard) == 2
     free = table("metro-city", card="FS-1")
-    _, events = play(free, (0, MarkFreeSpace(station="6.6")))
+    events = given(GAME, free).when(0, MarkFreeSpace(station="6.6")).events
     assert not any(isinstance(e, DeckReshuffled) for e in events)
 
 
@@ -181,16 +187,16 @@ class Wave(Command, frozen=True, tag="metro-x-test.wave"):
 
 def test_commands_of_other_games_are_refused() -> None:
     """Only the four Metro X markings are understood (the match layer refuses foreign tags first)."""
-    assert refusal(table("metro-city", card="N3-1"), 0, Wave()) == "unknown-command"
+    given(GAME, table("metro-city", card="N3-1")).when(0, Wave()).then_refused("unknown-command")
 
 
 def test_every_sheet_is_public() -> None:
     """Rules, Game Play: boards are compared openly once marked; each seat and spectators see every sheet whole
     (windows, crossed stations, transfer numbers, score boxes), plus the card, discards and deck size."""
-    state, _ = play(
-        table("metro-city", seats=2, card="TX-1"),
-        (0, MarkTransfer(route="F")),
-        (1, MarkTransfer(route="A", write_number=False)),
+    state = (
+        given(GAME, table("metro-city", seats=2, card="TX-1"))
+        .when(0, MarkTransfer(route="F"))
+        .when(1, MarkTransfer(route="A", write_number=False)).state
     )
     for seat in (0, 1, None):
         shown = view(state, seat)

@@ -8,8 +8,7 @@ from msgspec.structs import replace
 
 from domain.games.terminus import GAME
 from domain.games.terminus import commands as C
-from domain.games.terminus.automa import automa_build
-from domain.games.terminus.cards import ZONE_INDEX
+from domain.games.terminus.components import ZONE_INDEX
 from domain.games.terminus.events import (
     AutomaBuilt,
     AutomaFlipped,
@@ -18,9 +17,10 @@ from domain.games.terminus.events import (
     MarkerMoved,
     TurnEnded,
 )
-from domain.games.terminus.state import Automa
-
-from .helpers import act, line, of, plot, refused, stop, table, to_act, to_move
+from domain.games.terminus.rules_automa import automa_build
+from domain.games.terminus.state_players import Automa
+from tests.games.given import given, of_type
+from tests.games.terminus.tables import line, plot, stop, table, to_act, to_move
 
 
 def automa_table(side: str = "a"):
@@ -29,7 +29,7 @@ def automa_table(side: str = "a"):
     old = state.automa
     assert old is not None
     owners, levels = list(state.stop_owner), list(state.stop_level)
-    owners[old.prime], levels[old.prime] = -1, 0
+    owners[old.prime], levels[old.prime] = None, 0
     state = replace(state, stop_owner=tuple(owners), stop_level=tuple(levels))
     state = stop(state, 2, "P02", 3)
     automa = Automa(card="AU1", side=side, zone=ZONE_INDEX["supply"], arrow="E", prime=plot("P02"),
@@ -41,18 +41,19 @@ def test_entering_the_automa_zone_costs_a_coin_and_moves_it() -> None:
     """Worked example 12, Trigger 1: moving into the Automa's Zone costs 1 coin; the Automa's marker then moves
     counter-clockwise by the card's number (side a: 1, Supply -> Market) before the player acts."""
     state = to_move(automa_table(), 0, coins=5)
-    after, events = act(state, 0, C.Move(zone="supply"))
+    move = given(GAME, state).when(0, C.Move(zone="supply"))
+    after, events = move.state, move.events
     assert events == [MarkerMoved(seat=0, zone="supply", cycle=1, fee=1), AutomaMoved(zone="market")]
     assert after.players[0].coins == 4 and after.step == "act"
     poor = to_move(automa_table(), 0, coins=0, res=(0, 0, 0, 2))
-    assert refused(poor, 0, C.Move(zone="supply")) == "automa-fee"
+    given(GAME, poor).when(0, C.Move(zone="supply")).then_refused("automa-fee")
 
 
 def test_the_fee_is_counted_before_judging_the_zone() -> None:
     """After the fee, the player must still be able to act there (Rules: you must carry out an action)."""
     state = to_move(automa_table(), 0, coins=2, res=(0, 0, 0, 0))
     state = replace(state, markets=(*state.markets[:3], (0,) * 8))
-    assert refused(state, 0, C.Move(zone="supply")) == "no-action-in-zone"
+    given(GAME, state).when(0, C.Move(zone="supply")).then_refused("no-action-in-zone")
     assert C.Move(zone="supply") in GAME.legal(to_move(automa_table(), 0, coins=3, res=(0, 0, 0, 0)), 0)
 
 
@@ -61,7 +62,8 @@ def test_a_capacity_increase_makes_the_automa_build_after_the_turn() -> None:
     Automa builds in its Main direction (right of the arrow: south) to the empty Plot P03, places a Station there
     (its new Terminus, the arrow keeps its direction), then its card flips."""
     state = to_act(automa_table(), 0, "supply", res=(0, 0, 1, 1))
-    after, events = act(state, 0, C.IncreaseCapacity(steps=1))
+    move = given(GAME, state).when(0, C.IncreaseCapacity(steps=1))
+    after, events = move.state, move.events
     tail = events[events.index(TurnEnded(seat=0)):]
     assert tail == [
         TurnEnded(seat=0),
@@ -122,8 +124,9 @@ def test_players_may_connect_to_the_automa() -> None:
     """Reading 22: players may connect to the Automa's Stops (its coin goes to the Automa, irrelevant)."""
     state = to_act(automa_table(), 0, "build", res=(1, 0, 0, 2), rails_storage=2)
     state = line(state, 0, "P12", [])
-    state, _ = act(state, 0, C.StartBuild())
-    state, events = act(state, 0, C.BuildLink(start="P12", end="P02"))
-    assert of(events, type(events[0]))[0].owner == 2
-    state, _ = act(state, 0, C.FinishBuild())
+    state = given(GAME, state).when(0, C.StartBuild()).state
+    move = given(GAME, state).when(0, C.BuildLink(start="P12", end="P02"))
+    state, events = move.state, move.events
+    assert of_type(events, type(events[0]))[0].owner == 2
+    state = given(GAME, state).when(0, C.FinishBuild()).state
     assert state.automa is not None and state.automa.coins == 1

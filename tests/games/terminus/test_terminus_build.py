@@ -16,9 +16,9 @@ from domain.games.terminus.events import (
     Traded,
     TurnEnded,
 )
-from domain.games.terminus.state import termini
-
-from .helpers import act, development, line, of, plot, refused, table, to_act
+from domain.games.terminus.state_players import termini
+from tests.games.given import given, of_type
+from tests.games.terminus.tables import development, line, plot, table, to_act
 
 
 def builder(seat: int = 0, **changes):
@@ -29,7 +29,8 @@ def builder(seat: int = 0, **changes):
 
 
 def start(state, seat: int = 0, via: str = ""):
-    state, events = act(state, seat, C.StartBuild(via=via))
+    move = given(GAME, state).when(seat, C.StartBuild(via=via))
+    state, events = move.state, move.events
     return state, events
 
 
@@ -39,16 +40,18 @@ def test_building_stations_from_the_terminus() -> None:
     state, events = start(builder())
     assert events == [Traded(seat=0, action="build", give=(1, 0, 0, 2)), BuildStarted(seat=0)]
     assert state.step == "build"
-    assert refused(state, 0, C.FinishBuild()) == "nothing-built"
-    state, events = act(state, 0, C.BuildLink(start="P11", end="P21"))
+    given(GAME, state).when(0, C.FinishBuild()).then_refused("nothing-built")
+    move = given(GAME, state).when(0, C.BuildLink(start="P11", end="P21"))
+    state, events = move.state, move.events
     assert events == [LinkBuilt(seat=0, start="P11", end="P21", rail="P11-P21", rails=2, station=True, blueprint=1)]
     assert termini(state.players[0]) == (plot("P21"),)
-    assert refused(state, 0, C.BuildLink(start="P11", end="P10")) == "not-a-terminus"
-    state, _ = act(state, 0, C.BuildLink(start="P21", end="P31"))
+    given(GAME, state).when(0, C.BuildLink(start="P11", end="P10")).then_refused("not-a-terminus")
+    state = given(GAME, state).when(0, C.BuildLink(start="P21", end="P31")).state
     p = state.players[0]
     assert (p.res, p.rails_storage, p.rails_placed, p.discs_used) == ((0, 1, 0, 0), 2, 4, 2)
-    assert refused(state, 0, C.BuildLink(start="P31", end="P41")) == "no-capacity"
-    state, events = act(state, 0, C.FinishBuild())
+    given(GAME, state).when(0, C.BuildLink(start="P31", end="P41")).then_refused("no-capacity")
+    move = given(GAME, state).when(0, C.FinishBuild())
+    state, events = move.state, move.events
     assert events[:3] == [BuildFinished(seat=0), ActionDone(seat=0), TurnEnded(seat=0)]
     assert state.stop_owner[plot("P21")] == 0 and state.stop_level[plot("P31")] == 1
 
@@ -67,13 +70,15 @@ def test_connections_pay_power_once_and_a_coin_per_connection() -> None:
     to Pink (who has passed, and is still paid); no Blueprint, no disc for a Connection."""
     state = pink_and_purple()
     coins = state.players[1].coins
-    state, events = act(state, 0, C.BuildLink(start="P11", end="P21"))
+    move = given(GAME, state).when(0, C.BuildLink(start="P11", end="P21"))
+    state, events = move.state, move.events
     assert events == [LinkBuilt(seat=0, start="P11", end="P21", rail="P11-P21", rails=2, station=False, owner=1)]
-    state, _ = act(state, 0, C.BuildLink(start="P21", end="P31"))
+    state = given(GAME, state).when(0, C.BuildLink(start="P21", end="P31")).state
     assert termini(state.players[0]) == (plot("P31"),) and state.players[0].discs_used == 0
     power = sum(state.markets[2])
-    state, events = act(state, 0, C.FinishBuild())
-    assert of(events, BuildFinished) == [BuildFinished(seat=0, power=1, paid=((1, 2),))]
+    move = given(GAME, state).when(0, C.FinishBuild())
+    state, events = move.state, move.events
+    assert of_type(events, BuildFinished) == [BuildFinished(seat=0, power=1, paid=((1, 2),))]
     assert state.players[1].coins == coins + 2 and state.players[0].res[2] == 1 and sum(state.markets[2]) == power - 1
 
 
@@ -84,12 +89,12 @@ def test_no_second_connection_to_the_same_stop() -> None:
     state = replace(state, players=tuple(replace(p, connected=(plot("P21"),)) if i == 0 else p
                                          for i, p in enumerate(state.players)))
     state, _ = start(state)
-    assert refused(state, 0, C.BuildLink(start="P11", end="P21")) == "repeat-connection"
+    given(GAME, state).when(0, C.BuildLink(start="P11", end="P21")).then_refused("repeat-connection")
 
 
 def test_connections_do_not_count_as_your_stops() -> None:
     """Making a Connection: the connected Stop is your Terminus but not one of your Stops."""
-    state, _ = act(pink_and_purple(), 0, C.BuildLink(start="P11", end="P21"))
+    state = given(GAME, pink_and_purple()).when(0, C.BuildLink(start="P11", end="P21")).state
     assert state.stop_owner[plot("P21")] == 1
     assert plot("P21") in state.players[0].connected
 
@@ -98,20 +103,20 @@ def test_placement_rules() -> None:
     """Worked example 20: the line is continuous (one rail space per link, no skipping plots, no branching);
     Rails may not go through Developments or other Rails, nor meet your own line."""
     state, _ = start(builder())
-    assert refused(state, 0, C.BuildLink(start="P11", end="P31")) == "no-rail-space"
-    assert refused(state, 0, C.BuildLink(start="P11", end="Q1")) == "unknown-plot"
+    given(GAME, state).when(0, C.BuildLink(start="P11", end="P31")).then_refused("no-rail-space")
+    given(GAME, state).when(0, C.BuildLink(start="P11", end="Q1")).then_refused("unknown-plot")
     blocked = development(state, "DT05", "B11")
-    assert refused(blocked, 0, C.BuildLink(start="P11", end="P22")) == "blocked-by-development"
+    given(GAME, blocked).when(0, C.BuildLink(start="P11", end="P22")).then_refused("blocked-by-development")
     taken = line(state, 2, "P13", ["P12", "P11"])
-    assert refused(taken, 0, C.BuildLink(start="P11", end="P12")) == "rail-space-taken"
+    given(GAME, taken).when(0, C.BuildLink(start="P11", end="P12")).then_refused("rail-space-taken")
     legal = line(state, 2, "P33", ["P32", "P31", "P21"])
-    assert of(act(legal, 0, C.BuildLink(start="P11", end="P21"))[1], LinkBuilt)[0].owner == 2
+    assert of_type(given(GAME, legal).when(0, C.BuildLink(start="P11", end="P21")).events, LinkBuilt)[0].owner == 2
     looped = line(state, 0, "P11", ["P21", "P22", "P12"])
-    assert refused(looped, 0, C.BuildLink(start="P12", end="P11")) == "own-line"
+    given(GAME, looped).when(0, C.BuildLink(start="P12", end="P11")).then_refused("own-line")
 
 
 def _rail(a: str, b: str) -> int:
-    from .helpers import G
+    from tests.games.terminus.tables import G
 
     return G.rail_between[(plot(a), plot(b))]
 
@@ -122,29 +127,30 @@ def test_double_rail_spaces_take_two_players_once_each() -> None:
     other = line(state, 1, "P22", ["P32"])
     other = replace(other, rail_owners=tuple((1,) if i == _rail("P12", "P22") else o
                                             for i, o in enumerate(other.rail_owners)))
-    after, events = act(other, 0, C.BuildLink(start="P12", end="P22"))
-    assert of(events, LinkBuilt)[0].station is False
+    move = given(GAME, other).when(0, C.BuildLink(start="P12", end="P22"))
+    after, events = move.state, move.events
+    assert of_type(events, LinkBuilt)[0].station is False
     assert after.rail_owners[_rail("P12", "P22")] == (1, 0)
     full = replace(other, rail_owners=tuple((1, 2) if i == _rail("P12", "P22") else o
                                            for i, o in enumerate(other.rail_owners)))
-    assert refused(full, 0, C.BuildLink(start="P12", end="P22")) == "rail-space-taken"
+    given(GAME, full).when(0, C.BuildLink(start="P12", end="P22")).then_refused("rail-space-taken")
     mine = replace(other, rail_owners=tuple((0,) if i == _rail("P12", "P22") else o
                                            for i, o in enumerate(other.rail_owners)))
-    assert refused(mine, 0, C.BuildLink(start="P12", end="P22")) == "one-side-only"
+    given(GAME, mine).when(0, C.BuildLink(start="P12", end="P22")).then_refused("one-side-only")
 
 
 def test_build_resource_refusals() -> None:
     """Build costs: 1 Permit and 2 Construction to start; 1 Blueprint per Station; Rails from storage."""
-    assert refused(builder(res=(0, 3, 0, 2)), 0, C.StartBuild()) == "not-enough-permits"
-    assert refused(builder(res=(1, 3, 0, 1)), 0, C.StartBuild()) == "not-enough-construction"
-    assert refused(builder(capacity=0), 0, C.StartBuild()) == "nothing-to-build"
+    given(GAME, builder(res=(0, 3, 0, 2))).when(0, C.StartBuild()).then_refused("not-enough-permits")
+    given(GAME, builder(res=(1, 3, 0, 1))).when(0, C.StartBuild()).then_refused("not-enough-construction")
+    given(GAME, builder(capacity=0)).when(0, C.StartBuild()).then_refused("nothing-to-build")
     state, _ = start(builder(res=(1, 1, 0, 2)))
-    state, _ = act(state, 0, C.BuildLink(start="P11", end="P21"))
-    assert refused(state, 0, C.BuildLink(start="P21", end="P31")) == "not-enough-blueprints"
+    state = given(GAME, state).when(0, C.BuildLink(start="P11", end="P21")).state
+    given(GAME, state).when(0, C.BuildLink(start="P21", end="P31")).then_refused("not-enough-blueprints")
     state, _ = start(builder(rails_storage=3))
-    state, _ = act(state, 0, C.BuildLink(start="P11", end="P21"))
-    assert refused(state, 0, C.BuildLink(start="P21", end="P22")) == "not-enough-rails"
-    assert refused(builder(), 0, C.BuildLink(start="P11", end="P21")) == "wrong-step"
+    state = given(GAME, state).when(0, C.BuildLink(start="P11", end="P21")).state
+    given(GAME, state).when(0, C.BuildLink(start="P21", end="P22")).then_refused("not-enough-rails")
+    given(GAME, builder()).when(0, C.BuildLink(start="P11", end="P21")).then_refused("wrong-step")
 
 
 def test_hubs() -> None:
@@ -152,14 +158,15 @@ def test_hubs() -> None:
     and a Hub on top of it, which stays the Terminus; 1 Blueprint each; Hubs are not built upon."""
     state = line(builder(res=(1, 3, 0, 2), capacity=4, builds=("hubs",)), 0, "P11", ["P21"])
     state, _ = start(state)
-    state, events = act(state, 0, C.BuildHub(plot="P21"))
+    move = given(GAME, state).when(0, C.BuildHub(plot="P21"))
+    state, events = move.state, move.events
     assert events == [HubBuilt(seat=0, plot="P21", blueprint=1)]
     assert state.stop_level[plot("P21")] == 2
-    assert refused(state, 0, C.BuildHub(plot="P21")) == "not-your-station"
-    assert refused(state, 0, C.BuildHub(plot="P11")) == "not-your-station"
-    assert refused(state, 0, C.BuildHub(plot="P51")) == "not-your-station"
-    state, _ = act(state, 0, C.BuildLink(start="P21", end="P31"))
-    state, _ = act(state, 0, C.BuildHub(plot="P31"))
+    given(GAME, state).when(0, C.BuildHub(plot="P21")).then_refused("not-your-station")
+    given(GAME, state).when(0, C.BuildHub(plot="P11")).then_refused("not-your-station")
+    given(GAME, state).when(0, C.BuildHub(plot="P51")).then_refused("not-your-station")
+    state = given(GAME, state).when(0, C.BuildLink(start="P21", end="P31")).state
+    state = given(GAME, state).when(0, C.BuildHub(plot="P31")).state
     assert termini(state.players[0]) == (plot("P31"),) and state.stop_level[plot("P31")] == 2
     assert state.players[0].discs_used == 4
 
@@ -167,10 +174,10 @@ def test_hubs() -> None:
 def test_hub_refusals() -> None:
     """Hubs need the Hub Build Upgrade and a Station disc left of the Capacity Marker."""
     state, _ = start(line(builder(), 0, "P11", ["P21"]))
-    assert refused(state, 0, C.BuildHub(plot="P21")) == "hubs-locked"
+    given(GAME, state).when(0, C.BuildHub(plot="P21")).then_refused("hubs-locked")
     state, _ = start(line(builder(capacity=3, builds=("hubs",)), 0, "P11", ["P21", "P31"]))
-    state, _ = act(state, 0, C.BuildLink(start="P31", end="P41"))
-    assert refused(state, 0, C.BuildHub(plot="P21")) == "no-capacity"
+    state = given(GAME, state).when(0, C.BuildLink(start="P31", end="P41")).state
+    given(GAME, state).when(0, C.BuildHub(plot="P21")).then_refused("no-capacity")
 
 
 def test_second_terminus() -> None:
@@ -179,10 +186,10 @@ def test_second_terminus() -> None:
     state = line(builder(res=(1, 3, 0, 2), capacity=4, builds=("second_terminus",), rails_storage=8), 0, "P11", ["P21"])
     assert termini(state.players[0]) == (plot("P21"), plot("P11"))
     state, _ = start(state)
-    state, _ = act(state, 0, C.BuildLink(start="P11", end="P10"))
+    state = given(GAME, state).when(0, C.BuildLink(start="P11", end="P10")).state
     assert termini(state.players[0]) == (plot("P21"), plot("P10"))
-    state, _ = act(state, 0, C.BuildLink(start="P21", end="P31"))
-    state, _ = act(state, 0, C.BuildLink(start="P10", end="P00"))
+    state = given(GAME, state).when(0, C.BuildLink(start="P21", end="P31")).state
+    state = given(GAME, state).when(0, C.BuildLink(start="P10", end="P00")).state
     assert termini(state.players[0]) == (plot("P31"), plot("P00"))
     assert state.players[0].branch_b == (plot("P10"), plot("P00"))
 
@@ -190,9 +197,9 @@ def test_second_terminus() -> None:
 def test_second_terminus_from_an_unbuilt_line() -> None:
     """With no Station built yet, both ends are the Prime Hub: two links may leave it in different directions."""
     state, _ = start(builder(builds=("second_terminus",), capacity=2))
-    state, _ = act(state, 0, C.BuildLink(start="P11", end="P21"))
+    state = given(GAME, state).when(0, C.BuildLink(start="P11", end="P21")).state
     assert termini(state.players[0]) == (plot("P21"), plot("P11"))
-    state, _ = act(state, 0, C.BuildLink(start="P11", end="P01"))
+    state = given(GAME, state).when(0, C.BuildLink(start="P11", end="P01")).state
     assert termini(state.players[0]) == (plot("P21"), plot("P01"))
 
 
@@ -202,12 +209,14 @@ def test_build_developments_and_the_free_first_stop() -> None:
     for tile, give in (("DT06", (1, 0, 0, 1)), ("DT16", (0, 0, 0, 2)), ("DT23", (1, 0, 0, 0))):
         state = development(builder(), tile, "B00", lobbyists=(0,))
         _, events = start(state, via=tile)
-        assert of(events, Traded)[0].give == give
+        assert of_type(events, Traded)[0].give == give
     state, _ = start(builder(upgrades=("A6",)))
-    state, events = act(state, 0, C.BuildLink(start="P11", end="P21"))
-    assert of(events, LinkBuilt)[0].blueprint == 0
-    state, events = act(state, 0, C.BuildLink(start="P21", end="P31"))
-    assert of(events, LinkBuilt)[0].blueprint == 1
+    move = given(GAME, state).when(0, C.BuildLink(start="P11", end="P21"))
+    state, events = move.state, move.events
+    assert of_type(events, LinkBuilt)[0].blueprint == 0
+    move = given(GAME, state).when(0, C.BuildLink(start="P21", end="P31"))
+    state, events = move.state, move.events
+    assert of_type(events, LinkBuilt)[0].blueprint == 1
 
 
 def test_connection_bonus_upgrade() -> None:
@@ -215,9 +224,9 @@ def test_connection_bonus_upgrade() -> None:
     state = pink_and_purple()
     state = replace(state, players=tuple(replace(p, upgrades=("A5",)) if i == 0 else p
                                          for i, p in enumerate(state.players)))
-    state, _ = act(state, 0, C.BuildLink(start="P11", end="P21"))
-    _, events = act(state, 0, C.FinishBuild())
-    assert of(events, BuildFinished)[0].coins == 1
+    state = given(GAME, state).when(0, C.BuildLink(start="P11", end="P21")).state
+    events = given(GAME, state).when(0, C.FinishBuild()).events
+    assert of_type(events, BuildFinished)[0].coins == 1
 
 
 def test_legal_build_steps_are_exactly_the_placements() -> None:

@@ -18,9 +18,9 @@ from domain.games.terminus.events import (
     YearBegan,
     YearEnded,
 )
-from domain.games.terminus.flow import budget
-
-from .helpers import act, of, player, refused, started, table
+from domain.games.terminus.rules_income import budget
+from tests.games.given import given, of_type
+from tests.games.terminus.tables import player, started, table
 
 
 def test_year_one_income_is_the_bonus_and_twelve_coins() -> None:
@@ -35,20 +35,21 @@ def test_bonus_choices_stay_hidden_until_all_have_chosen() -> None:
     """Bonuses: markers move simultaneously, so a choice is hidden from the others until everyone has chosen."""
     state = started(2)
     for seat in range(2):
-        state, _ = act(state, seat, C.KeepAgenda(agenda=state.players[seat].hand[0]))
+        state = given(GAME, state).when(seat, C.KeepAgenda(agenda=state.players[seat].hand[0])).state
     while state.phase == "place-hub":
-        state, _ = act(state, state.current, C.PlaceHub(plot=["P11", "P51"][state.current]))
-    state, events = act(state, 0, C.ChooseBonus(option=2))
+        state = given(GAME, state).when(state.current, C.PlaceHub(plot=["P11", "P51"][state.current])).state
+    move = given(GAME, state).when(0, C.ChooseBonus(option=2))
+    state, events = move.state, move.events
     assert events == [BonusChosen(seat=0, option=2)]
     assert GAME.redact(events[0], 1) == BonusChosen(seat=0, option=-1)
     assert GAME.view(state, 1)["players"][0]["bonus"] is True
-    assert refused(state, 0, C.ChooseBonus(option=1)) == "not-your-turn"
-    assert refused(state, 1, C.ChooseBonus(option=9)) == "no-such-bonus"
-    state, events = act(state, 1, C.ChooseBonus(option=3))
-    began = of(events, IncomeBegan)[0]
+    given(GAME, state).when(0, C.ChooseBonus(option=1)).then_refused("not-your-turn")
+    given(GAME, state).when(1, C.ChooseBonus(option=9)).then_refused("no-such-bonus")
+    move = given(GAME, state).when(1, C.ChooseBonus(option=3))
+    state, events = move.state, move.events
+    began = of_type(events, IncomeBegan)[0]
     assert began.bonuses == (2, 3)
-    assert [e.option for e in of(events, BonusCollected)] == [2, 3] or [e.option for e in of(events, BonusCollected)] \
-        == [3, 2]
+    assert sorted(e.option for e in of_type(events, BonusCollected)) == [2, 3]
 
 
 def short_of_blueprints(blueprints: tuple[int, ...]):
@@ -57,7 +58,8 @@ def short_of_blueprints(blueprints: tuple[int, ...]):
     state, _ = pass_all(table(2))
     state = replace(state, markets=(state.markets[0], blueprints, *state.markets[2:]))
     for seat in range(2):
-        state, events = act(state, seat, C.ChooseBonus(option=2))
+        move = given(GAME, state).when(seat, C.ChooseBonus(option=2))
+        state, events = move.state, move.events
     return state, events
 
 
@@ -70,38 +72,40 @@ def test_a_bonus_that_cannot_be_collected_in_full_offers_a_choice() -> None:
     Permit' (3) or 4 coins (4, DEFAULT, alternate only). With the Power market empty, area 0 is no alternate."""
     state, events = short_of_blueprints((0, 0, 0, 1, 2))
     first, second = state.order
-    assert of(events, BonusCollected) == [BonusCollected(seat=first, option=2, take=(0, 2, 0, 0))]
+    assert of_type(events, BonusCollected) == [BonusCollected(seat=first, option=2, take=(0, 2, 0, 0))]
     assert GAME.to_move(state) == [second]
     assert GAME.legal(state, second) == [C.TakeBonus(option=o) for o in (2, 0, 1, 3, 4)]
-    assert refused(state, second, C.TakeBonus(option=9)) == "bonus-unavailable"
+    given(GAME, state).when(second, C.TakeBonus(option=9)).then_refused("bonus-unavailable")
     no_power = replace(state, markets=(*state.markets[:2], (0, 0, 0, 0), state.markets[3]))
     assert GAME.legal(no_power, second) == [C.TakeBonus(option=o) for o in (2, 1, 3, 4)]
-    assert refused(no_power, second, C.TakeBonus(option=0)) == "bonus-unavailable"
-    assert refused(state, first, C.TakeBonus(option=2)) == "not-your-turn"
-    partly, events = act(state, second, C.TakeBonus(option=2))
-    assert of(events, BonusCollected) == [BonusCollected(seat=second, option=2, take=(0, 1, 0, 0), partial=True)]
-    assert partly.players[second].res[1] == state.players[second].res[1] + 1 and of(events, BudgetPaid)
-    rails, events = act(state, second, C.TakeBonus(option=3))
-    assert of(events, BonusCollected) == [BonusCollected(seat=second, option=2, take=(1, 0, 0, 0), rails=3,
+    given(GAME, no_power).when(second, C.TakeBonus(option=0)).then_refused("bonus-unavailable")
+    given(GAME, state).when(first, C.TakeBonus(option=2)).then_refused("not-your-turn")
+    move = given(GAME, state).when(second, C.TakeBonus(option=2))
+    partly, events = move.state, move.events
+    assert of_type(events, BonusCollected) == [BonusCollected(seat=second, option=2, take=(0, 1, 0, 0), partial=True)]
+    assert partly.players[second].res[1] == state.players[second].res[1] + 1 and of_type(events, BudgetPaid)
+    move = given(GAME, state).when(second, C.TakeBonus(option=3))
+    rails, events = move.state, move.events
+    assert of_type(events, BonusCollected) == [BonusCollected(seat=second, option=2, take=(1, 0, 0, 0), rails=3,
                                                          alternate=True, reward=3)]
     assert rails.players[second].rails_storage == state.players[second].rails_storage + 3
-    coins, events = act(state, second, C.TakeBonus(option=4))
-    assert of(events, BonusCollected)[0].coins == 4 and of(events, BonusCollected)[0].reward == 4
+    events = given(GAME, state).when(second, C.TakeBonus(option=4)).events
+    assert of_type(events, BonusCollected)[0].coins == 4 and of_type(events, BonusCollected)[0].reward == 4
 
 
 def test_a_bonus_collectable_in_full_is_collected_without_a_choice() -> None:
     """Bonuses: with enough Blueprints for both, each seat collects its Bonus in turn order, nothing to choose."""
     state, events = short_of_blueprints((0, 0, 0, 2, 2))
-    assert [e.take for e in of(events, BonusCollected)] == [(0, 2, 0, 0), (0, 2, 0, 0)]
-    assert not any(e.alternate or e.partial for e in of(events, BonusCollected))
-    assert refused(state, state.order[0], C.TakeBonus(option=0)) == "wrong-step"
+    assert [e.take for e in of_type(events, BonusCollected)] == [(0, 2, 0, 0), (0, 2, 0, 0)]
+    assert not any(e.alternate or e.partial for e in of_type(events, BonusCollected))
+    given(GAME, state).when(state.order[0], C.TakeBonus(option=0)).then_refused("wrong-step")
 
 
 def test_an_alternate_only_area_cannot_be_chosen_as_the_bonus() -> None:
     """The DEFAULT 4-coin area of the Bonus Track is an alternate reward, never the Bonus itself."""
     state, _ = pass_all(table(2))
     assert GAME.legal(state, 0) == [C.ChooseBonus(option=o) for o in range(4)]
-    assert refused(state, 0, C.ChooseBonus(option=4)) == "no-such-bonus"
+    given(GAME, state).when(0, C.ChooseBonus(option=4)).then_refused("no-such-bonus")
 
 
 def test_budget_is_the_rightmost_visible_coin() -> None:
@@ -117,12 +121,15 @@ def pass_all(state, first_mover: int | None = None):
     events = []
     while state.phase == "loop":
         seat = state.current
-        if seat == first_mover and state.players[seat].zone < 0:
-            state, new = act(state, seat, C.Move(zone="market"))
+        if seat == first_mover and state.players[seat].zone is None:
+            move = given(GAME, state).when(seat, C.Move(zone="market"))
+            state, new = move.state, move.events
             events += new
-            state, new = act(state, seat, C.BuyResources(resource="permit", count=1))
+            move = given(GAME, state).when(seat, C.BuyResources(resource="permit", count=1))
+            state, new = move.state, move.events
         else:
-            state, new = act(state, seat, C.Pass())
+            move = given(GAME, state).when(seat, C.Pass())
+            state, new = move.state, move.events
         events += new
     return state, events
 
@@ -133,9 +140,9 @@ def test_passing_order_is_next_years_turn_order() -> None:
     state = table(4)
     mover = state.order[0]
     state, events = pass_all(state, first_mover=mover)
-    passes = [e.seat for e in of(events, Passed)]
-    assert passes[-1] == mover and [e.position for e in of(events, Passed)] == [1, 2, 3, 4]
-    assert of(events, YearEnded) == [YearEnded(year=1, order=tuple(passes))]
+    passes = [e.seat for e in of_type(events, Passed)]
+    assert passes[-1] == mover and [e.position for e in of_type(events, Passed)] == [1, 2, 3, 4]
+    assert of_type(events, YearEnded) == [YearEnded(year=1, order=tuple(passes))]
     assert YearBegan(year=2) in events
     assert state.order == tuple(passes) and state.phase == "bonus"
 
@@ -148,17 +155,21 @@ def test_turn_order_rewards_in_year_two() -> None:
     state, _ = pass_all(state, first_mover=state.order[0])
     first, second, third, fourth = state.order
     for seat in range(4):
-        state, events = act(state, seat, C.ChooseBonus(option=1))
+        move = given(GAME, state).when(seat, C.ChooseBonus(option=1))
+        state, events = move.state, move.events
     assert GAME.to_move(state) == [first]
     assert {c.choice for c in GAME.legal(state, first)} == {"permit", "blueprint", "power", "construction", "coins"}
     coins = state.players[first].coins
-    state, events = act(state, first, C.TakeReward(choice="coins"))
+    move = given(GAME, state).when(first, C.TakeReward(choice="coins"))
+    state, events = move.state, move.events
     assert state.players[first].coins == coins + 2
     assert GAME.to_move(state) == [second]
-    assert refused(state, second, C.TakeReward(choice="coins")) == "reward-unavailable"
-    state, events = act(state, second, C.TakeReward(choice="power"))
-    assert of(events, RewardTaken)[:2] == [RewardTaken(seat=second, resource="power"), RewardTaken(seat=third, coins=1)]
-    assert all(e.seat != fourth for e in of(events, RewardTaken))
+    given(GAME, state).when(second, C.TakeReward(choice="coins")).then_refused("reward-unavailable")
+    move = given(GAME, state).when(second, C.TakeReward(choice="power"))
+    state, events = move.state, move.events
+    taken = [RewardTaken(seat=second, resource="power"), RewardTaken(seat=third, coins=1)]
+    assert of_type(events, RewardTaken)[:2] == taken
+    assert all(e.seat != fourth for e in of_type(events, RewardTaken))
     assert state.phase == "loop" and state.current == first
 
 
@@ -166,10 +177,11 @@ def test_two_player_rewards_use_the_two_leftmost_columns() -> None:
     """2-Player Game 1 and reading 5: with 2 players the 1st collects 1 coin, the 2nd nothing."""
     state = table(2)
     state, _ = pass_all(state)
-    state, _ = act(state, 0, C.ChooseBonus(option=2))
-    state, events = act(state, 1, C.ChooseBonus(option=2))
-    assert of(events, RewardTaken) == [RewardTaken(seat=state.order[0], coins=1)]
-    assert of(events, BudgetPaid)
+    state = given(GAME, state).when(0, C.ChooseBonus(option=2)).state
+    move = given(GAME, state).when(1, C.ChooseBonus(option=2))
+    state, events = move.state, move.events
+    assert of_type(events, RewardTaken) == [RewardTaken(seat=state.order[0], coins=1)]
+    assert of_type(events, BudgetPaid)
 
 
 def test_the_game_ends_after_year_three() -> None:
@@ -179,12 +191,14 @@ def test_the_game_ends_after_year_three() -> None:
         state, events = pass_all(state)
         if state.phase == "bonus":
             for seat in range(2):
-                state, events = act(state, seat, C.ChooseBonus(option=0))
+                move = given(GAME, state).when(seat, C.ChooseBonus(option=0))
+                state, events = move.state, move.events
             while state.phase == "income":  # the Power market may run short: take the Bonus in part
                 seat = GAME.to_move(state)[0]
-                state, events = act(state, seat, GAME.legal(state, seat)[0])
-    assert state.phase == "over" and of(events, GameScored)
+                move = given(GAME, state).when(seat, GAME.legal(state, seat)[0])
+                state, events = move.state, move.events
+    assert state.phase == "over" and of_type(events, GameScored)
     outcome = GAME.outcome(state)
     assert outcome is not None and len(outcome.results) == 2
     assert GAME.to_move(state) == [] and GAME.legal(state, 0) == []
-    assert refused(state, 0, C.Pass()) == "game-over"
+    given(GAME, state).when(0, C.Pass()).then_refused("game-over")

@@ -11,9 +11,9 @@ import pytest
 
 from domain import match
 from domain.engine import Command, Event, Refusal
-from domain.games.terminus import GAME, market
+from domain.games.terminus import GAME, state_markets
 from domain.games.terminus import commands as C
-from domain.games.terminus.cards import BOARDS, DATA, Board, BoardIndex, board
+from domain.games.terminus.components import BOARDS, DATA, Board, BoardIndex, board
 from domain.games.terminus.state import State
 from domain.match import MatchState
 from domain.playout import play
@@ -45,7 +45,7 @@ def purposeful(rng: Rng):
 def conserved(state: State) -> None:
     """Cubes, Rails, Lobbyists and Station discs are never created or lost."""
     totals = [sum(m) + sum(p.res[r] for p in state.players) for r, m in enumerate(state.markets)]
-    caps = [sum(c) for c in market.initial(state.seats)]
+    caps = [sum(c) for c in state_markets.initial(state.seats)]
     assert totals == caps
     for seat, p in enumerate(state.players):
         assert p.rails_reserve + p.rails_storage + p.rails_placed == DATA.player_board.rails
@@ -121,7 +121,7 @@ def _toml(raw: dict[str, Any]) -> str:
         if isinstance(v, str):
             return '"' + v.replace('"', '\\"') + '"'
         if isinstance(v, dict):
-            return "{ " + ", ".join(f"{k} = {value(x)}" for k, x in v.items()) + " }"
+            return "{ " + ", ".join(f"{k} = {value(x)}" for k, x in v.items() if x is not None) + " }"  # no null
         return "[" + ", ".join(value(x) for x in v) + "]"
 
     lines = [f"{k} = {value(v)}" for k, v in raw.items() if not isinstance(v, list) or not v or

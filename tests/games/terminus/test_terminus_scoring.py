@@ -6,10 +6,9 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from domain.games.terminus import GAME
+from domain.games.terminus.events import ScoreLine
 from domain.games.terminus.scoring import Facts, adjacency_points, agenda_total, project_points, score_line
-from domain.games.terminus.state import ScoreLine
-
-from .helpers import development, line, player, plot, stop, table, with_project
+from tests.games.terminus.tables import development, line, player, plot, stop, table, with_project
 
 
 def adjacency_table():
@@ -27,7 +26,7 @@ def test_stops_adjacent_to_developments() -> None:
     """Worked example 11 / Scoring Guide: a Station next to a Development scores 1, a Hub next to one 2, a Hub
     next to two or more 3 (the Prime Hub is a Hub, reading 17); a Stop next to none scores nothing."""
     state = adjacency_table()
-    assert adjacency_points(state, Facts(state, 0)) == 3 + 1 + 2 + 1 + 0
+    assert adjacency_points(Facts(state, 0)) == 3 + 1 + 2 + 1 + 0
 
 
 def run_table(stops: int, lobbyists: int):
@@ -44,19 +43,19 @@ def test_projects_score_the_best_tier_reached_by_the_lobbyists() -> None:
     """Worked example 11 (Public Projects): Orange built 8 consecutive Stops next to Developments and lobbied up to
     9+ (4 Lobbyists): 15, not cumulative; Red built 7 and lobbied 7 (2 Lobbyists): 8; no row, no points."""
     orange = run_table(8, 4)
-    assert project_points(orange, Facts(orange, 0)) == 15
+    assert project_points(Facts(orange, 0)) == 15
     red = run_table(7, 2)
-    assert project_points(red, Facts(red, 0)) == 8
+    assert project_points(Facts(red, 0)) == 8
     short = run_table(8, 2)
-    assert project_points(short, Facts(short, 0)) == 8
-    assert project_points(orange, Facts(orange, 2)) == 0
+    assert project_points(Facts(short, 0)) == 8
+    assert project_points(Facts(orange, 2)) == 0
 
 
 def test_a_foreign_stop_breaks_a_run() -> None:
     """Project 5 counts consecutive own Stops: a Connection stop on the line breaks the run (DEFAULT reading)."""
     state = run_table(8, 4)
     state = stop(state, 2, "P31", 1)
-    assert project_points(state, Facts(state, 0)) == 0
+    assert project_points(Facts(state, 0)) == 0
 
 
 def agenda_table():
@@ -71,7 +70,7 @@ def test_agendas_top_and_bottom_rows() -> None:
     """Worked example 11 (Personal Agendas): 6 (lobbied, bottom row met) + 3 (lobbied, only the top row met) + 4
     (bottom row met but no Lobbyist: top row only) = 13."""
     state = agenda_table()
-    assert agenda_total(state, Facts(state, 0)) == (13, 3)
+    assert agenda_total(Facts(state, 0)) == (13, 3)
 
 
 def test_the_prime_hub_is_a_hub_for_agendas_too() -> None:
@@ -80,12 +79,12 @@ def test_the_prime_hub_is_a_hub_for_agendas_too() -> None:
     is counted, Agendas included. AG02 (DEFAULT: Hubs in Tarragon Hills, top row 1 -> 4, bottom row 2 -> 8)."""
     state = line(table(3), 0, "P00", ["P10"])  # Prime Hub P00 and a Station P10, both in Tarragon Hills
     state = player(state, 0, secret="AG02")
-    assert agenda_total(state, Facts(state, 0)) == (4, 1)
+    assert agenda_total(Facts(state, 0)) == (4, 1)
     lobbied = player(stop(state, 0, "P10", 2), 0, agenda_lobbyists=(0,))  # + a stacked Hub, and a Lobbyist
-    assert agenda_total(lobbied, Facts(lobbied, 0)) == (8, 1)
+    assert agenda_total(Facts(lobbied, 0)) == (8, 1)
     elsewhere = line(table(3), 0, "P21", ["P11"])  # a Prime Hub in Knightsbridge does not count for TH
     elsewhere = player(elsewhere, 0, secret="AG02")
-    assert agenda_total(elsewhere, Facts(elsewhere, 0)) == (0, 0)
+    assert agenda_total(Facts(elsewhere, 0)) == (0, 0)
 
 
 def test_the_prime_hub_counts_in_a_stops_plus_hubs_agenda() -> None:
@@ -93,7 +92,7 @@ def test_the_prime_hub_counts_in_a_stops_plus_hubs_agenda() -> None:
     2+1 -> 6): a Prime Hub in P4 meets the Hub part of the bottom row."""
     state = line(table(3), 0, "P03", ["P02", "P01"])  # Prime Hub P03 in P4; Stations P02, P01 in Tarragon Hills
     state = player(state, 0, secret="AG05", agenda_lobbyists=(0,))
-    assert agenda_total(state, Facts(state, 0)) == (6, 1)
+    assert agenda_total(Facts(state, 0)) == (6, 1)
 
 
 def test_the_prime_hub_is_a_hub_for_projects() -> None:
@@ -101,7 +100,7 @@ def test_the_prime_hub_is_a_hub_for_projects() -> None:
     state = line(table(3), 0, "P00", ["P10"])
     state = stop(state, 0, "P10", 2)
     state = with_project(state, "PJ02", ((0, 2),))
-    assert project_points(state, Facts(state, 0)) == 6  # 2 Hubs (Prime Hub + stacked) meet the first tier
+    assert project_points(Facts(state, 0)) == 6  # 2 Hubs (Prime Hub + stacked) meet the first tier
 
 
 def test_demands_and_coins() -> None:

@@ -6,10 +6,9 @@ import pytest
 
 from domain import match
 from domain.engine import Refusal
-from domain.games.terminus import GAME, market
+from domain.games.terminus import GAME, state_markets
 from domain.games.terminus import commands as C
-from domain.games.terminus.cards import DATA, TILES
-from domain.games.terminus.commands import Options
+from domain.games.terminus.components import DATA, TILES
 from domain.games.terminus.events import (
     AgendaDeckShuffled,
     AutomaSetUp,
@@ -17,9 +16,10 @@ from domain.games.terminus.events import (
     TurnOrderRevealed,
     YearBegan,
 )
+from domain.games.terminus.options import Options
 from domain.rng import Rng
-
-from .helpers import G, act, player, plot, refused, started, table, to_act
+from tests.games.given import given
+from tests.games.terminus.tables import G, player, plot, started, table, to_act
 
 
 @pytest.mark.parametrize(("seats", "per_type", "projects", "copies"), [(2, 4, 3, 1), (3, 4, 3, 2), (4, 5, 4, 2),
@@ -27,7 +27,7 @@ from .helpers import G, act, player, plot, refused, started, table, to_act
 def test_components_by_player_count(seats: int, per_type: int, projects: int, copies: int) -> None:
     """Main Board Set Up 3, 6, 7: 4/5 Development tiles per type, 3/4 Projects, 1/2/2/3 Upgrade copies."""
     state = started(seats)
-    display = [TILES[i] for i, at in enumerate(state.tile_at) if at == -1]
+    display = [TILES[i] for i, at in enumerate(state.tile_at) if at == "display"]
     for kind in ("commercial", "industrial", "residential"):
         assert sum(1 for t in display if t.type == kind) == per_type
     assert len(state.projects) == projects
@@ -37,10 +37,10 @@ def test_components_by_player_count(seats: int, per_type: int, projects: int, co
 def test_every_face_up_development_carries_a_demand_token() -> None:
     """Main Board Set Up 4: one Demand token at random on each face-up Development; the rest go back."""
     state = started(4)
-    display = [i for i, at in enumerate(state.tile_at) if at == -1]
-    assert all(state.tile_token[i] >= 0 for i in display)
+    display = [i for i, at in enumerate(state.tile_at) if at == "display"]
+    assert all(state.tile_token[i] is not None for i in display)
     assert len({state.tile_token[i] for i in display}) == len(display)
-    assert all(state.tile_token[i] == -1 for i, at in enumerate(state.tile_at) if at == -2)
+    assert all(state.tile_token[i] is None for i, at in enumerate(state.tile_at) if at is None)
 
 
 def test_markets_are_full_and_two_player_grey_spaces_stay_empty() -> None:
@@ -48,7 +48,7 @@ def test_markets_are_full_and_two_player_grey_spaces_stay_empty() -> None:
     five, two = started(5), started(2)
     assert [sum(m) for m in five.markets] == [12, 15, 8, 20]
     assert [sum(m) for m in two.markets] == [8, 10, 4, 15]
-    assert two.markets[0] == market.capacities(0, 2)
+    assert two.markets[0] == state_markets.capacities(0, 2)
 
 
 def test_first_game_suggestions() -> None:
@@ -56,9 +56,9 @@ def test_first_game_suggestions() -> None:
     small, large = started(3, first_game=True), started(4, first_game=True)
     assert sorted(f"PJ{p + 1:02d}" for p in small.projects) == ["PJ05", "PJ08", "PJ10"]
     assert len(large.projects) == 4
-    numbers = sorted(TILES[i].number for i, at in enumerate(small.tile_at) if at == -1)
+    numbers = sorted(TILES[i].number for i, at in enumerate(small.tile_at) if at == "display")
     assert numbers == [2, 4, 5, 7, 9, 11, 12, 15, 18, 21, 22, 23]
-    assert sorted(TILES[i].number for i, at in enumerate(large.tile_at) if at == -1) == list(
+    assert sorted(TILES[i].number for i, at in enumerate(large.tile_at) if at == "display") == list(
         DATA.setup.first_game_tiles_large)
 
 
@@ -78,9 +78,9 @@ def test_a_station_can_be_built_from_the_start() -> None:
     a Station: 1 Permit, 2 Construction, then 1 Blueprint and 2 Rails to the empty Plot next to the Prime Hub."""
     state = to_act(table(3), 0, "build", res=(1, 1, 0, 2))
     state = player(state, 0, rails_storage=2)
-    state, _ = act(state, 0, C.StartBuild())
-    state, _ = act(state, 0, C.BuildLink(start="P11", end="P21"))
-    state, _ = act(state, 0, C.FinishBuild())
+    state = given(GAME, state).when(0, C.StartBuild()).state
+    state = given(GAME, state).when(0, C.BuildLink(start="P11", end="P21")).state
+    state = given(GAME, state).when(0, C.FinishBuild()).state
     assert state.stop_owner[plot("P21")] == 0 and state.players[0].discs_used == 1
 
 
@@ -90,12 +90,13 @@ def test_two_agendas_dealt_and_one_kept_secret() -> None:
     assert all(len(p.hand) == 2 for p in state.players)
     assert len(state.deck) == 35 - 6
     assert sorted(GAME.to_move(state)) == [0, 1, 2]
-    state, events = act(state, 1, C.KeepAgenda(agenda=state.players[1].hand[1]))
+    move = given(GAME, state).when(1, C.KeepAgenda(agenda=state.players[1].hand[1]))
+    state, events = move.state, move.events
     assert events == [SecretAgendaKept(seat=1, agenda=state.players[1].secret)]
     assert GAME.redact(events[0], 0) == SecretAgendaKept(seat=1, agenda="")
     assert sorted(GAME.to_move(state)) == [0, 2]
-    assert refused(state, 1, C.KeepAgenda(agenda=state.players[1].hand[0])) == "not-your-turn"
-    assert refused(state, 0, C.KeepAgenda(agenda="AG99")) == "not-in-hand"
+    given(GAME, state).when(1, C.KeepAgenda(agenda=state.players[1].hand[0])).then_refused("not-your-turn")
+    given(GAME, state).when(0, C.KeepAgenda(agenda="AG99")).then_refused("not-in-hand")
 
 
 def test_revealed_agenda_numbers_set_year_one_order_and_hubs_go_down_in_reverse() -> None:
@@ -103,7 +104,8 @@ def test_revealed_agenda_numbers_set_year_one_order_and_hubs_go_down_in_reverse(
     Prime Hubs are placed in reverse turn order on any empty Plot."""
     state = started(3, seed="order")
     for seat in range(3):
-        state, events = act(state, seat, C.KeepAgenda(agenda=state.players[seat].hand[0]))
+        move = given(GAME, state).when(seat, C.KeepAgenda(agenda=state.players[seat].hand[0]))
+        state, events = move.state, move.events
     revealed = next(e for e in events if isinstance(e, TurnOrderRevealed))
     numbers = [G.agendas[a].number for a in revealed.cards]
     assert list(revealed.order) == sorted(range(3), key=lambda s: numbers[s])
@@ -112,14 +114,15 @@ def test_revealed_agenda_numbers_set_year_one_order_and_hubs_go_down_in_reverse(
     assert GAME.redact(shuffled, 0).deck == ()
     last = revealed.order[-1]
     assert GAME.to_move(state) == [last]
-    state, _ = act(state, last, C.PlaceHub(plot="P11"))
+    state = given(GAME, state).when(last, C.PlaceHub(plot="P11")).state
     assert state.stop_level[plot("P11")] == 3 and state.players[last].prime == plot("P11")
     middle = revealed.order[1]
     assert GAME.to_move(state) == [middle]
-    assert refused(state, middle, C.PlaceHub(plot="P11")) == "plot-taken"
-    assert refused(state, middle, C.PlaceHub(plot="Z99")) == "unknown-plot"
-    state, _ = act(state, middle, C.PlaceHub(plot="P51"))
-    state, events = act(state, revealed.order[0], C.PlaceHub(plot="P33"))
+    given(GAME, state).when(middle, C.PlaceHub(plot="P11")).then_refused("plot-taken")
+    given(GAME, state).when(middle, C.PlaceHub(plot="Z99")).then_refused("unknown-plot")
+    state = given(GAME, state).when(middle, C.PlaceHub(plot="P51")).state
+    move = given(GAME, state).when(revealed.order[0], C.PlaceHub(plot="P33"))
+    state, events = move.state, move.events
     assert YearBegan(year=1) in events and state.phase == "bonus"
 
 

@@ -9,26 +9,30 @@ from msgspec.structs import replace
 from domain.games.terminus import GAME
 from domain.games.terminus import commands as C
 from domain.games.terminus.events import Exchanged, FollowUpOffered, Traded
-from domain.games.terminus.flow import budget
-
-from .helpers import act, development, of, refused, table, to_act, to_move
+from domain.games.terminus.rules_income import budget
+from tests.games.given import given, of_type
+from tests.games.terminus.tables import development, table, to_act, to_move
 
 
 def test_a1_exchange_once_per_turn_before_moving() -> None:
     """A1: return 1 resource to its market and take 1 of another type, once per turn (before moving)."""
     state = to_move(table(3), 0, upgrades=("A1",), res=(1, 0, 0, 0))
     assert C.Exchange(give="permit", take="power") in GAME.legal(state, 0)
-    after, events = act(state, 0, C.Exchange(give="permit", take="power"))
+    move = given(GAME, state).when(0, C.Exchange(give="permit", take="power"))
+    after, events = move.state, move.events
     assert events == [Exchanged(seat=0, give="permit", take="power")]
     assert after.players[0].res == (0, 0, 1, 0) and after.step == "move"
-    assert refused(after, 0, C.Exchange(give="power", take="permit")) == "exchange-used"
-    assert refused(state, 0, C.Exchange(give="permit", take="permit")) == "same-resource"
-    assert refused(state, 0, C.Exchange(give="power", take="permit")) == "not-enough-resources"
-    assert refused(state, 0, C.Exchange(give="permit", take="gold")) == "unknown-resource"
+    given(GAME, after).when(0, C.Exchange(give="power", take="permit")).then_refused("exchange-used")
+    given(GAME, state).when(0, C.Exchange(give="permit", take="permit")).then_refused("same-resource")
+    given(GAME, state).when(0, C.Exchange(give="power", take="permit")).then_refused("not-enough-resources")
+    given(GAME, state).when(0, C.Exchange(give="permit", take="gold")).then_refused("unknown-resource")
     empty = replace(state, markets=(state.markets[0], state.markets[1], (0, 0, 0, 0), state.markets[3]))
-    assert refused(empty, 0, C.Exchange(give="permit", take="power")) == "market-empty"
-    assert refused(to_move(table(3), 0, res=(1, 0, 0, 0)), 0, C.Exchange(give="permit", take="power")) == \
-        "no-exchange-upgrade"
+    given(GAME, empty).when(0, C.Exchange(give="permit", take="power")).then_refused("market-empty")
+    (
+        given(GAME, to_move(table(3), 0, res=(1, 0, 0, 0)))
+        .when(0, C.Exchange(give="permit", take="power"))
+        .then_refused("no-exchange-upgrade")
+    )
 
 
 def test_a2_income() -> None:
@@ -42,18 +46,19 @@ def test_a2_income() -> None:
 def test_a3_rails_after_a_supply_action() -> None:
     """A3: after another Supply-zone action, Purchase Rails may follow (or the turn ends)."""
     state = replace(to_act(table(3), 0, "supply", upgrades=("A3",), coins=5, res=(0, 0, 0, 0)), order=(0, 1, 2))
-    after, events = act(state, 0, C.CollectConstruction())
+    move = given(GAME, state).when(0, C.CollectConstruction())
+    after, events = move.state, move.events
     assert events[-1] == FollowUpOffered(seat=0, options=("rails",))
     assert C.PurchaseRails(rails=3) in GAME.legal(after, 0) and C.EndTurn() in GAME.legal(after, 0)
-    assert refused(after, 0, C.PurchaseRails(rails=1, via="DT09")) == "wrong-step"
-    done, _ = act(after, 0, C.PurchaseRails(rails=3))
+    given(GAME, after).when(0, C.PurchaseRails(rails=1, via="DT09")).then_refused("wrong-step")
+    done = given(GAME, after).when(0, C.PurchaseRails(rails=3)).state
     assert done.players[0].rails_storage == 4 and done.current == 1
 
 
 def test_a4_storage_ten() -> None:
     """A4: the storage holds 10."""
     state = replace(to_act(table(3), 0, "market", upgrades=("A4",), coins=30, res=(2, 2, 2, 2)), order=(0, 1, 2))
-    after, _ = act(state, 0, C.BuyResources(resource="permit", count=2))
+    after = given(GAME, state).when(0, C.BuyResources(resource="permit", count=2)).state
     assert sum(after.players[0].res) == 10 and after.current == 1
 
 
@@ -65,17 +70,17 @@ def test_a4_storage_ten() -> None:
 def test_resource_tiles(tile: str, zone: str, coins: int, take: tuple[int, int, int, int]) -> None:
     """Developments that pay coins for resources, in their own Zone."""
     state = development(to_act(table(3), 0, zone, coins=5, res=(0, 0, 0, 0)), tile, "B00", lobbyists=(0,))
-    _, events = act(state, 0, C.UseDevelopment(tile=tile))
-    assert of(events, Traded)[0] == Traded(seat=0, action="use_development", via=tile, coins=-coins, take=take)
+    events = given(GAME, state).when(0, C.UseDevelopment(tile=tile)).events
+    assert of_type(events, Traded)[0] == Traded(seat=0, action="use_development", via=tile, coins=-coins, take=take)
 
 
 def test_resource_tile_refusals() -> None:
     """A resource tile needs its coins and a market able to supply the whole gain."""
     state = development(to_act(table(3), 0, "market", coins=0), "DT20", "B00", lobbyists=(0,))
-    assert refused(state, 0, C.UseDevelopment(tile="DT20")) == "not-enough-coins"
+    given(GAME, state).when(0, C.UseDevelopment(tile="DT20")).then_refused("not-enough-coins")
     empty = replace(to_act(state, 0, "market", coins=5), markets=(state.markets[0], state.markets[1], (0, 0, 0, 1),
                                                                   state.markets[3]))
-    assert refused(empty, 0, C.UseDevelopment(tile="DT20")) == "market-empty"
+    given(GAME, empty).when(0, C.UseDevelopment(tile="DT20")).then_refused("market-empty")
 
 
 def test_supply_tiles() -> None:
@@ -84,20 +89,20 @@ def test_supply_tiles() -> None:
     base = to_act(table(4), 0, "supply", coins=10, res=(0, 0, 0, 1), capacity=2)
     depots = base.markets[3]
     first_two = [c for c in depots if c][:2]
-    _, events = act(development(base, "DT04", "B00", (0,)), 0, C.CollectConstruction(via="DT04"))
-    assert of(events, Traded)[0].take == (0, 0, 0, sum(first_two)) and of(events, Traded)[0].coins == -1
-    _, events = act(development(base, "DT24", "B00", (0,)), 0, C.CollectConstruction(via="DT24"))
-    assert of(events, Traded)[0].rails == 1
-    _, events = act(development(base, "DT09", "B00", (0,)), 0, C.PurchaseRails(rails=9, via="DT09"))
-    assert of(events, Traded)[0].coins == -6
+    events = given(GAME, development(base, "DT04", "B00", (0,))).when(0, C.CollectConstruction(via="DT04")).events
+    assert of_type(events, Traded)[0].take == (0, 0, 0, sum(first_two)) and of_type(events, Traded)[0].coins == -1
+    events = given(GAME, development(base, "DT24", "B00", (0,))).when(0, C.CollectConstruction(via="DT24")).events
+    assert of_type(events, Traded)[0].rails == 1
+    events = given(GAME, development(base, "DT09", "B00", (0,))).when(0, C.PurchaseRails(rails=9, via="DT09")).events
+    assert of_type(events, Traded)[0].coins == -6
     tile15 = development(base, "DT15", "B00", (0,))
-    _, events = act(tile15, 0, C.IncreaseCapacity(steps=1, via="DT15"))
-    assert of(events, Traded)[0].give == (0, 0, 0, 1)
-    assert refused(tile15, 0, C.IncreaseCapacity(steps=2, via="DT15")) == "bad-steps"
+    events = given(GAME, tile15).when(0, C.IncreaseCapacity(steps=1, via="DT15")).events
+    assert of_type(events, Traded)[0].give == (0, 0, 0, 1)
+    given(GAME, tile15).when(0, C.IncreaseCapacity(steps=2, via="DT15")).then_refused("bad-steps")
 
 
 def test_upgrade_discount_tile() -> None:
     """#12: take an Advanced Upgrade paying 1 coin less."""
     state = development(to_act(table(3), 0, "improve", coins=1), "DT12", "B00", (0,))
-    _, events = act(state, 0, C.TakeUpgrade(upgrade="A3", via="DT12"))
-    assert of(events, Traded)[0].coins == -1
+    events = given(GAME, state).when(0, C.TakeUpgrade(upgrade="A3", via="DT12")).events
+    assert of_type(events, Traded)[0].coins == -1

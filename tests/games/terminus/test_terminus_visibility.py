@@ -8,12 +8,12 @@ from msgspec.structs import replace
 from domain.codec import encode
 from domain.games.terminus import GAME
 from domain.games.terminus import commands as C
-from domain.games.terminus.commands import Options
 from domain.games.terminus.events import AgendaChosen, AgendasDealt, AgendasDrawn
+from domain.games.terminus.options import Options
 from domain.games.terminus.setup import start
 from domain.rng import Rng
-
-from .helpers import act, started, table, to_act
+from tests.games.given import given
+from tests.games.terminus.tables import started, table, to_act
 
 
 def test_dealt_hands_are_seen_only_by_their_seat() -> None:
@@ -55,12 +55,14 @@ def test_revealed_turn_order_cards_are_public_though_back_in_the_deck() -> None:
 def test_drawn_agendas_are_seen_by_the_drawer_only() -> None:
     """Draw Agendas: the drawer sees the drawn cards; the returned ones go to the bottom, still unknown to others."""
     state = to_act(replace(table(3), year=2), 0, "lobby", res=(1, 0, 0, 0))
-    state, events = act(state, 0, C.DrawAgendas())
+    move = given(GAME, state).when(0, C.DrawAgendas())
+    state, events = move.state, move.events
     drawn = next(e for e in events if isinstance(e, AgendasDrawn))
     assert GAME.redact(drawn, 1).cards == () and GAME.redact(drawn, 0).cards == drawn.cards
     assert set(drawn.cards) <= GAME.hidden_from(state, 1)
     assert GAME.view(state, 1)["players"][0]["hand"] == 2
-    state, events = act(state, 0, C.KeepAgenda(agenda=drawn.cards[0]))
+    move = given(GAME, state).when(0, C.KeepAgenda(agenda=drawn.cards[0]))
+    state, events = move.state, move.events
     chosen = next(e for e in events if isinstance(e, AgendaChosen))
     assert GAME.redact(chosen, 2).returned == () and GAME.redact(chosen, 0).returned == (drawn.cards[1],)
     assert drawn.cards[1] in GAME.hidden_from(state, 1) and drawn.cards[1] not in GAME.hidden_from(state, 0)
@@ -82,10 +84,10 @@ def test_bonus_choices_are_hidden_until_everyone_chose() -> None:
     """Bonuses are chosen simultaneously: a pending choice shows only as 'chosen'."""
     state = started(2)
     for seat in range(2):
-        state, _ = act(state, seat, C.KeepAgenda(agenda=state.players[seat].hand[0]))
+        state = given(GAME, state).when(seat, C.KeepAgenda(agenda=state.players[seat].hand[0])).state
     while state.phase == "place-hub":
-        state, _ = act(state, state.current, C.PlaceHub(plot=["P11", "P51"][state.current]))
-    state, _ = act(state, 1, C.ChooseBonus(option=3))
+        state = given(GAME, state).when(state.current, C.PlaceHub(plot=["P11", "P51"][state.current])).state
+    state = given(GAME, state).when(1, C.ChooseBonus(option=3)).state
     assert GAME.view(state, 0)["players"][1]["bonus"] is True
     assert GAME.view(state, 1)["players"][1]["bonus"] == 3
     assert GAME.view(state, 0)["players"][0]["bonus"] == -1

@@ -5,8 +5,8 @@ from __future__ import annotations
 from domain.games.touched_on import GAME
 from domain.games.touched_on import events as ev
 from domain.games.touched_on.commands import Draw, EndTurn, PeakHour, PlayEvaders
-
-from .helpers import PEAK, SEAT, SEAT_2, act, carriage, decide, evaders, refusal, replace, table
+from tests.games.given import given
+from tests.games.touched_on.tables import PEAK, SEAT, SEAT_2, carriage, evaders, replace, table
 
 L1, L2, L3, L4 = evaders("L1", 1, 2), evaders("L2", 1, 2), evaders("L3", 1, 2), evaders("L4", 1, 2)
 
@@ -16,7 +16,7 @@ def test_the_first_evaders_of_a_journey_may_go_on_any_line() -> None:
     state = table([[*L1, *L3], ["EV-L2-9"], ["EV-L2-8"]])
     lines = {c.line for c in GAME.legal(state, 0) if isinstance(c, PlayEvaders)}
     assert lines == {"L1", "L3"}
-    events = decide(state, PlayEvaders(line="L3", count=2))
+    events = given(GAME, state).when(PlayEvaders(line="L3", count=2)).events
     assert events == [ev.EvadersPlayed(seat=0, line="L3", cards=L3, new_carriage=True)]
 
 
@@ -25,7 +25,7 @@ def test_evaders_on_the_current_line_continue_the_carriage() -> None:
     (worked example 2); reading 7: the carriage is now the player's who added to it last."""
     state = table([[*L2], ["EV-L2-9"]], current_line="L2", carriage_open=True,
                   carriages=(carriage("L2", 1, "EV-L2-5"),))
-    state = act(state, PlayEvaders(line="L2", count=2))
+    state = given(GAME, state).when(PlayEvaders(line="L2", count=2)).state
     assert state.carriages == (carriage("L2", 0, "EV-L2-5", *L2),)
 
 
@@ -33,9 +33,9 @@ def test_evaders_on_an_adjacent_line_start_a_new_carriage() -> None:
     """Rules 4: '... or a line immediately next to it — to start a new carriage' (worked example 2)."""
     state = table([[*L1, *L3], ["EV-L2-9"], ["EV-L4-9"]], current_line="L2", carriage_open=True,
                   carriages=(carriage("L2", 2, "EV-L2-5"),))
-    events = decide(state, PlayEvaders(line="L1", count=1))
+    events = given(GAME, state).when(PlayEvaders(line="L1", count=1)).events
     assert events == [ev.EvadersPlayed(seat=0, line="L1", cards=("EV-L1-1",), new_carriage=True)]
-    state = act(state, PlayEvaders(line="L3", count=2))
+    state = given(GAME, state).when(PlayEvaders(line="L3", count=2)).state
     assert state.current_line == "L3" and state.carriages[-1] == carriage("L3", 0, *L3)
 
 
@@ -43,26 +43,26 @@ def test_a_line_cannot_be_skipped() -> None:
     """Rules 4: 'Lines cannot be skipped' (worked example 2); reading 3: no wrap-around."""
     state = table([[*L3, *L4], ["EV-L2-9"], ["EV-L4-9"], ["EV-L4-8"]], current_line="L1", draw=["EV-L1-9"],
                   carriages=(carriage("L1", 3, "EV-L1-5"),), carriage_open=True)
-    assert refusal(state, PlayEvaders(line="L3", count=1)) == "line-not-reachable"
-    assert refusal(state, PlayEvaders(line="L4", count=1)) == "line-not-reachable"
+    given(GAME, state).when(PlayEvaders(line="L3", count=1)).then_refused("line-not-reachable")
+    given(GAME, state).when(PlayEvaders(line="L4", count=1)).then_refused("line-not-reachable")
     assert GAME.legal(state, 0) == [Draw()]  # nothing playable: draw
 
 
 def test_evaders_must_be_held_and_of_one_line() -> None:
     """Rules 4: the Evaders go on their given line; you play only cards you hold (reading 4)."""
     state = table([[*L1], ["EV-L2-9"]])
-    assert refusal(state, PlayEvaders(line="L1", count=3)) == "not-in-hand"
-    assert refusal(state, PlayEvaders(line="L2", count=1)) == "not-in-hand"
-    assert refusal(state, PlayEvaders(line="L1", count=0)) == "empty-play"
-    assert refusal(state, PlayEvaders(line="L9", count=1)) == "no-such-line"
-    assert refusal(state, PlayEvaders(line="L3", count=1)) == "no-such-line"  # not in a 2-player game
+    given(GAME, state).when(PlayEvaders(line="L1", count=3)).then_refused("not-in-hand")
+    given(GAME, state).when(PlayEvaders(line="L2", count=1)).then_refused("not-in-hand")
+    given(GAME, state).when(PlayEvaders(line="L1", count=0)).then_refused("empty-play")
+    given(GAME, state).when(PlayEvaders(line="L9", count=1)).then_refused("no-such-line")
+    given(GAME, state).when(PlayEvaders(line="L3", count=1)).then_refused("no-such-line")  # not in a 2-player game
 
 
 def test_evaders_are_played_once_a_turn() -> None:
     """Rules 3 and 4: 'up to 9 Evaders of the same colour' — all on the same line, in one play."""
-    state = act(table([[*L1, *L2], ["EV-L2-9"]]), PlayEvaders(line="L1", count=1))
-    assert refusal(state, PlayEvaders(line="L1", count=1)) == "evaders-already-played"
-    assert refusal(state, PlayEvaders(line="L2", count=1)) == "evaders-already-played"
+    state = given(GAME, table([[*L1, *L2], ["EV-L2-9"]])).when(PlayEvaders(line="L1", count=1)).state
+    given(GAME, state).when(PlayEvaders(line="L1", count=1)).then_refused("evaders-already-played")
+    given(GAME, state).when(PlayEvaders(line="L2", count=1)).then_refused("evaders-already-played")
     assert GAME.legal(state, 0) == [EndTurn()]
 
 
@@ -70,13 +70,13 @@ def test_a_priority_seat_is_a_wild_evader_that_counts() -> None:
     """Rules 11, Priority Seat: 'Can be played with other Evader cards. Counts towards all 9 evaders on a line';
     reading 21: it may go alone on any line you may play on. It is the turn's one Power card."""
     state = table([[*L1, SEAT, SEAT_2], ["EV-L2-9"]])
-    events = decide(state, PlayEvaders(line="L1", count=2, priority_seat=True))
+    events = given(GAME, state).when(PlayEvaders(line="L1", count=2, priority_seat=True)).events
     assert events == [ev.EvadersPlayed(seat=0, line="L1", cards=(*L1, SEAT), new_carriage=True)]
-    alone = act(state, PlayEvaders(line="L2", count=0, priority_seat=True))
+    alone = given(GAME, state).when(PlayEvaders(line="L2", count=0, priority_seat=True)).state
     assert alone.carriages == (carriage("L2", 0, SEAT),) and alone.played_power
     assert GAME.view(alone, 1).lines[1].count == 1
     none = table([[*L1], ["EV-L2-9"]])
-    assert refusal(none, PlayEvaders(line="L1", count=1, priority_seat=True)) == "not-in-hand"
+    given(GAME, none).when(PlayEvaders(line="L1", count=1, priority_seat=True)).then_refused("not-in-hand")
 
 
 def test_peak_hour_keeps_the_others_on_the_current_line() -> None:
@@ -84,13 +84,13 @@ def test_peak_hour_keeps_the_others_on_the_current_line() -> None:
     (DEFAULT reading: the others may only play Evaders on the current line until its owner's next turn)."""
     state = table([[PEAK, "EV-L2-3"], [*L1, *L2], ["EV-L3-9"]], current_line="L2", carriage_open=True,
                   carriages=(carriage("L2", 2, "EV-L2-5"),))
-    state = act(state, PeakHour())
+    state = given(GAME, state).when(PeakHour()).state
     assert state.peak_hours == ((0, PEAK),)
-    state = act(state, EndTurn())
-    assert refusal(state, PlayEvaders(line="L1", count=1)) == "peak-hour"
+    state = given(GAME, state).when(EndTurn()).state
+    given(GAME, state).when(PlayEvaders(line="L1", count=1)).then_refused("peak-hour")
     assert {c.line for c in GAME.legal(state, 1) if isinstance(c, PlayEvaders)} == {"L2"}
-    state = act(act(state, PlayEvaders(line="L2", count=1)), EndTurn())
-    state = act(state, EndTurn())  # seat 2 can neither play nor draw, and passes
+    state = given(GAME, state).when(PlayEvaders(line="L2", count=1)).when(EndTurn()).state
+    state = given(GAME, state).when(EndTurn()).state  # seat 2 can neither play nor draw, and passes
     assert state.turn_seat == 0 and state.peak_hours == () and PEAK in state.discard
 
 
@@ -98,11 +98,11 @@ def test_peak_hour_does_not_bind_its_owner() -> None:
     """Rules 11, Peak Hour: '... but not who played it'."""
     state = table([[PEAK, *L1, "EV-L3-1"], ["EV-L2-9"], ["EV-L3-9"]], current_line="L2", carriage_open=True,
                   carriages=(carriage("L2", 2, "EV-L2-5"),))
-    state = act(state, PeakHour())
+    state = given(GAME, state).when(PeakHour()).state
     assert {c.line for c in GAME.legal(state, 0) if isinstance(c, PlayEvaders)} == {"L1", "L3"}
 
 
 def test_under_peak_hour_no_first_carriage_can_start() -> None:
     """Peak Hour before any carriage of the journey: the others have no current line to continue."""
     state = replace(table([[*L1], ["EV-L2-9"]]), peak_hours=((1, PEAK),))
-    assert refusal(state, PlayEvaders(line="L1", count=1)) == "peak-hour"
+    given(GAME, state).when(PlayEvaders(line="L1", count=1)).then_refused("peak-hour")

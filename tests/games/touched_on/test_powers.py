@@ -16,8 +16,8 @@ from domain.games.touched_on.commands import (
     PlayEvaders,
     TramTracker,
 )
-
-from .helpers import APPEAL, FEET, PEAK, TRACKER, act, carriage, decide, evaders, refusal, table
+from tests.games.given import given
+from tests.games.touched_on.tables import APPEAL, FEET, PEAK, TRACKER, carriage, evaders, table
 
 ON_TABLE = evaders("L2", 4, 5)
 
@@ -26,7 +26,7 @@ def inspection(inspector_hand: list[str], owner_hand: list[str]) -> object:
     """Seat 0 has just inspected seat 1's carriage on L2 with an Undercover Inspector."""
     state = table([inspector_hand, owner_hand], current_line="L2", carriage_open=True,
                   carriages=(carriage("L2", 1, *ON_TABLE),))
-    return act(state, Inspect(inspector="undercover"))
+    return given(GAME, state).when(Inspect(inspector="undercover")).state
 
 
 def test_appeal_is_played_outside_your_turn_and_the_inspector_takes_the_cards() -> None:
@@ -35,9 +35,9 @@ def test_appeal_is_played_outside_your_turn_and_the_inspector_takes_the_cards() 
     state = inspection(["UC-1", "EV-L1-1"], [APPEAL, "EV-L1-2"])
     assert GAME.to_move(state) == [1] and state.turn_seat == 0
     assert GAME.legal(state, 1) == [Appeal(), Pass()]
-    events = decide(state, Appeal(), seat=1)
+    events = given(GAME, state).when(1, Appeal()).events
     assert events == [ev.Appealed(seat=1, card=APPEAL), ev.InspectionResolved(taker=0, appealed=True)]
-    state = act(state, Appeal(), seat=1)
+    state = given(GAME, state).when(1, Appeal()).state
     assert state.hands[0] == ("EV-L1-1", *ON_TABLE) and state.hands[1] == ("EV-L1-2",)
     assert set(state.discard) == {APPEAL, "UC-1"}
     assert GAME.to_move(state) == [0]  # the inspector's turn goes on
@@ -49,56 +49,56 @@ def test_the_window_opens_whether_or_not_the_owner_holds_an_appeal() -> None:
     nothing; without an Appeal the only answer is to pass."""
     state = inspection(["UC-1"], ["EV-L1-2"])
     assert GAME.to_move(state) == [1] and GAME.legal(state, 1) == [Pass()]
-    assert refusal(state, Appeal(), seat=1) == "not-in-hand"
-    state = act(state, Pass(), seat=1)
+    given(GAME, state).when(1, Appeal()).then_refused("not-in-hand")
+    state = given(GAME, state).when(1, Pass()).state
     assert state.hands[1] == ("EV-L1-2", *ON_TABLE)
 
 
 def test_appeal_cannot_be_played_in_your_own_turn() -> None:
     """Reading 21: Appeal is never playable on your own turn (it answers an inspection); nor is pass."""
     state = table([[APPEAL, "EV-L1-1"], ["EV-L2-1"]], draw=["EV-L1-3"])
-    assert refusal(state, Appeal()) == "nothing-to-answer"
-    assert refusal(state, Pass()) == "nothing-to-answer"
+    given(GAME, state).when(Appeal()).then_refused("nothing-to-answer")
+    given(GAME, state).when(Pass()).then_refused("nothing-to-answer")
 
 
 def test_one_power_card_a_turn() -> None:
     """Rules 3: 'a maximum of 1 Power'; rules 6: Power cards can be played any time during your turn."""
     state = table([[PEAK, TRACKER, FEET, "EV-L1-1"], ["EV-L2-1"]], current_line="L1",
                   carriages=(carriage("L1", 1, "EV-L1-5"),))
-    state = act(state, PeakHour())
-    assert refusal(state, TramTracker(target=1)) == "power-already-played"
-    assert refusal(state, FeetOnSeat()) == "power-already-played"
-    assert refusal(state, PeakHour()) == "power-already-played"
-    after_evaders = act(table([["EV-L1-1", PEAK], ["EV-L2-1"]]), PlayEvaders(line="L1", count=1))
+    state = given(GAME, state).when(PeakHour()).state
+    given(GAME, state).when(TramTracker(target=1)).then_refused("power-already-played")
+    given(GAME, state).when(FeetOnSeat()).then_refused("power-already-played")
+    given(GAME, state).when(PeakHour()).then_refused("power-already-played")
+    after_evaders = given(GAME, table([["EV-L1-1", PEAK], ["EV-L2-1"]])).when(PlayEvaders(line="L1", count=1)).state
     assert PeakHour() in GAME.legal(after_evaders, 0)  # Powers any time in the turn, after Evaders too
-    assert refusal(table([["EV-L1-1"], ["EV-L2-1"]]), PeakHour()) == "not-in-hand"
+    given(GAME, table([["EV-L1-1"], ["EV-L2-1"]])).when(PeakHour()).then_refused("not-in-hand")
 
 
 def test_tram_tracker_takes_a_card_unseen_then_gives_one_back() -> None:
     """Rules 11, Tram Tracker: 'Your opponent must fan out their cards for you to choose from' (DEFAULT: face
     down; you take 1, then give them 1 card of your choice)."""
     state = table([[TRACKER, "EV-L1-1"], ["EV-L2-1", "EV-L2-2"], ["EV-L3-3"]])
-    events = decide(state, TramTracker(target=1))
+    events = given(GAME, state).when(TramTracker(target=1)).events
     assert events[0] == ev.TramTrackerPlayed(seat=0, card=TRACKER, target=1)
     taken = events[1]
     assert isinstance(taken, ev.CardTaken) and taken.card in ("EV-L2-1", "EV-L2-2")
-    state = act(state, TramTracker(target=1))
+    state = given(GAME, state).when(TramTracker(target=1)).state
     assert GAME.legal(state, 0) == [GiveCard(card=c) for c in state.hands[0]]
-    assert refusal(state, EndTurn()) == "give-card-first"
-    assert refusal(state, GiveCard(card="EV-L3-3")) == "not-in-hand"
-    state = act(state, GiveCard(card="EV-L1-1"))
+    given(GAME, state).when(EndTurn()).then_refused("give-card-first")
+    given(GAME, state).when(GiveCard(card="EV-L3-3")).then_refused("not-in-hand")
+    state = given(GAME, state).when(GiveCard(card="EV-L1-1")).state
     assert len(state.hands[0]) == 1 and len(state.hands[1]) == 2 and "EV-L1-1" in state.hands[1]
     assert state.discard == (TRACKER,)
-    assert refusal(state, GiveCard(card=state.hands[0][0])) == "nothing-to-give"
+    given(GAME, state).when(GiveCard(card=state.hands[0][0])).then_refused("nothing-to-give")
 
 
 def test_tram_tracker_needs_an_opponent_holding_cards() -> None:
     """Reading 21: Tram Tracker needs an opponent holding cards."""
     state = table([[TRACKER, "EV-L1-1"], [], ["EV-L3-3"]], places=(1,))
     assert [c for c in GAME.legal(state, 0) if isinstance(c, TramTracker)] == [TramTracker(target=2)]
-    assert refusal(state, TramTracker(target=1)) == "empty-hand"
-    assert refusal(state, TramTracker(target=0)) == "bad-target"
-    assert refusal(state, TramTracker(target=7)) == "bad-target"
+    given(GAME, state).when(TramTracker(target=1)).then_refused("empty-hand")
+    given(GAME, state).when(TramTracker(target=0)).then_refused("bad-target")
+    given(GAME, state).when(TramTracker(target=7)).then_refused("bad-target")
 
 
 def test_tram_tracker_cards_are_seen_only_by_who_holds_them() -> None:

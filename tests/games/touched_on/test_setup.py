@@ -7,10 +7,10 @@ from collections import Counter
 import pytest
 
 from domain import match
-from domain.engine import Refusal
+from domain.engine import Decision, Refusal
 from domain.games.touched_on import GAME
 from domain.games.touched_on import events as ev
-from domain.games.touched_on.cards import (
+from domain.games.touched_on.components import (
     DATA,
     evader_inspector_pile,
     exp_cards,
@@ -19,10 +19,11 @@ from domain.games.touched_on.cards import (
     power_kind,
     power_pile,
 )
-from domain.games.touched_on.flow import Flow, end_journey
+from domain.games.touched_on.rules_flow import end_journey
+from domain.games.touched_on.state import evolve
 from domain.rng import Rng
-
-from .helpers import fold, replace, table
+from tests.games.given import given
+from tests.games.touched_on.tables import replace, table
 
 
 @pytest.mark.parametrize(
@@ -58,7 +59,7 @@ def test_the_deal(players: int, draw_size: int) -> None:
     assert len(dealt.draw_pile) == draw_size
     every = [card for hand in dealt.hands for card in hand] + list(dealt.draw_pile)
     assert sorted(every) == sorted(evader_inspector_pile(players) + power_pile(players))
-    state = fold(None, events)  # type: ignore[arg-type]
+    state = given(GAME, None, *events).state  # type: ignore[arg-type]
     assert all(state.exp_under) and len(state.exp_under) == players
     assert len(state.exp_pile) == 12 - players
 
@@ -80,7 +81,7 @@ def test_the_dealer_passes_left_and_a_fresh_journey_is_dealt() -> None:
     card with no hidden Exp gets one from the pile, unclaimed ones stay (worked example 7)."""
     state = table([["EV-L1-1"], ["EV-L2-1"], ["EV-L1-2"]], dealer=2)
     state = replace(state, exp_under=("XP-01", "", "XP-03"), exp_pile=("XP-05",), places=(0, 1))
-    flow = Flow(state)
+    flow = Decision(state, evolve)
     end_journey(flow, "two-out", Rng.derive("next", 1))
     kinds = [type(e) for e in flow.events]
     assert kinds == [ev.JourneyEnded, ev.JourneyDealt, ev.TurnStarted]
@@ -127,7 +128,7 @@ def test_the_free_tram_zone_option_removes_that_lines_authorised_inspector() -> 
     assert len(cards) == len(evader_inspector_pile(3)) - 1 + len(power_pile(3))
     state = match.fold(GAME, events).game_state
     assert state.free_tram_zone == "L2" and GAME.view(state, 0).free_tram_zone == "L2"
-    flow = Flow(replace(state, places=(0, 1)))
+    flow = Decision(replace(state, places=(0, 1)), evolve)
     end_journey(flow, "two-out", Rng.derive("next", 1))
     again = next(e for e in flow.events if isinstance(e, ev.JourneyDealt))
     assert "AU-L2" not in [card for hand in again.hands for card in hand] + list(again.draw_pile)

@@ -8,8 +8,7 @@ import msgspec
 from domain.games.touched_on import GAME
 from domain.games.touched_on import events as ev
 from domain.rng import Rng
-
-from .helpers import carriage, table
+from tests.games.touched_on.tables import carriage, table
 
 
 def sample():
