@@ -35,16 +35,22 @@ class Settings:
     notify_breaker_cool_down_s: float = 5.0
     # Projections: events folded per transaction, and how often a catch-up runs even without new moves.
     projection_batch: int = 500
+    # The in-process runner's batch (no Redis): smaller, because on SQLite a batch holds the one write lock that
+    # moves wait for, so it bounds how long a move can wait behind a fold.
+    inprocess_projection_batch: int = 100
     sweep_seconds: float = 5.0
+    # `turnstile serve`: API processes; 0 chooses by store (1 on SQLite, one per CPU on PostgreSQL).
+    workers: int = 0
     # Tests only: a pause per folded event, so a worker can be killed in the middle of a batch.
     projection_delay_s: float = 0.0
 
     def __post_init__(self) -> None:
-        positive = ("notify_timeout_s", "notify_breaker_failures", "projection_batch", "sweep_seconds")
+        positive = ("notify_timeout_s", "notify_breaker_failures", "projection_batch", "inprocess_projection_batch",
+                    "sweep_seconds")
         for name in positive:
             if getattr(self, name) <= 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} must be positive, not {getattr(self, name)!r}")
-        for name in ("notify_breaker_cool_down_s", "projection_delay_s"):
+        for name in ("notify_breaker_cool_down_s", "projection_delay_s", "workers"):
             if getattr(self, name) < 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} may not be negative")
 
