@@ -38,6 +38,9 @@ class Settings:
     # The in-process runner's batch (no Redis): smaller, because on SQLite a batch holds the one write lock that
     # moves wait for, so it bounds how long a move can wait behind a fold.
     inprocess_projection_batch: int = 100
+    # ... and the least time between two of its catch-ups: appends meanwhile are folded together, so a busy server
+    # runs a few catch-ups a second (each a transaction per projection), not one per move.
+    inprocess_projection_interval_s: float = 0.2
     sweep_seconds: float = 5.0
     # `turnstile serve`: API processes; 0 chooses by store (1 on SQLite, one per CPU on PostgreSQL).
     workers: int = 0
@@ -50,7 +53,7 @@ class Settings:
         for name in positive:
             if getattr(self, name) <= 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} must be positive, not {getattr(self, name)!r}")
-        for name in ("notify_breaker_cool_down_s", "projection_delay_s", "workers"):
+        for name in ("notify_breaker_cool_down_s", "projection_delay_s", "workers", "inprocess_projection_interval_s"):
             if getattr(self, name) < 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} may not be negative")
 

@@ -191,7 +191,9 @@ def log_and_rebuild(table: Table, url: str) -> None:
 
 
 def flat_cost(table: Table, kind: str, near: int, far: int, matches: int, moves: int) -> None:
-    """Moves on matches at version `near` vs `far`, alternating, with the cache warm and cold (a fresh service)."""
+    """Moves on matches at version `near` vs `far`, alternating: with the cache warm; `behind` (two services take
+    turns on each match, as two server processes do, so each move first folds the other's move); and cold (a fresh
+    service per move, as in a process that never saw the match: it reads and folds the whole match)."""
     from domain import match
     from domain.catalog import by_slug
     from service.matches import MatchService
@@ -204,8 +206,10 @@ def flat_cost(table: Table, kind: str, near: int, far: int, matches: int, moves:
         store = open_store(url)
         service = MatchService(store)
 
+        chooser = MatchService(store)  # reads the match as stored (untimed) to choose a legal move
+
         def move(svc: MatchService, match_id: str) -> float | None:
-            state = svc.cached(match_id).state
+            state = chooser.load(match_id).state
             seats = match.to_move(game, state)
             if not seats:
                 return None
@@ -225,18 +229,23 @@ def flat_cost(table: Table, kind: str, near: int, far: int, matches: int, moves:
                     return match_id
 
         # Separate matches for the warm and the cold service, so a cold move never leaves the warm cache behind.
-        sets = {(cache, v): [at(v) for _ in range(matches)] for cache in ("warm", "cold") for v in (near, far)}
+        caches = ("warm", "behind", "cold")
+        sets = {(cache, v): [at(v) for _ in range(matches)] for cache in caches for v in (near, far)}
+        other = MatchService(store)
+        for v in (near, far):  # the second process has seen these matches before, so it is only behind
+            for match_id in sets[("behind", v)]:
+                other.load(match_id)
         times: dict[tuple[str, int], list[float]] = {}
-        for _ in range(moves):
+        for turn in range(moves):
             for i in range(matches):
                 for version in (near, far):
-                    for cache in ("warm", "cold"):
-                        svc = service if cache == "warm" else MatchService(store)
+                    for cache in caches:
+                        svc = {"warm": service, "behind": (service, other)[turn % 2], "cold": MatchService(store)}[cache]
                         took = move(svc, sets[(cache, version)][i])
                         if took is not None:
                             times.setdefault((cache, version), []).append(took)
         store.close()
-    for cache in ("warm", "cold"):
+    for cache in ("warm", "behind", "cold"):
         med = {v: statistics.median(times[(cache, v)]) * 1000 for v in (near, far)}
         p90 = {v: sorted(times[(cache, v)])[int(0.9 * len(times[(cache, v)]))] * 1000 for v in (near, far)}
         table.notes.append(f"- {kind} move, {cache} cache: version {near} median {med[near]:.2f} ms (p90 "

@@ -97,12 +97,14 @@ class InProcessNotifier:
 
     A move only sets a flag; folding never runs on a request's thread. `batch` events are folded per transaction:
     on SQLite a batch holds the store's one write lock, so a small batch bounds how long a move waits behind it.
+    After a catch-up the thread rests `interval_s`, so the appends of that time are folded together.
     """
 
-    def __init__(self, store: Any, sweep_seconds: float = 5.0, batch: int = BATCH) -> None:
+    def __init__(self, store: Any, sweep_seconds: float = 5.0, batch: int = BATCH, interval_s: float = 0.0) -> None:
         self.store = store
         self.sweep_seconds = sweep_seconds
         self.batch = batch
+        self.interval_s = interval_s
         self.wake = threading.Event()
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, name="turnstile-projections", daemon=True)
@@ -122,6 +124,7 @@ class InProcessNotifier:
                 catch_up(self.store, limit=self.batch)
             except Exception:  # a broken batch is logged and retried at the next wake-up
                 log.exception("projection catch-up failed")
+            self.stopping.wait(self.interval_s)
 
     def close(self) -> None:
         """Stop the thread."""
@@ -144,4 +147,5 @@ def notifier_for(settings: Settings, store: Any) -> Notifier:
     """RQ on Redis when a Redis URL is set; else the in-process runner folding `store` (the embedded default)."""
     if settings.redis_url:
         return RQNotifier(settings)
-    return InProcessNotifier(store, sweep_seconds=settings.sweep_seconds, batch=settings.inprocess_projection_batch)
+    return InProcessNotifier(store, sweep_seconds=settings.sweep_seconds, batch=settings.inprocess_projection_batch,
+                             interval_s=settings.inprocess_projection_interval_s)
