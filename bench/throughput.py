@@ -240,7 +240,8 @@ def flat_cost(table: Table, kind: str, near: int, far: int, matches: int, moves:
             for i in range(matches):
                 for version in (near, far):
                     for cache in caches:
-                        svc = {"warm": service, "behind": (service, other)[turn % 2], "cold": MatchService(store)}[cache]
+                        svc = {"warm": service, "behind": (service, other)[turn % 2],
+                               "cold": MatchService(store)}[cache]
                         took = move(svc, sets[(cache, version)][i])
                         if took is not None:
                             times.setdefault((cache, version), []).append(took)
