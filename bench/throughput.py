@@ -169,7 +169,8 @@ def log_and_rebuild(table: Table, url: str) -> None:
     """Read the whole global log, then rebuild every projection from it, in this process."""
     from projections.catalog import PROJECTIONS
     from store.factory import open_store
-    from workers.runner import rebuild
+    from settings import Settings
+    from workers.runner import rebuild_all
 
     store = open_store(url)
     try:
@@ -179,13 +180,12 @@ def log_and_rebuild(table: Table, url: str) -> None:
             after = page[-1].position
         read_s = time.perf_counter() - began
         began = time.perf_counter()
-        for projection in PROJECTIONS:
-            rebuild(store, projection, 500)
+        rebuild_all(store, PROJECTIONS, Settings().projection_batch)
         rebuild_s = time.perf_counter() - began
     finally:
         store.close()
     table.notes.append(f"- global log read ({count:,} events, pages of 500, one reader): {count / read_s:,.0f} "
-                       f"events/s; rebuild of all {len(PROJECTIONS)} projections into PostgreSQL: "
+                       f"events/s; rebuild of all {len(PROJECTIONS)} projections into PostgreSQL (batches of {Settings().projection_batch}): "
                        f"{count / rebuild_s:,.0f} log events/s ({rebuild_s:.2f} s) (load {load.load_average()})")
     print(table.notes[-1], flush=True)
 
