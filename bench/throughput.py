@@ -168,8 +168,8 @@ def run_http(table: Table, name: str, kind: str, n: int, seconds: float, *, mode
 def log_and_rebuild(table: Table, url: str) -> None:
     """Read the whole global log, then rebuild every projection from it, in this process."""
     from projections.catalog import PROJECTIONS
-    from store.factory import open_store
     from settings import Settings
+    from store.factory import open_store
     from workers.runner import rebuild_all
 
     store = open_store(url)
