@@ -180,12 +180,13 @@ def log_and_rebuild(table: Table, url: str) -> None:
             after = page[-1].position
         read_s = time.perf_counter() - began
         began = time.perf_counter()
-        rebuild_all(store, PROJECTIONS, Settings().projection_batch)
+        batch = Settings().projection_batch
+        rebuild_all(store, PROJECTIONS, batch)
         rebuild_s = time.perf_counter() - began
     finally:
         store.close()
     table.notes.append(f"- global log read ({count:,} events, pages of 500, one reader): {count / read_s:,.0f} "
-                       f"events/s; rebuild of all {len(PROJECTIONS)} projections into PostgreSQL (batches of {Settings().projection_batch}): "
+                       f"events/s; rebuild of all {len(PROJECTIONS)} projections into PostgreSQL (batches of {batch}): "
                        f"{count / rebuild_s:,.0f} log events/s ({rebuild_s:.2f} s) (load {load.load_average()})")
     print(table.notes[-1], flush=True)
 
