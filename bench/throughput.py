@@ -1,7 +1,7 @@
 """Moves at the speed of the database? Turnstile and its peers measured side by side in one run (issue 13).
 
     uv run python bench/throughput.py                 # 8 clients, 10 s per system, two rounds (≈ 8 min)
-    uv run python bench/throughput.py --smoke         # everything for about a second with 2 clients
+    uv run python bench/throughput.py --smoke         # everything for half a second with 2 clients (≈ 50 s)
     uv run python bench/throughput.py --only http-pg,granian --seconds 5
 
 Systems (each its own throwaway PostgreSQL database on TURNSTILE_DATABASE_URL's server, or a temporary SQLite file):
@@ -264,10 +264,10 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="server processes on PostgreSQL (SQLite: 1)")
     parser.add_argument("--only", default=",".join(SYSTEMS), help=f"comma-separated subset of {','.join(SYSTEMS)}")
-    parser.add_argument("--smoke", action="store_true", help="everything briefly with 2 clients (CI)")
+    parser.add_argument("--smoke", action="store_true", help="everything for half a second with 2 clients (CI)")
     args = parser.parse_args()
     if args.smoke:
-        args.seconds, args.rounds, args.clients = 1.0, 1, 2
+        args.seconds, args.rounds, args.clients = 0.5, 1, 2
     only = set(args.only.split(","))
     if unknown := only - set(SYSTEMS):
         parser.error(f"unknown systems: {', '.join(sorted(unknown))}")
