@@ -200,7 +200,7 @@ class PostgresStore:
                 "ORDER BY version",
                 (match_id, lo, hi),
             )
-        return [_event(r) for r in cur]
+        return [_event(r) for r in cur.fetchall()]  # fetchall: rows built in one call, not one by one
 
     # ---- writes ----------------------------------------------------------------------------------
 
@@ -336,7 +336,7 @@ class PostgresStore:
                 "ORDER BY xid, position LIMIT %(limit)s",
                 {"after": after_position, "limit": limit},
             )
-            return [_event(r) for r in cur]
+            return [_event(r) for r in cur.fetchall()]  # fetchall: rows built in one call, not one by one
 
     def head_position(self) -> int:
         """The position of the last event read_all can return now (0 when the log is empty)."""
