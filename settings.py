@@ -46,12 +46,15 @@ class Settings:
     sweep_seconds: float = 5.0
     # `turnstile serve`: API processes; 0 chooses by store (1 on SQLite, one per CPU on PostgreSQL).
     workers: int = 0
+    # Folded matches each API process keeps (≈ 15 KiB each): a match not kept is read and folded whole on its next
+    # move (a 500-event match: ≈ 4x a cached move), so keep at least the matches being played at once.
+    state_cache_size: int = 2048
     # Tests only: a pause per folded event, so a worker can be killed in the middle of a batch.
     projection_delay_s: float = 0.0
 
     def __post_init__(self) -> None:
         positive = ("notify_timeout_s", "notify_breaker_failures", "projection_batch", "inprocess_projection_batch",
-                    "sweep_seconds")
+                    "sweep_seconds", "state_cache_size")
         for name in positive:
             if getattr(self, name) <= 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} must be positive, not {getattr(self, name)!r}")

@@ -17,7 +17,7 @@ from api.routes.audit import AuditController
 from api.routes.games import GamesController
 from api.routes.matches import MatchesController
 from api.routes.stats import StatsController
-from service.matches import MatchService
+from service.matches import MatchService, StateCache
 from store.read_models import Store
 from workers.notify import Notifier
 
@@ -30,9 +30,11 @@ def health() -> dict[str, str]:
     return {"status": "ok"}
 
 
-def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = False) -> Litestar:
-    """The Litestar app serving `store`; `notifier` hears of every append (projections)."""
-    service = MatchService(store, notifier=notifier)
+def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = False,
+               cache: StateCache | None = None) -> Litestar:
+    """The Litestar app serving `store`; `notifier` hears of every append (projections); `cache` keeps folded
+    matches (512 by default)."""
+    service = MatchService(store, cache=cache, notifier=notifier)
     app = Litestar(
         route_handlers=[health, GamesController, MatchesController, StatsController, AuditController],
         dependencies={"service": Provide(lambda: service, sync_to_thread=False)},

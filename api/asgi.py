@@ -9,6 +9,7 @@ from __future__ import annotations
 from litestar import Litestar
 
 from api.app import create_app
+from service.matches import StateCache
 from settings import Settings
 from store.factory import open_store
 from workers.notify import notifier_for
@@ -23,7 +24,7 @@ def create(settings: Settings | None = None) -> Litestar:
     except BaseException:
         store.close()
         raise
-    app = create_app(store, notifier=notifier)
+    app = create_app(store, notifier=notifier, cache=StateCache(settings.state_cache_size))
 
     def close() -> None:
         notifier.close()

@@ -80,8 +80,10 @@ def test_the_factory_builds_the_app_from_the_environment_and_closes_its_store(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("TURNSTILE_DATABASE_URL", f"sqlite:///{tmp_path / 'factory.db'}")
     monkeypatch.delenv("TURNSTILE_REDIS_URL", raising=False)
+    monkeypatch.setenv("TURNSTILE_STATE_CACHE_SIZE", "7")
     app = create()
     assert isinstance(app.state.service.notifier, notify.InProcessNotifier)
+    assert app.state.service.cache._size == 7
     with TestClient(app) as client:
         assert client.get("/health").json() == {"status": "ok"}
         assert client.get("/v1/games").status_code == 200
