@@ -98,8 +98,8 @@ def run_clients(make: Callable[[Any], Step], args: list[Any], seconds: float, ra
     out = [results.get(timeout=seconds + 300) for _ in procs]
     for proc in procs:
         proc.join(timeout=30)
-    errors = [c["error"] for kind, _, _, c in out if kind == "error"]
-    if errors:
+    errors = sorted((c["error"] for kind, _, _, c in out if kind == "error"), key=lambda e: "BrokenBarrier" in e)
+    if errors:  # the first cause, not the clients that only saw the barrier broken by it
         raise RuntimeError(f"{len(errors)} client(s) failed: {errors[0]}")
     counts: dict[str, Any] = {}
     for _, _, _, c in out:
