@@ -36,7 +36,8 @@ def _by_tag(types: tuple[type[Any], ...]) -> dict[Any, type[Any]]:
 def _convert(payload: Any, types: tuple[type[Any], ...]) -> Any:
     # msgspec.convert to a Union rebuilds its lookup on every call (≈ 38 µs here, most of a cold load's time);
     # to the one Struct the tag names it is ≈ 1 µs. Anything else goes through the Union, for its error message.
-    kind = _by_tag(types).get(payload.get("type")) if isinstance(payload, dict) else None
+    tag = payload.get("type") if isinstance(payload, dict) else None
+    kind = _by_tag(types).get(tag) if isinstance(tag, str) else None  # a tag of another type may be unhashable
     return msgspec.convert(payload, kind or Union[types], strict=False)  # type: ignore[arg-type]  # noqa: UP007
 
 

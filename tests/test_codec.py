@@ -23,7 +23,8 @@ def test_an_event_converts_to_what_the_union_gives(game: Game[Any]) -> None:
         assert event_from_builtins(game, payload) == union == event
 
 
-@pytest.mark.parametrize("payload", [{"type": "no-such-event"}, {"line": "U1"}, ["not", "an", "object"]])
+@pytest.mark.parametrize("payload", [{"type": "no-such-event"}, {"line": "U1"}, ["not", "an", "object"],
+                                     {"type": ["a", "list"]}, {"type": {"an": "object"}}, {"type": 7}])
 def test_anything_else_is_the_unions_validation_error(payload: Any) -> None:
     game = GAMES[0]
     with pytest.raises(msgspec.ValidationError):
