@@ -154,7 +154,10 @@ def served(database_url: str, stack: str = "turnstile", workers: int = 1,
     import httpx
 
     port = free_port()
-    environment = {**os.environ, "TURNSTILE_DATABASE_URL": database_url, **(env or {})}
+    # None of the caller's TURNSTILE_* settings: above all not TURNSTILE_REDIS_URL (CI sets it for the tests), which
+    # would send the server's projection jobs to a shared Redis. Only what this run chooses.
+    inherited = {k: v for k, v in os.environ.items() if not k.startswith("TURNSTILE_")}
+    environment = {**inherited, "TURNSTILE_DATABASE_URL": database_url, **(env or {})}
     log = tempfile.TemporaryFile()  # noqa: SIM115  (closed below; a pipe could fill and stall the server)
     proc = subprocess.Popen(server_command(stack, port, workers), cwd=ROOT, env=environment, stdout=log,
                             stderr=subprocess.STDOUT, start_new_session=True)
