@@ -164,3 +164,24 @@ def test_serve_runs_its_worker_processes_and_stops_gracefully(tmp_path: Path) ->
     assert code == 0, text
     assert "with 2 worker processes" in text
     assert text.count("Application startup complete") == 2 and text.count("Application shutdown complete") == 2
+
+
+def test_the_runner_folds_the_appends_of_its_rest_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A busy server runs a few catch-ups a second, not one per move: appends while it rests wake it once."""
+    runs: list[float] = []
+    monkeypatch.setattr(notify, "catch_up", lambda store, projections=None, limit=0: runs.append(time.monotonic()))
+    runner = notify.InProcessNotifier(object(), sweep_seconds=60, batch=10, interval_s=0.5)
+    try:
+        runner.appended()
+        deadline = time.monotonic() + 5
+        while not runs and time.monotonic() < deadline:
+            time.sleep(0.01)
+        for _ in range(20):  # while it rests
+            runner.appended()
+        while len(runs) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.1)
+    finally:
+        runner.close()
+    assert len(runs) == 2, "twenty appends during the rest: one more catch-up"
+    assert runs[1] - runs[0] >= 0.5
