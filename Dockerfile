@@ -11,7 +11,7 @@ COPY projections projections
 COPY service service
 COPY store store
 COPY workers workers
-RUN uv sync --locked --no-dev
+RUN uv sync --locked --no-default-groups
 ENV PATH="/app/.venv/bin:$PATH"
 EXPOSE 8000
 CMD ["turnstile", "serve", "--host", "0.0.0.0", "--port", "8000"]

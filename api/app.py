@@ -28,7 +28,7 @@ from api.routes.matches import MatchesController
 from api.routes.stats import StatsController
 from service.audit import Audit
 from service.live import Hub
-from service.matches import MatchService
+from service.matches import MatchService, StateCache
 from service.records import MEDIA_TYPE as RECORD_MEDIA_TYPE
 from service.statistics import Statistics
 from store.read_models import Store
@@ -63,9 +63,10 @@ def cors(origins: str) -> CORSConfig | None:
 
 
 def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = False, cors_origins: str = "",
-               streams_per_caller: int = 20) -> Litestar:
-    """The Litestar app serving `store`; `notifier` hears of every append (projections)."""
-    service = MatchService(store, notifier=notifier)
+               streams_per_caller: int = 20, cache: StateCache | None = None) -> Litestar:
+    """The Litestar app serving `store`; `notifier` hears of every append (projections); `cache` keeps folded
+    matches (512 by default)."""
+    service = MatchService(store, cache=cache, notifier=notifier)
     stats = Statistics(store)
     auditor = Audit(store)
     hub = Hub(streams_per_caller)

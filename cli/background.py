@@ -91,7 +91,7 @@ def cmd_projections(args: argparse.Namespace) -> int:
     from projections.catalog import PROJECTIONS, by_name
     from settings import Settings
     from store.factory import open_store
-    from workers.runner import catch_up, rebuild
+    from workers.runner import catch_up, rebuild_all
 
     unknown = [name for name in args.name if by_name(name) is None]
     if unknown:
@@ -104,8 +104,7 @@ def cmd_projections(args: argparse.Namespace) -> int:
     try:
         chosen = PROJECTIONS if not args.name else tuple(p for p in (by_name(n) for n in args.name) if p)
         if args.rebuild:
-            for projection in chosen:
-                rebuild(store, projection, settings.projection_batch)
+            rebuild_all(store, chosen, settings.projection_batch)
         else:
             catch_up(store, chosen, settings.projection_batch)
         for checkpoint in store.checkpoints():

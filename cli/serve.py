@@ -3,34 +3,49 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
 DEFAULTS = argparse.ArgumentDefaultsHelpFormatter
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def default_workers(database_url: str, cpus: int | None = None) -> int:
+    """API processes when none are asked for: 1 on SQLite (one writer: more processes would only queue on its file
+    lock), one per CPU on PostgreSQL (appends to different matches commit concurrently)."""
+    if database_url.startswith("sqlite:"):
+        return 1
+    return max(1, cpus if cpus is not None else (os.cpu_count() or 1))
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
-    """Run the API with uvicorn on the configured store, with the projections notifier it calls for."""
+    """Run the API with uvicorn (httptools, uvloop) in N worker processes, each with its own store and notifier."""
     import uvicorn
 
-    from api.app import create_app
     from settings import Settings
     from store.factory import open_store
-    from workers.notify import notifier_for
 
     settings = Settings.from_env()
-    store = open_store(settings.database_url)
-    notifier = notifier_for(settings, store)
-    app = create_app(store, notifier=notifier, cors_origins=settings.cors_origins,
-                     streams_per_caller=settings.streams_per_caller)
-    print(f"turnstile: serving on http://{args.host}:{args.port} (store: {settings.database_url}); docs at /schema",
-          flush=True)
-    try:
-        # Open streams get a few seconds at shutdown, then end: their clients reconnect (elsewhere) and resume.
-        uvicorn.run(app, host=args.host, port=args.port, log_level="info", timeout_graceful_shutdown=5)
-    finally:
-        notifier.close()
-        store.close()
+    workers = args.workers or settings.workers or default_workers(settings.database_url)
+    # Open the store once here: a wrong URL is one line now, not a traceback per worker, and migrations run once.
+    open_store(settings.database_url).close()
+    print(f"turnstile: serving on http://{args.host}:{args.port} with {workers} worker process"
+          f"{'es' if workers > 1 else ''} (store: {settings.database_url}); docs at /schema", flush=True)
+    # An import string and a factory, so every worker process builds its own app (api.asgi.create).
+    uvicorn.run("api.asgi:create", factory=True, host=args.host, port=args.port, workers=workers,
+                http="httptools", loop="uvloop", log_level="info", access_log=args.access_log,
+                timeout_graceful_shutdown=10)
     return 0
 
 
@@ -67,21 +82,16 @@ def cmd_openapi(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_problems(args: argparse.Namespace) -> int:
-    """Print every problem code the API answers with, as the README's Markdown table."""
-    from api.problem_codes import table
-
-    print(table(), end="")
-    return 0
-
-
 def register(sub: Any) -> None:
-    """Add `serve`, `keys`, `openapi` and `problems`."""
+    """Add `serve`, `keys` and `openapi`."""
     serve = sub.add_parser("serve", help="serve the REST API (and its docs page at /schema)", formatter_class=DEFAULTS,
                            description="Serve the API on the store named by TURNSTILE_DATABASE_URL (default: a "
                                        "SQLite file turnstile.db in this folder).")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     serve.add_argument("--port", type=int, default=8000, help="the port to listen on")
+    serve.add_argument("--workers", type=positive_int, default=None, metavar="N",
+                       help="API processes (default: TURNSTILE_WORKERS, else 1 on SQLite, one per CPU on PostgreSQL)")
+    serve.add_argument("--access-log", action="store_true", help="log every request (costs CPU under load)")
     serve.set_defaults(run=cmd_serve)
     keys = sub.add_parser("keys", help="app keys").add_subparsers(dest="keys_command", required=True)
     create = keys.add_parser("create", help="create an app key and print it (shown once)", formatter_class=DEFAULTS)
@@ -90,6 +100,3 @@ def register(sub: Any) -> None:
     openapi = sub.add_parser("openapi", help="write openapi/openapi.json from the code", formatter_class=DEFAULTS)
     openapi.add_argument("--check", action="store_true", help="only compare: exit 1 if the file is stale")
     openapi.set_defaults(run=cmd_openapi)
-    problems = sub.add_parser("problems", help="print the API's problem codes (the README's table)",
-                              formatter_class=DEFAULTS)
-    problems.set_defaults(run=cmd_problems)

@@ -284,13 +284,16 @@ class PostgresStore(SqlStore):
 
     def match_with_events(self, match_id: str, after_version: int = 0) -> tuple[MatchRecord, list[StoredEvent]]:
         """The match row and its events after `after_version` up to the row's version, in one round trip."""
-        with self._pool.connection() as conn, conn.pipeline():
-            # The row is read first, so the events (a later snapshot) hold at least every version up to its own.
-            row_cursor = conn.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = %s", (match_id,))
-            events_cursor = conn.execute(
-                f"SELECT {EVENT_COLUMNS} FROM events WHERE match_id = %s AND version > %s ORDER BY version",
-                (match_id, after_version),
-            )
+        with self._pool.connection() as conn:
+            with conn.pipeline():
+                # The row is read first, so the events (a later snapshot) hold at least every version up to its own.
+                row_cursor = conn.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = %s", (match_id,))
+                events_cursor = conn.execute(
+                    f"SELECT {EVENT_COLUMNS} FROM events WHERE match_id = %s AND version > %s ORDER BY version",
+                    (match_id, after_version),
+                )
+            # Fetched once the pipeline has synced: fetching inside it would wait for the results, then again
+            # for the sync (two round trips instead of one).
             row = row_cursor.fetchone()
             rows = events_cursor.fetchall()
         if row is None:
@@ -307,7 +310,7 @@ class PostgresStore(SqlStore):
                 "ORDER BY xid, position LIMIT %(limit)s",
                 {"after": after_position, "limit": limit, "owner": owner},
             )
-            return [self.event_of(r) for r in cur]
+            return [self.event_of(r) for r in cur.fetchall()]  # fetchall: rows built in one call, not one by one
 
     def head_position(self) -> int:
         """The position of the last event read_all can return now (0 when the log is empty)."""

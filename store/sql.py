@@ -114,7 +114,8 @@ class SqlStore:
         if hi is not None:
             sql += " AND version <= ?"
             params.append(hi)
-        return [self.event_of(r) for r in conn.execute(self.dialect.sql(sql + " ORDER BY version"), params)]
+        rows = conn.execute(self.dialect.sql(sql + " ORDER BY version"), params).fetchall()  # built in one call
+        return [self.event_of(r) for r in rows]
 
     def _command_events(self, conn: Any, match_id: str, command_id: str) -> list[StoredEvent]:
         row = conn.execute(self.dialect.sql(

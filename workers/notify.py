@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from settings import Settings
 from workers.breaker import CircuitBreaker
-from workers.runner import catch_up
+from workers.runner import BATCH, catch_up
 
 log = logging.getLogger("turnstile.workers")
 
@@ -93,11 +93,18 @@ class RQNotifier:
 
 
 class InProcessNotifier:
-    """The embedded default: one background thread folds after appends and every few seconds."""
+    """The embedded default: one background thread folds after appends and every few seconds.
 
-    def __init__(self, store: Any, sweep_seconds: float = 5.0) -> None:
+    A move only sets a flag; folding never runs on a request's thread. `batch` events are folded per transaction:
+    on SQLite a batch holds the store's one write lock, so a small batch bounds how long a move waits behind it.
+    After a catch-up the thread rests `interval_s`, so the appends of that time are folded together.
+    """
+
+    def __init__(self, store: Any, sweep_seconds: float = 5.0, batch: int = BATCH, interval_s: float = 0.0) -> None:
         self.store = store
         self.sweep_seconds = sweep_seconds
+        self.batch = batch
+        self.interval_s = interval_s
         self.wake = threading.Event()
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, name="turnstile-projections", daemon=True)
@@ -114,9 +121,10 @@ class InProcessNotifier:
             if self.stopping.is_set():
                 return
             try:
-                catch_up(self.store)
+                catch_up(self.store, limit=self.batch)
             except Exception:  # a broken batch is logged and retried at the next wake-up
                 log.exception("projection catch-up failed")
+            self.stopping.wait(self.interval_s)
 
     def close(self) -> None:
         """Stop the thread."""
@@ -139,4 +147,5 @@ def notifier_for(settings: Settings, store: Any) -> Notifier:
     """RQ on Redis when a Redis URL is set; else the in-process runner folding `store` (the embedded default)."""
     if settings.redis_url:
         return RQNotifier(settings)
-    return InProcessNotifier(store, sweep_seconds=settings.sweep_seconds)
+    return InProcessNotifier(store, sweep_seconds=settings.sweep_seconds, batch=settings.inprocess_projection_batch,
+                             interval_s=settings.inprocess_projection_interval_s)

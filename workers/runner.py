@@ -44,13 +44,58 @@ def log_entry(event: StoredEvent) -> LogEntry:
                     recorded_at=event.recorded_at)
 
 
-def run_batch(store: Store, projection: Projection, limit: int = BATCH) -> int:
+class LogPages:
+    """The global log as one catch-up reads it: the projections advance in step, so each stretch is read once.
+
+    `read_all` only returns events below the transaction horizon, which are final and in final order, so a stretch
+    read for one projection is what the log holds there for the next; reading further only adds events after it.
+    """
+
+    def __init__(self, store: Store, keep: int = 4 * BATCH) -> None:
+        self.store = store
+        self.keep = keep
+        self.start = -1  # `events` are the log's events right after the event at position `start`
+        self.events: list[LogEntry] = []
+        self.index: dict[int, int] = {}  # position -> index in events
+
+    def read(self, after: int, limit: int) -> list[LogEntry]:
+        """Up to `limit` entries after the event at position `after`, as `store.read_all` gives them."""
+        if after == self.start:
+            first = 0
+        elif after in self.index:
+            first = self.index[after] + 1
+        else:
+            self.start, self.events, self.index = after, [], {}
+            first = 0
+        page = self.events[first:first + limit]
+        if len(page) < limit:
+            tail = self.events[-1].position if self.events else self.start
+            more = [log_entry(e) for e in self.store.read_all(tail, limit - len(page))]
+            self._append(more)
+            page += more
+        return page
+
+    def _append(self, entries: list[LogEntry]) -> None:
+        for entry in entries:
+            self.index[entry.position] = len(self.events)
+            self.events.append(entry)
+        if len(self.events) > 2 * self.keep:  # keep the newest stretch only
+            dropped = len(self.events) - self.keep
+            self.start = self.events[dropped - 1].position
+            self.events = self.events[dropped:]
+            self.index = {entry.position: i for i, entry in enumerate(self.events)}
+
+
+def run_batch(store: Store, projection: Projection, limit: int = BATCH, pages: LogPages | None = None) -> int:
     """Fold one batch after the checkpoint; returns how many positions it advanced (0: caught up or stopped)."""
     with store.read_model_batch(projection.name, projection.version) as batch:
         checkpoint = batch.checkpoint
         if checkpoint.error is not None:
             return 0
-        entries = [log_entry(e) for e in store.read_all(checkpoint.position, limit)]
+        if pages is None:
+            entries = [log_entry(e) for e in store.read_all(checkpoint.position, limit)]
+        else:
+            entries = pages.read(checkpoint.position, limit)
         if not entries:
             return 0
         staged = StagedDocs(batch)
@@ -73,15 +118,27 @@ def run_batch(store: Store, projection: Projection, limit: int = BATCH) -> int:
 
 
 def catch_up(store: Store, projections: tuple[Projection, ...] = PROJECTIONS, limit: int = BATCH) -> int:
-    """Run every projection until it reaches the head of the log (or stops on an error)."""
+    """Run every projection until it reaches the head of the log (or stops on an error).
+
+    The projections take turns batch by batch, so they read the same stretches of the log and each is read once.
+    """
+    pages = LogPages(store, keep=4 * limit)
     total = 0
-    for projection in projections:
-        while (folded := run_batch(store, projection, limit)) > 0:
-            total += folded
+    running = list(projections)
+    while running:
+        advanced = [(projection, run_batch(store, projection, limit, pages)) for projection in running]
+        total += sum(folded for _, folded in advanced)
+        running = [projection for projection, folded in advanced if folded > 0]
     return total
 
 
 def rebuild(store: Store, projection: Projection, limit: int = BATCH) -> None:
     """Drop a projection's read model and fold the whole log again."""
-    store.reset_read_model(projection.name)
-    catch_up(store, (projection,), limit)
+    rebuild_all(store, (projection,), limit)
+
+
+def rebuild_all(store: Store, projections: tuple[Projection, ...] = PROJECTIONS, limit: int = BATCH) -> None:
+    """Drop these projections' read models and fold the whole log again, reading it once for all of them."""
+    for projection in projections:
+        store.reset_read_model(projection.name)
+    catch_up(store, projections, limit)

@@ -8,7 +8,7 @@ from typing import Any
 from projections.catalog import PROJECTIONS
 from store.base import NewEvent
 from tests.workers.helpers import assert_tables_equal_a_fresh_fold, play_matches
-from workers.runner import catch_up, rebuild, run_batch
+from workers.runner import LogPages, catch_up, rebuild, rebuild_all, run_batch
 
 
 def test_catching_up_in_small_batches_equals_one_fold_of_the_log(store: Any) -> None:
@@ -72,3 +72,30 @@ def test_a_projection_stops_at_an_event_it_cannot_handle_and_says_so(store: Any)
         assert checkpoint.error_position == bad.position
         assert checkpoint.position == bad.position - 1
     assert run_batch(store, PROJECTIONS[0]) == 0, "a stopped projection stays stopped"
+
+
+def test_one_catch_up_reads_each_stretch_of_the_log_once(store: Any) -> None:
+    """The projections advance batch by batch together, so the log is read once for all of them, not per projection."""
+    play_matches(store, 3, seed=6)
+    reads: list[tuple[int, int]] = []
+    read_all = store.read_all
+
+    def counted(after: int = 0, limit: int = 500) -> Any:
+        page = read_all(after, limit)
+        reads.append((after, len(page)))
+        return page
+
+    store.read_all = counted
+    rebuild_all(store, PROJECTIONS, limit=40)
+    events = sum(n for _, n in reads)
+    assert events == store.events_after(0), "every event read once, for all projections together"
+    assert_tables_equal_a_fresh_fold(store)
+
+
+def test_log_pages_answer_as_the_store_does_from_any_checkpoint(store: Any) -> None:
+    play_matches(store, 2, seed=7)
+    log = store.read_all(0, 100_000)
+    pages = LogPages(store, keep=9)
+    for after in [0, *[e.position for e in log[:: max(1, len(log) // 25)]], log[3].position, 0]:
+        for limit in (1, 7, 50):
+            assert [e.position for e in pages.read(after, limit)] == [e.position for e in store.read_all(after, limit)]

@@ -1,0 +1,30 @@
+"""The load benchmark runs (bench/throughput.py --smoke), so it never rots. Speed is printed, never asserted."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+# Every kind of system the full run measures, except the alternative HTTP stacks (granian, uvicorn's h11) and the
+# projections-off server, which only repeat the http-pg client against another server command.
+SYSTEMS = "raw,eventsourcing,inprocess-pg,http-pg,http-sqlite-3,paced,flat,log"
+
+
+@pytest.mark.postgres
+def test_the_benchmark_smoke_run_prints_its_table(pg_url: str) -> None:
+    """Each system runs for half a second with 2 clients and lands in the table, with its ratios."""
+    env = {**os.environ, "TURNSTILE_DATABASE_URL": os.environ["TURNSTILE_DATABASE_URL"]}
+    done = subprocess.run([sys.executable, "bench/throughput.py", "--smoke", "--only", SYSTEMS], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    table = done.stdout[done.stdout.index("| system (same run) |"):]
+    for row in ("| raw |", "| eventsourcing |", "| inprocess-pg |", "| http-pg |", "| http-sqlite-3 |",
+                "| http-pg-half-rate |"):
+        assert row in table
+    assert "global log read" in table and "rebuild of all" in table
+    assert "pg move, cold cache" in table and "sqlite move, behind cache" in table

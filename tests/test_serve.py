@@ -1,0 +1,187 @@
+"""`turnstile serve`: worker processes by store, an app factory per process, projections off the request path."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar.testing import TestClient
+
+import cli
+from api.asgi import create
+from cli import serve
+from settings import Settings, SettingsError
+from workers import notify
+
+
+def test_the_default_is_one_worker_on_sqlite_and_one_per_cpu_on_postgresql() -> None:
+    assert serve.default_workers("sqlite:///turnstile.db", cpus=8) == 1
+    assert serve.default_workers("sqlite:///:memory:", cpus=2) == 1
+    assert serve.default_workers("postgresql://db/x", cpus=8) == 8
+    assert serve.default_workers("postgres://db/x", cpus=None) >= 1
+
+
+@pytest.fixture
+def ran(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[dict[str, Any]]:
+    """What `turnstile serve` handed to uvicorn.run (which is not run)."""
+    import uvicorn
+
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append({"app": app, **kwargs}))
+    monkeypatch.setenv("TURNSTILE_DATABASE_URL", f"sqlite:///{tmp_path / 'serve.db'}")
+    monkeypatch.delenv("TURNSTILE_WORKERS", raising=False)
+    return calls
+
+
+def test_serve_hands_uvicorn_the_factory_its_c_parser_and_uvloop(ran: list[dict[str, Any]]) -> None:
+    assert cli.main(["serve", "--port", "8123"]) == 0
+    (call,) = ran
+    assert call["app"] == "api.asgi:create" and call["factory"] is True
+    assert (call["workers"], call["port"], call["http"], call["loop"]) == (1, 8123, "httptools", "uvloop")
+    assert call["access_log"] is False
+
+
+def test_workers_come_from_the_option_else_the_setting_else_the_store(
+        ran: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+    assert cli.main(["serve", "--workers", "3"]) == 0
+    monkeypatch.setenv("TURNSTILE_WORKERS", "2")
+    assert cli.main(["serve"]) == 0
+    assert cli.main(["serve", "--workers", "4"]) == 0
+    assert [c["workers"] for c in ran] == [3, 2, 4]
+
+
+@pytest.mark.parametrize("bad", ["0", "-1", "two"])
+def test_a_worker_count_below_one_is_refused(bad: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["serve", "--workers", bad])
+    assert exited.value.code == 2
+    assert "--workers" in capsys.readouterr().err
+
+
+def test_turnstile_workers_may_not_be_negative() -> None:
+    with pytest.raises(SettingsError, match="TURNSTILE_WORKERS may not be negative"):
+        Settings.from_env({"TURNSTILE_WORKERS": "-1"})
+    with pytest.raises(SettingsError, match="TURNSTILE_INPROCESS_PROJECTION_BATCH must be positive"):
+        Settings.from_env({"TURNSTILE_INPROCESS_PROJECTION_BATCH": "0"})
+
+
+def test_a_store_that_cannot_open_is_one_line_before_any_worker_starts(
+        ran: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("TURNSTILE_DATABASE_URL", "mysql://nowhere/x")
+    assert cli.main(["serve"]) == 2
+    assert ran == []
+    assert "unknown store URL scheme" in capsys.readouterr().err
+
+
+def test_the_factory_builds_the_app_from_the_environment_and_closes_its_store(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("TURNSTILE_DATABASE_URL", f"sqlite:///{tmp_path / 'factory.db'}")
+    monkeypatch.delenv("TURNSTILE_REDIS_URL", raising=False)
+    monkeypatch.setenv("TURNSTILE_STATE_CACHE_SIZE", "7")
+    app = create()
+    assert isinstance(app.state.service.notifier, notify.InProcessNotifier)
+    assert app.state.service.cache._size == 7
+    with TestClient(app) as client:
+        assert client.get("/health").json() == {"status": "ok"}
+        assert client.get("/v1/games").status_code == 200
+    assert not app.state.service.notifier.thread.is_alive()  # closed by the app's shutdown
+    assert (tmp_path / "factory.db").exists()
+
+
+def test_projections_fold_on_their_own_thread_with_their_own_batch(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A move only signals: the fold runs on the runner's thread, never a request's, in batches of the setting."""
+    folds: list[tuple[str, int]] = []
+    folded = threading.Event()
+
+    def recording_catch_up(store: Any, projections: Any = None, limit: int = 0) -> int:
+        folds.append((threading.current_thread().name, limit))
+        folded.set()
+        return 0
+
+    monkeypatch.setattr(notify, "catch_up", recording_catch_up)
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'p.db'}", inprocess_projection_batch=37,
+                        sweep_seconds=60)
+    app = create(settings)
+    with TestClient(app) as client:
+        key = _app_key(app)
+        created = client.post("/v1/matches", headers={"Authorization": f"Bearer {key}"},
+                              json={"game": "touched-on", "seats": [{"player": "a"}, {"player": "b"}]})
+        assert created.status_code == 201
+        assert folded.wait(5)
+        deadline = time.monotonic() + 1
+        while time.monotonic() < deadline and len(folds) < 1:
+            time.sleep(0.01)
+    assert folds and all(fold == ("turnstile-projections", 37) for fold in folds)
+
+
+def _app_key(app: Any) -> str:
+    from service.tokens import new_secret, secret_hash
+
+    key = new_secret("app")
+    app.state.store.create_app_key("tests", secret_hash(key))
+    return key
+
+
+def test_serve_runs_its_worker_processes_and_stops_gracefully(tmp_path: Path) -> None:
+    """`turnstile serve --workers 2` answers, each worker starts and shuts its app down, and SIGTERM exits 0."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+
+    import httpx
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "TURNSTILE_DATABASE_URL": f"sqlite:///{tmp_path / 'served.db'}"}
+    env.pop("TURNSTILE_REDIS_URL", None)
+    log = tmp_path / "serve.log"
+    with log.open("w") as out:
+        server = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--workers", "2"],
+                                  cwd=Path(__file__).resolve().parent.parent, env=env, stdout=out,
+                                  stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    time.sleep(0.2)
+            assert httpx.get(f"http://127.0.0.1:{port}/v1/games", timeout=5).status_code == 200
+            while log.read_text().count("Application startup complete") < 2 and time.monotonic() < deadline:
+                time.sleep(0.2)
+        finally:
+            server.send_signal(signal.SIGTERM)
+            code = server.wait(timeout=30)
+    text = log.read_text()
+    assert code == 0, text
+    assert "with 2 worker processes" in text
+    assert text.count("Application startup complete") == 2 and text.count("Application shutdown complete") == 2
+
+
+def test_the_runner_folds_the_appends_of_its_rest_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A busy server runs a few catch-ups a second, not one per move: appends while it rests wake it once."""
+    runs: list[float] = []
+    monkeypatch.setattr(notify, "catch_up", lambda store, projections=None, limit=0: runs.append(time.monotonic()))
+    runner = notify.InProcessNotifier(object(), sweep_seconds=60, batch=10, interval_s=0.5)
+    try:
+        runner.appended()
+        deadline = time.monotonic() + 5
+        while not runs and time.monotonic() < deadline:
+            time.sleep(0.01)
+        for _ in range(20):  # while it rests
+            runner.appended()
+        while len(runs) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.1)
+    finally:
+        runner.close()
+    assert len(runs) == 2, "twenty appends during the rest: one more catch-up"
+    assert runs[1] - runs[0] >= 0.5
