@@ -12,7 +12,7 @@ from typing import Any
 
 from litestar.openapi.spec import OpenAPI, OpenAPIType, Reference, Schema
 
-from api.openapi_schema import OPERATIONS
+from api.openapi_schema import OPERATIONS, walk
 
 PREFIX = "#/components/schemas/"
 TEXT = "text/plain"
@@ -49,21 +49,10 @@ def name_components(openapi: OpenAPI) -> OpenAPI:
             schema.title = name
 
     def visit(node: Any) -> None:
-        if isinstance(node, Reference):
-            old = node.ref.removeprefix(PREFIX)
-            if node.ref.startswith(PREFIX) and old in renamed:
-                node.ref = PREFIX + renamed[old]
-        elif isinstance(node, dict):
-            for value in node.values():
-                visit(value)
-        elif isinstance(node, list | tuple):
-            for value in node:
-                visit(value)
-        elif hasattr(node, "__dataclass_fields__"):
-            for field in node.__dataclass_fields__:
-                visit(getattr(node, field))
+        if isinstance(node, Reference) and node.ref.startswith(PREFIX) and node.ref.removeprefix(PREFIX) in renamed:
+            node.ref = PREFIX + renamed[node.ref.removeprefix(PREFIX)]
 
-    visit(openapi)
+    walk(openapi, visit)
     return openapi
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,25 +44,27 @@ def add_discriminators(openapi: OpenAPI) -> OpenAPI:
         return prop.const if isinstance(prop, Schema) and isinstance(prop.const, str) else None
 
     def visit(node: Any) -> None:
-        if isinstance(node, Schema):
-            if node.one_of and all(tag_of(option) for option in node.one_of):
-                mapping = {tag_of(option): option.ref for option in node.one_of}  # type: ignore[union-attr]
-                node.discriminator = Discriminator(property_name="type", mapping=mapping)  # type: ignore[arg-type]
-            for child in (*(node.one_of or ()), *(node.any_of or ()), *(node.all_of or ()),
-                          *(node.properties or {}).values(), node.items, node.additional_properties):
-                visit(child)
-        elif isinstance(node, dict):
-            for value in node.values():
-                visit(value)
-        elif isinstance(node, list | tuple):
-            for value in node:
-                visit(value)
-        elif hasattr(node, "__dataclass_fields__"):
-            for name in node.__dataclass_fields__:
-                visit(getattr(node, name))
+        if isinstance(node, Schema) and node.one_of and all(tag_of(option) for option in node.one_of):
+            mapping = {tag_of(option): option.ref for option in node.one_of}  # type: ignore[union-attr]
+            node.discriminator = Discriminator(property_name="type", mapping=mapping)  # type: ignore[arg-type]
 
-    visit(openapi)
+    walk(openapi, visit)
     return openapi
+
+
+def walk(node: Any, visit: Callable[[Any], None]) -> None:
+    """Call `visit` on every object of an OpenAPI document (schemas, references, operations...), depth first."""
+    visit(node)
+    if isinstance(node, dict):
+        children: Any = node.values()
+    elif isinstance(node, list | tuple):
+        children = node
+    elif hasattr(node, "__dataclass_fields__"):
+        children = (getattr(node, name) for name in node.__dataclass_fields__)
+    else:
+        return
+    for child in children:
+        walk(child, visit)
 
 
 def forbid_nul(openapi: OpenAPI) -> OpenAPI:

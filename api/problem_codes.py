@@ -1,4 +1,4 @@
-"""Every problem `code` the API answers with: its HTTP status and what it means, in one table.
+"""The problem+json body, and every `code` the API answers with: its HTTP status and what it means, in one table.
 
 Operations declare which codes they can answer (`problem_responses`); the OpenAPI document lists them per response,
 and `turnstile problems` prints this table for the README, so the three never drift apart.
@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
+PROBLEM_JSON = "application/problem+json"
 RULES = "<the rule's own code>"  # a refusal by a game's rules: each game lists its codes in GET /v1/games/{game}
 
 CODES: dict[str, tuple[tuple[int, ...], str]] = {
@@ -48,11 +51,30 @@ TITLES = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not F
 ALWAYS = ("invalid-request", "internal-error")
 
 
+class FieldError(msgspec.Struct, frozen=True):
+    """One rejected part of a request: where it is and what is wrong."""
+
+    message: str
+    key: str | None = None
+    source: str | None = None
+
+
+class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
+    """The body of every error response."""
+
+    type: str
+    title: str
+    status: int
+    code: str
+    detail: str | None = None
+    current_version: int | None = None
+    position: int | None = None  # `not-yet`: the position the statistics are folded up to
+    errors: list[FieldError] | None = None
+
+
 def problem_responses(*codes: str) -> dict[int, Any]:
     """OpenAPI responses (problem+json) for these codes, each status listing the codes it may carry."""
     from litestar.openapi.datastructures import ResponseSpec
-
-    from api.problems import PROBLEM_JSON, Problem
 
     by_status: dict[int, list[str]] = {}
     for code in (*codes, *ALWAYS):

@@ -9,38 +9,17 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, NotFoundException, ValidationException
 
-from api.problem_codes import TITLES
+from api.problem_codes import PROBLEM_JSON, TITLES, FieldError, Problem
 from domain.engine import Refusal
 from service.access import SeatRequired, WrongToken
 from service.audit import UnknownVersion
+from service.games import UnknownGame
 from service.live import TooManyStreams
-from service.matches import UnknownGame, VersionMismatch
+from service.matches import VersionMismatch
 from service.statistics import NotYet, UnknownPlayer
 from store.base import IdempotencyMismatch, MatchNotFound, RecordCorrupt
 
-PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger("turnstile.api")
-
-
-class FieldError(msgspec.Struct, frozen=True):
-    """One rejected part of a request: where it is and what is wrong."""
-
-    message: str
-    key: str | None = None
-    source: str | None = None
-
-
-class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
-    """The body of every error response."""
-
-    type: str
-    title: str
-    status: int
-    code: str
-    detail: str | None = None
-    current_version: int | None = None
-    position: int | None = None  # `not-yet`: the position the statistics are folded up to
-    errors: list[FieldError] | None = None
 
 
 class ApiError(Exception):

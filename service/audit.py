@@ -12,7 +12,7 @@ from domain.catalog import by_slug
 from domain.codec import event_from_builtins
 from domain.engine import Game
 from domain.match import MatchState
-from service.matches import game_of
+from service.games import game_of
 from service.records import Record, build_record
 from service.verify import Verdict, verify_record
 from store.base import EventStore, MatchNotFound, MatchRecord, RecordCorrupt, StoredEvent, chain_break, match_key

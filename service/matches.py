@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import msgspec
 
 from domain import match
-from domain.catalog import by_slug
-from domain.codec import event_from_builtins, to_builtins
+from domain.codec import to_builtins
 from domain.engine import Command, Event, Game, Refusal
 from domain.match import MatchState
 from domain.rng import Rng, mixed_seed, seed_commitment
+from service.games import decode_events, game_of
 from service.records import seen_by
 from service.sealing import sealed
 from service.tokens import new_secret, new_seed, secret_hash
@@ -50,10 +50,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("turnstile.service")
 AUTO_RETRIES = 8
-
-
-class UnknownGame(Exception):
-    """No game is registered under this slug."""
 
 
 class VersionMismatch(Exception):
@@ -117,19 +113,6 @@ class StateCache:
                 self._items.move_to_end(key)
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
-
-
-def game_of(slug: str) -> Game[Any]:
-    """The registered game, or UnknownGame."""
-    game = by_slug(slug)
-    if game is None:
-        raise UnknownGame(slug)
-    return game
-
-
-def decode_events(game: Game[Any], payloads: Sequence[dict[str, Any]]) -> list[Event]:
-    """Stored event payloads back into typed events."""
-    return [event_from_builtins(game, payload) for payload in payloads]
 
 
 def choose_seed(seed: str | None, client_entropy: str | None) -> tuple[str, SeedSource, str | None]:

@@ -18,7 +18,7 @@ import msgspec
 from domain import match
 from domain.codec import event_from_builtins
 from domain.match import MatchState
-from service.matches import game_of
+from service.games import game_of
 from store.base import StoredEvent
 from store.read_models import Store
 

@@ -52,7 +52,8 @@ from store.base import (
     with_positions,
 )
 from store.chain import GENESIS
-from store.sql import EVENT_COLUMNS, MATCH_COLUMNS, Dialect, SqlStore
+from store.dialect import Dialect
+from store.sql import EVENT_COLUMNS, MATCH_COLUMNS, SqlStore
 
 # The NOTIFY channel on which every append says which match moved (service/live.py, api/listener.py).
 CHANNEL = "turnstile_moves"

@@ -7,9 +7,8 @@ the guard each database needs so readers of the global log never pass over a lat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -25,6 +24,7 @@ from store.base import (
     appended,
     clean_json,
 )
+from store.dialect import Dialect
 from store.read_models import Checkpoint, DocRow
 from store.sql_read_models import SqlBatch, all_checkpoints, open_batch, query_docs, reset
 
@@ -36,26 +36,6 @@ MATCH_COLUMNS = (
     "id, game, rules_version, seats, options, seed, seed_commitment, seed_source, client_entropy, server_seed, "
     "scheme, owner, visibility, status, version, created_at, updated_at, head_hash"
 )
-
-
-@dataclass(frozen=True)
-class Dialect:
-    """What differs between PostgreSQL and SQLite in the shared SQL."""
-
-    param: str  # "%s" or "?"
-    json_number: str  # SQL of a numeric field of a read model's `doc`, with {field} in it
-    lock_row: str  # suffix that locks a read model's checkpoint row (" FOR UPDATE" or "")
-    encode: Callable[[Any], Any]  # a JSON document as the driver takes it
-    decode: Callable[[Any], Any]  # a JSON document as the driver returns it
-    stamp: Callable[[Any], str]  # a stored time as the store's ISO 8601 string
-    time: Callable[[datetime], Any]  # a time as the driver takes it
-    now: Callable[[], Any]  # the current time as the driver takes it
-    seats_player: str  # SQL that is true when the match seats a player, with one placeholder for it
-    player: Callable[[str], Any]  # the parameter of `seats_player`
-
-    def sql(self, text: str) -> str:
-        """`text` with `?` placeholders in this dialect."""
-        return text.replace("?", self.param)
 
 
 _seats = msgspec.convert

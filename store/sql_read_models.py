@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from store.dialect import Dialect
 from store.read_models import Checkpoint, DocChange, DocRow
-
-if TYPE_CHECKING:  # store.sql imports this module; the dialect is only an annotation here
-    from store.sql import Dialect
 
 CHECKPOINT_COLUMNS = "projection, version, position, error, error_position, updated_at"
 

@@ -39,7 +39,8 @@ from store.base import (
     with_positions,
 )
 from store.chain import GENESIS
-from store.sql import EVENT_COLUMNS, MATCH_COLUMNS, Dialect, SqlStore
+from store.dialect import Dialect
+from store.sql import EVENT_COLUMNS, MATCH_COLUMNS, SqlStore
 
 DIALECT = Dialect(
     param="?",

@@ -22,7 +22,7 @@ from api.stats_schemas import (
 )
 from domain.catalog import by_slug
 from projections import game_stats, player_stats, ratings
-from service.matches import UnknownGame
+from service.games import UnknownGame
 
 MinPosition = Annotated[int | None, Parameter(le=2**53 - 1,
                                               description="Answer only with data folded at least this far "

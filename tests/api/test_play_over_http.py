@@ -13,7 +13,7 @@ from domain import match
 from domain.catalog import GAMES, by_slug
 from domain.engine import Game, setups
 from domain.rng import seed_commitment
-from service.matches import decode_events
+from service.games import decode_events
 from service.sealing import sealed
 from store.base import EventStore, NewMatch, SeatRecord
 from store.chain import GENESIS, canonical, committed_event_hash, verify_chain

@@ -13,7 +13,8 @@ from domain.catalog import GAMES
 from domain.codec import encode
 from domain.engine import Game
 from domain.match import MatchState
-from service.matches import MatchService, decode_events
+from service.games import decode_events
+from service.matches import MatchService
 from service.records import FORMAT, MEDIA_TYPE, parse_record
 from store.base import EventStore
 from tests.api.conftest import bearer

@@ -26,7 +26,7 @@ from domain import match
 from domain.catalog import GAMES
 from domain.engine import Game, setups
 from domain.match import MatchState
-from service.matches import decode_events
+from service.games import decode_events
 from store.base import EventStore, StoredEvent
 from store.chain import canonical, committed_event_hash, event_hash
 from tests.api.conftest import bearer

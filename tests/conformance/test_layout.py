@@ -55,7 +55,8 @@ def test_every_part_of_the_record_comes_from_its_module(game: Game[Any]) -> None
     assert {kind.__module__ for kind in game.command_types} == {f"{root}.commands"}
     assert game.event_types is importlib.import_module(f"{root}.events").EVENTS
     assert {kind.__module__ for kind in game.event_types} == {f"{root}.events"}
-    assert importlib.import_module(f"{root}.state").State.__module__ == f"{root}.state"
+    # `State` is state.py's own, or state_table.py's re-exported by it (when the fold itself is split up).
+    assert importlib.import_module(f"{root}.state").State.__module__ in {f"{root}.state", f"{root}.state_table"}
 
 
 def test_the_layout_check_sees_a_stray_module() -> None:

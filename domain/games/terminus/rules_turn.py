@@ -14,7 +14,7 @@ from domain.games.terminus.components import DATA, RESOURCES, ZONE_INDEX, ZONES
 from domain.games.terminus.events import ActionDone, AutomaMoved, FollowUpOffered, MarkerMoved, Passed, ResourceReturned
 from domain.games.terminus.rules_table import board_of, resource_index
 from domain.games.terminus.state import FollowUp, State
-from domain.games.terminus.state_players import replace_player
+from domain.games.terminus.state_table import replace_player
 
 ZoneProbe = Callable[[State, int], bool]
 

@@ -3,15 +3,15 @@
 
 Plots, blocks, rail spaces, tiles and projects are stored by their index in the board/data records; commands and
 events name them by id. Owners are seat numbers; the 2-player Automa is owner `seats`. This module folds set-up, the
-Years and turns; the action events fold in `state_actions.py`.
+Years and turns; the action events fold in `state_actions.py`. `State` itself is defined in `state_table.py`
+(with the helpers every state module shares) and is this module's too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
-import msgspec
 from msgspec.structs import replace
 
 from domain.engine import Event
@@ -34,7 +34,6 @@ from domain.games.terminus.events import (
     PrimeHubPlaced,
     ResourceReturned,
     RewardTaken,
-    ScoreLine,
     SecretAgendaKept,
     SetUp,
     TurnEnded,
@@ -43,66 +42,29 @@ from domain.games.terminus.events import (
     YearEnded,
 )
 from domain.games.terminus.state_actions import ACTION_HANDLERS
-from domain.games.terminus.state_markets import NOTHING, initial, one_of, trade
+from domain.games.terminus.state_markets import NOTHING, initial, one_of
 from domain.games.terminus.state_players import (
     EMPTY,
     PRIME_HUB,
     STORAGE_LIMIT,
     Automa,
     Player,
-    replace_player,
     storage_limit,
 )
+from domain.games.terminus.state_table import (
+    FollowUp,
+    IncomeStep,
+    Phase,
+    State,
+    Step,
+    TilePlace,
+    Turn,
+    replace_player,
+    trade,
+)
 
-Phase = Literal["keep-agenda", "place-hub", "bonus", "income", "loop", "over"]
-Step = Literal["move", "act", "build", "keep-drawn", "after", "done"]  # where the Action Loop's turn stands
-IncomeStep = tuple[Literal["bonus", "budget", "reward"], int | None]  # Annual Income steps left, and whose
-TilePlace = int | Literal["display"] | None  # a Development's Block in the City, face up on the display, or unused
-FollowUp = Literal["rails", "lobbyist"]  # optional follow-ups: A3's Rail purchase, tile #08's second Lobbyist
-
-
-class Turn(msgspec.Struct, frozen=True, kw_only=True):
-    """What the player to move has done so far this turn."""
-
-    via: str = ""  # Development tile whose action is being used ("": the Zone's own action)
-    placed: int = 0  # Stops placed and Connections made in the current Build
-    connections: tuple[int, ...] = ()  # owner of each Stop connected to in the current Build
-    free_used: bool = False  # A6: the first Stop of this Build was free
-    exchanged: bool = False  # A1 used this turn
-    follow: tuple[FollowUp, ...] = ()  # optional follow-ups on offer
-    automa_due: bool = False  # Capacity increased: the Automa Builds after this turn
-
-
-class State(msgspec.Struct, frozen=True, kw_only=True):
-    """The whole table."""
-
-    board: str
-    seats: int
-    first_game: bool = False
-    players: tuple[Player, ...]
-    automa: Automa | None = None
-    year: int = 0
-    phase: Phase = "keep-agenda"
-    step: Step | None = None  # in the Action Loop only
-    current: int | None = None  # the seat placing its Prime Hub, or taking its turn
-    order: tuple[int, ...] = ()  # this Year's turn order
-    passed_order: tuple[int, ...] = ()  # who passed, in order: next Year's turn order
-    turn: Turn = Turn()
-    income: tuple[IncomeStep, ...] = ()
-    markets: tuple[tuple[int, ...], ...] = ()  # per resource: cubes per column
-    stop_owner: tuple[int | None, ...] = ()  # per plot: the owner of the Stop there
-    stop_level: tuple[int, ...] = ()  # per plot: EMPTY, STATION, HUB or PRIME_HUB
-    rail_owners: tuple[tuple[int, ...], ...] = ()  # per rail space: owners of the Rails on it
-    block_tile: tuple[int | None, ...] = ()  # per block: the Development tile placed there
-    tile_at: tuple[TilePlace, ...] = ()  # per tile: where it is
-    tile_token: tuple[int | None, ...] = ()  # per tile: the Demand token on it
-    tile_lobbyists: tuple[tuple[int, ...], ...] = ()  # per tile: owners of the Lobbyists on it
-    projects: tuple[int, ...] = ()  # Project indices in play
-    project_rows: tuple[tuple[tuple[int, int], ...], ...] = ()  # per project in play: (owner, Lobbyists) rows
-    upgrade_supply: tuple[int, ...] = ()  # per Advanced Upgrade: copies left
-    deck: tuple[str, ...] = ()  # the Agenda deck, top first
-    public_agendas: tuple[str, ...] = ()  # Agendas shown to everyone (the turn-order reveal)
-    final: tuple[ScoreLine, ...] = ()
+__all__ = ["FollowUp", "IncomeStep", "Phase", "State", "Step", "TilePlace", "Turn", "evolve", "next_seat",
+           "over_limit"]
 
 
 def over_limit(state: State) -> int | None:

@@ -4,7 +4,7 @@ validation, no randomness. `state.evolve` dispatches to `ACTION_HANDLERS`."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -28,11 +28,9 @@ from domain.games.terminus.events import (
     Traded,
     UpgradeTaken,
 )
-from domain.games.terminus.state_markets import NOTHING, one_of, trade
-from domain.games.terminus.state_players import HUB, STATION, replace_player
-
-if TYPE_CHECKING:
-    from domain.games.terminus.state import State
+from domain.games.terminus.state_markets import NOTHING, one_of
+from domain.games.terminus.state_players import HUB, STATION
+from domain.games.terminus.state_table import State, replace_player, trade
 
 
 def _put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

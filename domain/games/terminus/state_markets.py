@@ -9,15 +9,7 @@ market are never filled.)" The Construction depots are a market whose columns co
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from msgspec.structs import replace
-
 from domain.games.terminus.components import MARKETS, RESOURCES
-from domain.games.terminus.state_players import replace_player
-
-if TYPE_CHECKING:
-    from domain.games.terminus.state import State
 
 Counts = tuple[int, ...]
 Cubes = tuple[int, int, int, int]  # one count per resource, in RESOURCES order
@@ -95,23 +87,3 @@ def cubes(resource: str, count: int) -> Cubes:
     out = [0, 0, 0, 0]
     out[RESOURCE_INDEX[resource]] = count
     return (out[0], out[1], out[2], out[3])
-
-
-def trade(state: State, seat: int, coins: int, take: Cubes, give: Cubes, rails: int) -> State:
-    """Rules, Collecting and spending resources: coins added (negative: paid), cubes taken from and given back to the
-    markets, Rails from reserve to storage."""
-    markets = list(state.markets)
-    stored = list(state.players[seat].res)
-    for resource in range(len(stored)):
-        if take[resource]:
-            markets[resource] = take_cubes(markets[resource], take[resource])
-            stored[resource] += take[resource]
-        if give[resource]:
-            markets[resource] = give_cubes(markets[resource], capacities(resource, state.seats), give[resource])
-            stored[resource] -= give[resource]
-    player = state.players[seat]
-    player = replace(
-        player, coins=player.coins + coins, res=(stored[0], stored[1], stored[2], stored[3]),
-        rails_reserve=player.rails_reserve - rails, rails_storage=player.rails_storage + rails,
-    )
-    return replace_player(replace(state, markets=tuple(markets)), seat, player)

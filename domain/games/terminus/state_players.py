@@ -5,14 +5,9 @@ Plots are stored by their index in the board file; owners are seat numbers, and 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import msgspec
 
 from domain.games.terminus.components import DATA, UPGRADE_KIND
-
-if TYPE_CHECKING:
-    from domain.games.terminus.state import State
 
 EMPTY, STATION, HUB, PRIME_HUB = range(4)  # what stands on a plot (a Hub: 2 stacked discs; the Prime Hub is one too)
 STORAGE_UPGRADE = UPGRADE_KIND.get("storage")
@@ -98,10 +93,3 @@ def line_plots(player: Player) -> tuple[int, ...]:
     """Rules, How to Build: the player's line end to end, the Prime Hub in the middle, Connection stops included."""
     prime = () if player.prime is None else (player.prime,)
     return (*reversed(player.branch_b), *prime, *player.branch_a)
-
-
-def replace_player(state: State, seat: int, player: Player) -> State:
-    """The state with one player's record (Rules, Player Board Set Up) replaced."""
-    players = list(state.players)
-    players[seat] = player
-    return msgspec.structs.replace(state, players=tuple(players))

@@ -11,7 +11,7 @@ from domain.games.terminus import commands as C
 from domain.games.terminus.components import PROJECT_INDEX, TILE_INDEX, ZONE_INDEX, board
 from domain.games.terminus.options import Options
 from domain.games.terminus.state import State, Turn
-from domain.games.terminus.state_players import replace_player
+from domain.games.terminus.state_table import replace_player
 from domain.rng import Rng
 from tests.games.given import given
 

@@ -1,0 +1,28 @@
+"""What differs between the SQL databases in the SQL the adapters share (store/sql.py, store/sql_read_models.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What differs between PostgreSQL and SQLite in the shared SQL."""
+
+    param: str  # "%s" or "?"
+    json_number: str  # SQL of a numeric field of a read model's `doc`, with {field} in it
+    lock_row: str  # suffix that locks a read model's checkpoint row (" FOR UPDATE" or "")
+    encode: Callable[[Any], Any]  # a JSON document as the driver takes it
+    decode: Callable[[Any], Any]  # a JSON document as the driver returns it
+    stamp: Callable[[Any], str]  # a stored time as the store's ISO 8601 string
+    time: Callable[[datetime], Any]  # a time as the driver takes it
+    now: Callable[[], Any]  # the current time as the driver takes it
+    seats_player: str  # SQL that is true when the match seats a player, with one placeholder for it
+    player: Callable[[str], Any]  # the parameter of `seats_player`
+
+    def sql(self, text: str) -> str:
+        """`text` with `?` placeholders in this dialect."""
+        return text.replace("?", self.param)
