@@ -27,7 +27,7 @@ from api.routes.live import LiveController
 from api.routes.matches import MatchesController
 from api.routes.stats import StatsController
 from service.audit import Audit
-from service.live import Hub
+from service.live import Hub, Tails
 from service.matches import MatchService, StateCache
 from service.records import MEDIA_TYPE as RECORD_MEDIA_TYPE
 from service.statistics import Statistics
@@ -70,6 +70,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     stats = Statistics(store)
     auditor = Audit(store)
     hub = Hub(streams_per_caller)
+    tails = Tails(service, hub)
     app = Litestar(
         route_handlers=[health, GamesController, MatchesController, StatsController, AuditController, LiveController,
                         create_static_files_router(path=DOCS_ASSETS, directories=[Path(swagger_ui.__file__).parent
@@ -79,7 +80,8 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
         dependencies={"service": Provide(lambda: service, sync_to_thread=False),
                       "stats": Provide(lambda: stats, sync_to_thread=False),
                       "auditor": Provide(lambda: auditor, sync_to_thread=False),
-                      "live": Provide(lambda: hub, sync_to_thread=False)},
+                      "live": Provide(lambda: hub, sync_to_thread=False),
+                      "tails": Provide(lambda: tails, sync_to_thread=False)},
         lifespan=[lambda _: live(service, hub)],
         exception_handlers=EXCEPTION_HANDLERS,
         middleware=[refuse_nul, allow_all_route_methods],
@@ -100,6 +102,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     app.state.service = service
     app.state.store = store
     app.state.hub = hub
+    app.state.tails = tails
     # Built once here; what /schema serves. Names first: the discriminators map tags to the final names.
     document = describe_event_streams(type_headers(type_options(name_components(app.openapi_schema))))
     forbid_nul(add_discriminators(offer_plain_text(document, RECORD_MEDIA_TYPE)))

@@ -7,7 +7,7 @@ from typing import TypeAlias
 from litestar.di import NamedDependency
 
 from service.audit import Audit
-from service.live import Hub
+from service.live import Hub, Tails
 from service.matches import MatchService
 from service.statistics import Statistics
 
@@ -15,3 +15,4 @@ Service: TypeAlias = NamedDependency[MatchService]  # the app's one MatchService
 Stats: TypeAlias = NamedDependency[Statistics]  # the read models: statistics, ratings, projection status
 Auditor: TypeAlias = NamedDependency[Audit]  # replays, records and their verification
 Live: TypeAlias = NamedDependency[Hub]  # signals that wake streams and long polls
+Tail: TypeAlias = NamedDependency[Tails]  # the newest events of followed matches, read once per signal

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+import signal
+import threading
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from types import FrameType
 from typing import Any
 
 from service.live import Hub
@@ -35,6 +38,37 @@ async def listen(store: Any, hub: Hub) -> None:
         await asyncio.sleep(RETRY_S)
 
 
+def end_streams_at_exit(hub: Hub) -> Callable[[], None]:
+    """At SIGTERM or SIGINT, end every stream first, then do what the signal did before (uvicorn: stop serving).
+
+    Uvicorn shuts the app down only after every response has finished, and a stream never finishes by itself: without
+    this a stopping server holds its streams for the whole grace period and then cancels them mid-write. Ended here,
+    each stream closes cleanly at once and its client reconnects (elsewhere) with `Last-Event-ID`. Returns what
+    restores the previous handlers. Outside the main thread (a test client) signals cannot be caught: nothing to do."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    exits = (signal.SIGINT, signal.SIGTERM)
+    previous: dict[int, Any] = {sig: signal.getsignal(sig) for sig in exits}
+
+    def handle(sig: int, frame: FrameType | None) -> None:
+        hub.close()
+        before = previous[sig]
+        if callable(before):
+            before(sig, frame)
+        elif before == signal.SIG_DFL:
+            signal.signal(sig, signal.SIG_DFL)
+            signal.raise_signal(sig)
+
+    for sig in exits:
+        signal.signal(sig, handle)
+
+    def restore() -> None:
+        for sig, before in previous.items():
+            signal.signal(sig, before)
+
+    return restore
+
+
 @asynccontextmanager
 async def live(service: MatchService, hub: Hub) -> AsyncIterator[None]:
     """While the app runs: the hub wakes on this loop, hears this process's appends, and other processes' through
@@ -42,9 +76,11 @@ async def live(service: MatchService, hub: Hub) -> AsyncIterator[None]:
     hub.bind(asyncio.get_running_loop())
     service.watchers.append(hub.moved)
     listener = asyncio.create_task(listen(service.store, hub)) if hasattr(service.store, "moves") else None
+    restore_signals = end_streams_at_exit(hub)
     try:
         yield
     finally:
+        restore_signals()
         hub.close()
         service.watchers.remove(hub.moved)
         if listener is not None:

@@ -10,8 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections import Counter
-from collections.abc import Callable
+import time
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+if TYPE_CHECKING:
+    from service.matches import LoadedMatch, MatchService
+    from store.base import StoredEvent
+
+T = TypeVar("T")
 
 
 class TooManyStreams(Exception):
@@ -32,6 +41,7 @@ class Hub:
         self._lock = threading.Lock()
         self.streams_per_caller = streams_per_caller
         self.closing = False
+        self.listeners: list[Callable[[str], None]] = []  # told of every signal, on the loop (Tails)
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """Use this event loop (the server's) for waiting; signals from other threads are handed to it."""
@@ -49,6 +59,9 @@ class Hub:
             loop.call_soon_threadsafe(self._wake, match_id)
 
     def _wake(self, match_id: str | None) -> None:
+        if match_id is not None:
+            for listener in self.listeners:
+                listener(match_id)
         for key in {match_id, None}:
             for event in self._waiting.get(key, ()):
                 event.set()
@@ -111,3 +124,88 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return asyncio.get_running_loop()
     except RuntimeError:
         return None
+
+
+@dataclass
+class _Read:
+    """A match as read at one moment: its state, its newest events, and the signals counted before the read."""
+
+    loaded: LoadedMatch
+    events: list[StoredEvent]
+    signals: int
+    at: float
+
+
+@dataclass
+class _Slot:
+    """One match's shared read: how many signals it has had, and the newest read (one reader at a time)."""
+
+    signals: int = 0
+    read: _Read | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class Tails:
+    """The newest events of the matches being followed, read once per signal for every stream of this process.
+
+    A move wakes every stream of its match; without this each would read the match and its new events itself (100
+    streams: 200 reads per move, competing with the moves for the store). Here the first stream to wake reads,
+    the others find the read done: one read per signal and match. A read is used while no signal came after it
+    began and it is younger than `fresh_s` (the re-read that covers a lost signal). Streams that fall further
+    behind than the kept events (a replay from the start) read the store themselves.
+    """
+
+    def __init__(self, service: MatchService, hub: Hub, *, kept: int = 256, matches: int = 1024,
+                 fresh_s: float = 5.0) -> None:
+        self.service, self.kept, self.matches, self.fresh_s = service, kept, matches, fresh_s
+        self._slots: OrderedDict[str, _Slot] = OrderedDict()
+        hub.listeners.append(self._signalled)
+        self._made: OrderedDict[Hashable, Any] = OrderedDict()
+        self.reads = 0  # store reads made (what the sharing saves is visible in tests and benches)
+
+    def _signalled(self, match_id: str) -> None:
+        slot = self._slots.get(match_id)
+        if slot is not None:
+            slot.signals += 1
+
+    async def after(self, match_id: str, sent: int, limit: int) -> tuple[LoadedMatch, list[StoredEvent]]:
+        """The match now and up to `limit` of its events after version `sent`."""
+        slot = self._slots.get(match_id)
+        if slot is None:
+            slot = self._slots[match_id] = _Slot()
+            while len(self._slots) > self.matches:
+                self._slots.popitem(last=False)
+        self._slots.move_to_end(match_id)
+        async with slot.lock:
+            read = slot.read
+            if read is None or read.signals != slot.signals or time.monotonic() - read.at >= self.fresh_s:
+                signals = slot.signals  # counted before reading: a signal during the read makes it stale
+                read = slot.read = await asyncio.to_thread(self._read, match_id, read, signals)
+        head = read.loaded.record.version
+        if sent >= head:
+            return read.loaded, []
+        if read.events and read.events[0].version <= sent + 1:
+            return read.loaded, [e for e in read.events if e.version > sent][:limit]
+        return read.loaded, await asyncio.to_thread(self.service.events, read.loaded, sent, limit)
+
+    def remember(self, key: Hashable, make: Callable[[], T]) -> T:
+        """What `make` gives for `key`, made once for every stream that asks (the newest 8,192 kept): an event as
+        a spectator sees it is encoded once per process, not once per stream."""
+        if key in self._made:
+            self._made.move_to_end(key)
+            return cast(T, self._made[key])
+        made = self._made[key] = make()
+        if len(self._made) > 8192:
+            self._made.popitem(last=False)
+        return made
+
+    def _read(self, match_id: str, before: _Read | None, signals: int) -> _Read:
+        """Read the match and its events since the last read (the newest `kept` of them)."""
+        self.reads += 1
+        loaded = self.service.load(match_id)
+        head = loaded.record.version
+        known = before.loaded.record.version if before is not None else 0
+        start = known if before is not None and 0 <= head - known <= self.kept else max(0, head - self.kept)
+        events = (before.events if before is not None and start == known else []) + \
+            self.service.events(loaded, start, head - start)
+        return _Read(loaded, events[-self.kept:], signals, time.monotonic())

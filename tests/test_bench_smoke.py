@@ -28,3 +28,14 @@ def test_the_benchmark_smoke_run_prints_its_table(pg_url: str) -> None:
         assert row in table
     assert "global log read" in table and "rebuild of all" in table
     assert "pg move, cold cache" in table and "sqlite move, behind cache" in table
+
+
+@pytest.mark.postgres
+def test_the_live_latency_smoke_run_prints_its_numbers(pg_url: str) -> None:
+    """bench/live_latency.py --smoke: streams receive live events and idle streams are opened and measured."""
+    env = {**os.environ, "TURNSTILE_DATABASE_URL": os.environ["TURNSTILE_DATABASE_URL"]}
+    done = subprocess.run([sys.executable, "bench/live_latency.py", "--smoke"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "deliveries, delay p50" in done.stdout and "idle streams:" in done.stdout
+    assert "streams failed" not in done.stderr, done.stderr[-3000:]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Callable
+from functools import partial
 from typing import Annotated, Any
 
 import msgspec
@@ -21,13 +22,16 @@ from litestar.utils.sync import sync_to_thread
 
 from api import convert
 from api.auth import bearer, require_app, seat_of
-from api.deps import Live, Service
+from api.deps import Live, Service, Tail
 from api.problem_codes import problem_responses
 from api.routes.matches import OPTIONAL_KEY, READ_MATCH, MatchId
 from api.schemas import RecordedEvent
+from service.live import Tails
 from service.matches import MatchService
 from service.notifications import Notification
 from service.tokens import secret_hash
+from store.base import StoredEvent
+from store.chain import SCHEME_FULL
 
 EVENT_STREAM = "text/event-stream"
 HEARTBEAT_S = 15.0  # a comment line this often keeps proxies from closing an idle stream
@@ -75,7 +79,7 @@ class LiveController(Controller):
                                                   "comments every 15 s"),
                     **problem_responses(*READ_MATCH, "too-many-streams")})
     async def stream(self, request: Request[Any, Any, Any], match_id: MatchId, service: Service, live: Live,
-                     after: After = 0, last_event_id: LastEventId = "") -> ServerSentEvent:
+                     tails: Tail, after: After = 0, last_event_id: LastEventId = "") -> ServerSentEvent:
         """Every event of the match after `Last-Event-ID` (or `after`), exactly as `GET .../events` shows it to the
         caller (seat token: that seat; none, or the owning app's key: a spectator), then each new one as it commits,
         in version order, with no gap and no duplicate. When the match ends the ending is sent (unredacted, as the
@@ -83,13 +87,15 @@ class LiveController(Controller):
         loaded = await sync_to_thread(service.load, match_id)
         seat = await sync_to_thread(seat_of, request, loaded.record, service.app_name)
         release = live.open(caller_key(request))
-        return ServerSentEvent(match_events(service, live, match_id, seat, start_id(last_event_id, after), release))
+        return ServerSentEvent(match_events(service, live, tails, match_id, seat, start_id(last_event_id, after),
+                                            release))
 
     @get("/feed", summary="Follow an app's matches (Server-Sent Events)", operation_id="followFeed",
          security=[{"bearer": []}], media_type=EVENT_STREAM,
          responses={200: ResponseSpec(data_container=Notification, media_type=EVENT_STREAM, generate_examples=False,
-                                      description="An event stream: each event's `data` is a Notification, `id` its "
-                                                  "global position, `event` its kind"),
+                                      description="An event stream: each event's `data` is a Notification, `event` "
+                                                  "its kind, and the last one of each append has `id`: its global "
+                                                  "position (resume after it)"),
                     **problem_responses("bad-authorization", "app-key-required", "unknown-app-key",
                                         "too-many-streams")})
     async def feed(self, request: Request[Any, Any, Any], service: Service, live: Live, after: After = 0,
@@ -102,19 +108,22 @@ class LiveController(Controller):
         return ServerSentEvent(app_notifications(service, live, app, start_id(last_event_id, after), release))
 
 
-async def match_events(service: MatchService, live: Any, match_id: str, seat: int | None, sent: int,
+async def match_events(service: MatchService, live: Any, tails: Tails, match_id: str, seat: int | None, sent: int,
                        release: Callable[[], None]) -> AsyncIterator[ServerSentEventMessage]:
     """The match's events after version `sent`, then new ones as they come, until it ends or the server stops."""
     last_sent = time.monotonic()
     try:
         while not live.closing:
-            loaded = await sync_to_thread(service.load, match_id)
-            stored = await sync_to_thread(service.events, loaded, sent, PAGE)
-            withheld = await sync_to_thread(service.first_redacted, loaded, seat)
-            for item in convert.recorded(loaded.game, stored, seat, loaded.state.finished, withheld):
-                yield ServerSentEventMessage(data=msgspec.json.encode(item).decode(), id=item.version,
-                                             event=item.event.__struct_config__.tag)
-                sent, last_sent = item.version, time.monotonic()
+            loaded, stored = await tails.after(match_id, sent, PAGE)
+            old_scheme = loaded.record.scheme == SCHEME_FULL  # only scheme 1 records withhold hashes (a read)
+            withheld = await sync_to_thread(service.first_redacted, loaded, seat) if old_scheme else None
+            finished = loaded.state.finished
+            for event in stored:
+                make = partial(message, loaded.game, event, seat, finished, withheld)
+                # Scheme 2: an event looks the same to every stream of one caller kind: encoded once per process.
+                data, kind = make() if old_scheme else tails.remember((match_id, event.version, seat, finished), make)
+                yield ServerSentEventMessage(data=data, id=event.version, event=kind)
+                sent, last_sent = event.version, time.monotonic()
             if loaded.state.finished and sent >= loaded.record.version:
                 return
             if len(stored) < PAGE:
@@ -125,6 +134,12 @@ async def match_events(service: MatchService, live: Any, match_id: str, seat: in
         release()
 
 
+def message(game: Any, event: StoredEvent, seat: int | None, finished: bool, withheld: int | None) -> tuple[str, str]:
+    """An event as `seat` sees it, as the data of an SSE message, and its type."""
+    (item,) = convert.recorded(game, [event], seat, finished, withheld)
+    return msgspec.json.encode(item).decode(), item.event.__struct_config__.tag
+
+
 async def app_notifications(service: MatchService, live: Any, app: str, after: int,
                             release: Callable[[], None]) -> AsyncIterator[ServerSentEventMessage]:
     """An app's notifications after global position `after`, then new ones as they come, until the server stops."""
@@ -133,9 +148,12 @@ async def app_notifications(service: MatchService, live: Any, app: str, after: i
     try:
         while not live.closing:
             notes, cursor = await sync_to_thread(follower.read, after, owner=app, limit=PAGE)
-            for note in notes:
-                yield ServerSentEventMessage(data=msgspec.json.encode(note).decode(), id=note.position,
-                                             event=note.kind)
+            for index, note in enumerate(notes):
+                # One append can tell several things (moved, then whose turn it is), all at one position: only the
+                # last carries the id, so a client cut off inside an append resumes before it and misses none.
+                closes_append = index + 1 == len(notes) or notes[index + 1].position != note.position
+                yield ServerSentEventMessage(data=msgspec.json.encode(note).decode(), event=note.kind,
+                                             id=note.position if closes_append else None)
                 last_sent = time.monotonic()
             after = cursor
             if not notes:
