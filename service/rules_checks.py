@@ -143,13 +143,14 @@ def _setup(game: Game[Any], header: Any, seed: str | None, first: RecordLine | N
         return [event_from_builtins(game, first.event)]
     if seed is not None:
         return match.open_match(game, header.players, header.options, seed, seed_source=header.seed_source,
-                                client_entropy=header.client_entropy, visibility=header.visibility)
+                                client_entropy=header.client_entropy, visibility=header.visibility,
+                                rematch_of=header.rematch_of)
     if not game.min_seats <= len(header.players) <= game.max_seats:
         raise Refusal("bad-seat-count", f"{game.slug} takes {game.min_seats}-{game.max_seats} seats")
     options = match.decode_options(game, header.options)
     started = match.started_event(game, header.players, options, header.seed_commitment,
                                   seed_source=header.seed_source, client_entropy=header.client_entropy,
-                                  visibility=header.visibility)
+                                  visibility=header.visibility, rematch_of=header.rematch_of)
     try:
         return [started, *game.start(options, len(header.players), SealedRng())]
     except SeedNeeded:
