@@ -73,6 +73,17 @@ def test_joining_takes_the_seat_once_and_the_last_join_starts_the_match(life: di
     assert client.post(f"/v1/matches/{match_id}/join", json={"code": code}).status_code == 400
 
 
+def claim(service: MatchService, match_id: str, code: str, player: str, barrier: threading.Barrier,
+          outcomes: list[str]) -> None:
+    """One claim of a seat, started with the others at the barrier; its outcome is appended to `outcomes`."""
+    barrier.wait()
+    try:
+        join(service, match_id, code, player)
+        outcomes.append(f"won:{player}")
+    except SeatTaken:
+        outcomes.append("taken")
+
+
 def test_two_claims_of_the_last_seat_at_once_exactly_one_wins(life: dict[str, Any]) -> None:
     """Two processes (two services, two caches, one store) claim the last open seat at the same moment, several
     times over: exactly one claim wins each time, the other is refused `seat-taken`, and the match starts once."""
@@ -85,16 +96,8 @@ def test_two_claims_of_the_last_seat_at_once_exactly_one_wins(life: dict[str, An
         join(services[round_ % 2], created["id"], first, "bob")
         barrier = threading.Barrier(2)
         outcomes: list[str] = []
-
-        def claim(service: MatchService, player: str) -> None:
-            barrier.wait()
-            try:
-                join(service, created["id"], last, player)
-                outcomes.append(f"won:{player}")
-            except SeatTaken:
-                outcomes.append("taken")
-
-        threads = [threading.Thread(target=claim, args=(s, p)) for s, p in zip(services, ("cy", "di"), strict=True)]
+        threads = [threading.Thread(target=claim, args=(s, created["id"], last, p, barrier, outcomes))
+                   for s, p in zip(services, ("cy", "di"), strict=True)]
         for thread in threads:
             thread.start()
         for thread in threads:
