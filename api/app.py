@@ -25,6 +25,7 @@ from api.routes.audit import AuditController
 from api.routes.games import GamesController
 from api.routes.live import LiveController
 from api.routes.matches import MatchesController
+from api.routes.seating import SeatingController
 from api.routes.stats import StatsController
 from service.audit import Audit
 from service.live import Hub, Tails
@@ -72,7 +73,8 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     hub = Hub(streams_per_caller)
     tails = Tails(service, hub)
     app = Litestar(
-        route_handlers=[health, GamesController, MatchesController, StatsController, AuditController, LiveController,
+        route_handlers=[health, GamesController, MatchesController, SeatingController, StatsController, AuditController,
+                        LiveController,
                         create_static_files_router(path=DOCS_ASSETS, directories=[Path(swagger_ui.__file__).parent
                                                                                     / "static"],
                                                    include_in_schema=False)],

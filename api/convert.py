@@ -7,14 +7,35 @@ from typing import Any
 
 import msgspec
 
-from api.schemas import GameInfo, MatchDetail, MatchSummary, OutcomeOut, RecordedEvent, SeatInfo, SeatResultOut
-from domain import match
+from api.problems import ApiError
+from api.schemas import (
+    GameInfo,
+    MatchDetail,
+    MatchSummary,
+    OutcomeOut,
+    RecordedEvent,
+    SeatInfo,
+    SeatRequest,
+    SeatResultOut,
+)
+from domain import bots, match
 from domain.codec import event_from_builtins
 from domain.engine import Game
 from domain.lifecycle import MatchEnded
-from service.matches import LoadedMatch
+from service.matches import LoadedMatch, status_of
 from service.records import seen_by
 from store.base import MatchRecord, StoredEvent
+
+
+def players(seats: Sequence[SeatRequest]) -> list[str | None]:
+    """The players of a new match's seats: a handle, `bot:<policy>`, or None for an open seat (422 `bad-seat` when a
+    seat names none or several)."""
+    out: list[str | None] = []
+    for index, seat in enumerate(seats):
+        if (seat.player is not None) + (seat.bot is not None) + seat.open != 1:
+            raise ApiError(422, "bad-seat", f"seat {index} must name exactly one of player, bot and open: true")
+        out.append(seat.player if seat.player is not None else None if seat.open else bots.player(str(seat.bot)))
+    return out
 
 
 def game_info(game: Game[Any]) -> GameInfo:
@@ -30,12 +51,13 @@ def game_info(game: Game[Any]) -> GameInfo:
         default_data=list(game.default_data),
         deviations=list(game.deviations),
         commands=[kind.__struct_config__.tag for kind in game.command_types],  # type: ignore[misc]
+        bots=list(bots.names(game)),
     )
 
 
 def seats(record: MatchRecord) -> list[SeatInfo]:
-    """The seats of a match, without their token hashes."""
-    return [SeatInfo(seat=s.seat, player=s.player) for s in record.seats]
+    """The seats of a match, without their token hashes (an open seat's player is None)."""
+    return [SeatInfo(seat=s.seat, player=s.player or None) for s in record.seats]
 
 
 def summary(record: MatchRecord) -> MatchSummary:
@@ -64,7 +86,7 @@ def detail(loaded: LoadedMatch, seat: int | None, head_withheld: bool, legal: bo
         id=record.id,
         game=record.game,
         rules_version=record.rules_version,
-        status="finished" if state.finished else "active",
+        status=status_of(state),  # type: ignore[arg-type]
         version=state.version,
         seats=seats(record),
         to_move=match.to_move(game, state),
@@ -82,6 +104,8 @@ def detail(loaded: LoadedMatch, seat: int | None, head_withheld: bool, legal: bo
         legal=match.legal(game, state, seat) if legal and seat is not None else None,
         created_at=record.created_at,
         updated_at=record.updated_at,
+        rematch_of=record.rematch_of,
+        rematch=record.rematch,
     )
 
 

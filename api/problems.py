@@ -16,8 +16,9 @@ from service.audit import UnknownVersion
 from service.games import UnknownGame
 from service.live import TooManyStreams
 from service.matches import VersionMismatch
+from service.seating import NotYourMatch, SeatTaken, WrongJoinCode
 from service.statistics import NotYet, UnknownPlayer
-from store.base import IdempotencyMismatch, MatchNotFound, RecordCorrupt
+from store.base import IdempotencyMismatch, MatchNotFound, RecordCorrupt, RematchExists
 
 log = logging.getLogger("turnstile.api")
 
@@ -140,6 +141,26 @@ def on_too_many_streams(_: Request[Any, Any, Any], exc: TooManyStreams) -> Respo
     return problem_response(problem(429, "too-many-streams", str(exc)), headers={"Retry-After": "5"})
 
 
+def on_wrong_join_code(_: Request[Any, Any, Any], exc: WrongJoinCode) -> Response[Any]:
+    """A join code that opens no seat of this match."""
+    return problem_response(problem(403, "wrong-join-code", "no open seat of this match has this join code"))
+
+
+def on_seat_taken(_: Request[Any, Any, Any], exc: SeatTaken) -> Response[Any]:
+    """The claim of a seat someone else took first."""
+    return problem_response(problem(409, "seat-taken", str(exc)))
+
+
+def on_not_your_match(_: Request[Any, Any, Any], exc: NotYourMatch) -> Response[Any]:
+    """Another app's match: it may be read, not called off nor replayed."""
+    return problem_response(problem(403, "not-your-match", "only the app that created this match may do this"))
+
+
+def on_rematch_exists(_: Request[Any, Any, Any], exc: RematchExists) -> Response[Any]:
+    """A match is replayed once."""
+    return problem_response(problem(409, "rematch-exists", f"this match's rematch is {exc.rematch}"))
+
+
 def on_unexpected(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     """A bug: logged with its traceback, answered as a problem without internals."""
     log.exception("unhandled error", exc_info=exc)
@@ -160,6 +181,10 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
     WrongToken: on_wrong_token,
     SeatRequired: on_seat_required,
     UnknownPlayer: on_unknown_player,
+    WrongJoinCode: on_wrong_join_code,
+    SeatTaken: on_seat_taken,
+    NotYourMatch: on_not_your_match,
+    RematchExists: on_rematch_exists,
     ValidationException: on_validation_error,
     NotFoundException: on_not_found,
     HTTPException: on_http_error,

@@ -28,10 +28,18 @@ class Strict(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Base of request bodies: unknown fields are an error."""
 
 
-class SeatRequest(Strict, frozen=True):
-    """Who takes a seat."""
+BotName = Annotated[str, msgspec.Meta(min_length=1, max_length=32, pattern=r"^[a-z][a-z0-9-]*$",
+                                       description="A bot policy: `random` (every game) or one of the game's own "
+                                                   "(`bots` in GET /v1/games)")]
 
-    player: Handle
+
+class SeatRequest(Strict, frozen=True):
+    """Who takes a seat: exactly one of a player, a bot the service plays itself, or an open seat to join later."""
+
+    player: Handle | None = None
+    bot: BotName | None = None
+    open: Annotated[bool, msgspec.Meta(description="An open seat: the answer gives its join code; the match starts "
+                                                   "when every open seat has been joined")] = False
 
 
 SeedSource = Literal["server", "server+client", "caller"]
@@ -78,6 +86,7 @@ class GameInfo(msgspec.Struct, frozen=True):
     default_data: list[str]
     deviations: list[str]
     commands: list[str]
+    bots: list[str]
 
 
 class GameList(msgspec.Struct, frozen=True):
@@ -87,11 +96,13 @@ class GameList(msgspec.Struct, frozen=True):
 
 
 class SeatToken(msgspec.Struct, frozen=True):
-    """A seat with its secret token: shown once, at creation."""
+    """A seat with its secret token, or its join code while open: shown once, at creation."""
 
     seat: int
-    player: str
-    token: str
+    player: Annotated[str | None, msgspec.Meta(description="null while the seat is open; `bot:<policy>` for a bot")]
+    token: Annotated[str | None, msgspec.Meta(description="The seat's secret token (null for a bot or an open seat)")]
+    join_code: Annotated[str | None, msgspec.Meta(description="An open seat's join code: whoever has it may take "
+                                                              "the seat (POST /v1/matches/{id}/join)")] = None
 
 
 class CreatedMatch(msgspec.Struct, frozen=True):
@@ -106,13 +117,16 @@ class CreatedMatch(msgspec.Struct, frozen=True):
     client_entropy: str | None
     visibility: Annotated[Visibility, msgspec.Meta(description=VISIBILITY_DOC)]
     head_hash: str
+    status: Annotated[Literal["open", "active", "finished"], msgspec.Meta(description="`open` while some seats "
+                                                                                     "are open")] = "active"
+    rematch_of: str | None = None
 
 
 class SeatInfo(msgspec.Struct, frozen=True):
-    """A seat and its player."""
+    """A seat and its player (null while the seat is open; `bot:<policy>` for a bot)."""
 
     seat: int
-    player: str
+    player: str | None
 
 
 class SeatResultOut(msgspec.Struct, frozen=True):
@@ -133,7 +147,9 @@ class OutcomeOut(msgspec.Struct, frozen=True):
     team_won: bool | None
 
 
-Status = Literal["active", "finished"]
+Status = Literal["open", "active", "finished"]
+STATUS_DOC = ("`open` until every open seat is taken (no set-up yet), then `active`; `finished` once it ended "
+              "(played out, resigned, or called off before it started)")
 
 
 class MatchSummary(msgspec.Struct, frozen=True):
@@ -185,6 +201,8 @@ class MatchDetail(msgspec.Struct, frozen=True):
     legal: list[AnyCommand] | None  # type: ignore[valid-type]
     created_at: str
     updated_at: str
+    rematch_of: Annotated[str | None, msgspec.Meta(description="The match this one is the rematch of")] = None
+    rematch: Annotated[str | None, msgspec.Meta(description="This match's rematch, once one was created")] = None
 
 
 class LegalMoves(msgspec.Struct, frozen=True):
@@ -236,6 +254,24 @@ class MoveResult(msgspec.Struct, frozen=True):
     to_move: list[int]
     view: Any = None
     legal: list[AnyCommand] | None = None  # type: ignore[valid-type]
+
+
+class JoinRequest(Strict, frozen=True):
+    """Body of POST /v1/matches/{id}/join."""
+
+    code: Annotated[str, msgspec.Meta(min_length=1, max_length=128, description="The open seat's join code")]
+    player: Handle
+
+
+class JoinedSeat(msgspec.Struct, frozen=True):
+    """Answer to a join: the seat taken and its secret token (shown only here), and the match now."""
+
+    seat: int
+    player: str
+    token: str
+    version: int
+    status: Annotated[Status, msgspec.Meta(description=STATUS_DOC)]
+    to_move: list[int]
 
 
 class EventPage(msgspec.Struct, frozen=True):

@@ -8,7 +8,7 @@ from typing import Any, Union
 import msgspec
 
 from domain.engine import Command, Event, Game
-from domain.lifecycle import LIFECYCLE_COMMANDS, LIFECYCLE_EVENTS
+from domain.lifecycle import LIFECYCLE_COMMANDS, LIFECYCLE_EVENTS, SERVICE_COMMANDS
 
 
 def event_types(game: Game[Any]) -> tuple[type[Event], ...]:
@@ -47,8 +47,9 @@ def event_from_builtins(game: Game[Any], payload: dict[str, Any]) -> Event:
 
 
 def command_from_builtins(game: Game[Any], payload: dict[str, Any]) -> Command:
-    """A command of `game` from its decoded JSON object; raises msgspec.ValidationError."""
-    return _convert(payload, command_types(game))  # type: ignore[no-any-return]
+    """A recorded command of `game` (a seat's, or one the service took: a join) from its decoded JSON object;
+    raises msgspec.ValidationError."""
+    return _convert(payload, SERVICE_COMMANDS + command_types(game))  # type: ignore[no-any-return]
 
 
 encode = msgspec.json.Encoder().encode

@@ -73,6 +73,9 @@ class Game(Generic[S]):
     - `hidden_from(state, seat)` -> tokens (card ids) that seat (None: a spectator) must not learn now.
     - `scramble(state, seat, rng)` -> a state differing only in what `seat` (None: a spectator) cannot see.
     - `render(state)` -> a plain-text picture of the table.
+
+    `bots` names the game's own bot policies beside the generic `random` one (domain/bots.py): each maps
+    `(state, seat, rng)` to a command `legal` lists for that seat.
     """
 
     slug: str
@@ -88,6 +91,7 @@ class Game(Generic[S]):
     rules_version: str = "1"
     # (seat count, options) pairs the conformance suite plays; empty means min and max seats, default options.
     sample_setups: tuple[tuple[int, dict[str, Any]], ...] = ()
+    bots: tuple[tuple[str, Callable[[S, int, Rng], Command]], ...] = ()
     start: Callable[[Any, int, Rng], Sequence[Event]]
     evolve: Callable[[S | None, Event], S]
     decide: Callable[[S, int, Command, Rng], Sequence[Event]]

@@ -32,6 +32,32 @@ class MatchStarted(Event, frozen=True, tag="match.started", omit_defaults=True):
     seed_source: str = "server"
     client_entropy: str | None = None
     visibility: str = "public"
+    rematch_of: str | None = None
+
+
+class MatchOpened(Event, frozen=True, tag="match.opened", omit_defaults=True):
+    """Version 1 of a match with open seats: what `match.started` will say, but some seats are still empty.
+
+    `seats` holds each seat's player, or None while it is open; `match.seat-joined` fills one, and the join that
+    fills the last one also records `match.started` and the game's set-up.
+    """
+
+    game: str
+    rules_version: str
+    seats: tuple[str | None, ...]
+    options: dict[str, Any]
+    seed_commitment: str
+    seed_source: str = "server"
+    client_entropy: str | None = None
+    visibility: str = "public"
+    rematch_of: str | None = None
+
+
+class SeatJoined(Event, frozen=True, tag="match.seat-joined"):
+    """A player claimed an open seat."""
+
+    seat: int
+    player: str
 
 
 class SeatResigned(Event, frozen=True, tag="match.seat-resigned"):
@@ -53,5 +79,17 @@ class Resign(Command, frozen=True, tag="match.resign"):
     """Give up the match (any seat, any time while it is active)."""
 
 
-LIFECYCLE_EVENTS: tuple[type[Event], ...] = (MatchStarted, SeatResigned, MatchEnded)
+class Join(Command, frozen=True, tag="match.join"):
+    """Take an open seat (the service records it for whoever showed the seat's join code; never sent as a move)."""
+
+    player: str
+
+
+class Cancel(Command, frozen=True, tag="match.cancel"):
+    """Call off a match that never started (its creator, through the service; recorded with no seat)."""
+
+
+LIFECYCLE_EVENTS: tuple[type[Event], ...] = (MatchStarted, SeatResigned, MatchEnded, MatchOpened, SeatJoined)
 LIFECYCLE_COMMANDS: tuple[type[Command], ...] = (Resign,)
+# Recorded commands that no seat sends as a move: the service takes them for a join or a cancellation.
+SERVICE_COMMANDS: tuple[type[Command], ...] = (Join, Cancel)

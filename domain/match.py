@@ -1,4 +1,4 @@
-"""A match: one game's stream wrapped in the shared lifecycle (started, resigned, ended).
+"""A match: one game's stream wrapped in the shared lifecycle (opened, seat joined, started, resigned, ended).
 
 `open_match`, `evolve`, `decide` here are what the service calls; they delegate the rules to the
 game record and add the lifecycle events themselves, so no game writes `match.ended`.
@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from domain.engine import Command, Decision, Event, Game, Outcome, Refusal, SeatResult, competition_ranks
-from domain.lifecycle import MatchEnded, MatchStarted, Resign, SeatResigned
+from domain.lifecycle import Cancel, Join, MatchEnded, MatchOpened, MatchStarted, Resign, SeatJoined, SeatResigned
 from domain.rng import Rng, seed_commitment
 
 
@@ -26,11 +26,18 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True):
     game_state: Any = None
     resigned: tuple[int, ...] = ()
     ended: MatchEnded | None = None
+    opened: MatchOpened | None = None  # while seats are open (players holds "" for each): how it will start
+    rematch_of: str | None = None
 
     @property
     def finished(self) -> bool:
         """True once `match.ended` has been recorded."""
         return self.ended is not None
+
+    @property
+    def waiting(self) -> bool:
+        """True while the match waits for players to fill its open seats (not started, not cancelled)."""
+        return self.opened is not None and self.ended is None
 
 
 def decode_options(game: Game[Any], raw: dict[str, Any] | None) -> Any:
@@ -42,23 +49,28 @@ def decode_options(game: Game[Any], raw: dict[str, Any] | None) -> Any:
         raise Refusal("bad-options", f"options for {game.slug}: {exc}") from exc
 
 
-def open_match(game: Game[Any], players: Sequence[str], raw_options: dict[str, Any] | None, seed: str, *,
+def open_match(game: Game[Any], players: Sequence[str | None], raw_options: dict[str, Any] | None, seed: str, *,
                seed_source: str = "server", client_entropy: str | None = None,
-               visibility: str = "public") -> list[Event]:
-    """The first events of a new match: `match.started`, then the game's set-up."""
+               visibility: str = "public", rematch_of: str | None = None) -> list[Event]:
+    """The first events of a new match: `match.started`, then the game's set-up; or, when some seats are open
+    (None), only `match.opened`: the set-up waits until the last seat is taken."""
     if not game.min_seats <= len(players) <= game.max_seats:
         raise Refusal(
             "bad-seat-count", f"{game.slug} takes {game.min_seats}-{game.max_seats} seats, not {len(players)}"
         )
     options = decode_options(game, raw_options)
-    started = started_event(game, players, options, seed_commitment(seed), seed_source=seed_source,
-                            client_entropy=client_entropy, visibility=visibility)
+    provenance = _provenance(seed_source, client_entropy, visibility, rematch_of)
+    if None in players:
+        return [MatchOpened(game=game.slug, rules_version=game.rules_version, seats=tuple(players),
+                            options=msgspec.to_builtins(options), seed_commitment=seed_commitment(seed),
+                            **provenance)]
+    started = MatchStarted(game=game.slug, rules_version=game.rules_version, players=tuple(p or "" for p in players),
+                           options=msgspec.to_builtins(options), seed_commitment=seed_commitment(seed), **provenance)
     return [started, *game.start(options, len(players), Rng.derive(seed, 0))]
 
 
-def started_event(game: Game[Any], players: Sequence[str], options: Any, commitment: str, *, seed_source: str,
-                  client_entropy: str | None, visibility: str) -> MatchStarted:
-    """`match.started` of a match: its game, players, typed options and seed commitment, and where it came from."""
+def _provenance(seed_source: str, client_entropy: str | None, visibility: str,
+                rematch_of: str | None) -> dict[str, Any]:
     # Only values other than the defaults are passed: msgspec leaves a field out by identity with its default, and
     # a "server" decoded from a record is another string object than the literal.
     provenance: dict[str, Any] = {} if seed_source == "server" else {"seed_source": seed_source}
@@ -66,17 +78,37 @@ def started_event(game: Game[Any], players: Sequence[str], options: Any, commitm
         provenance["client_entropy"] = client_entropy
     if visibility != "public":
         provenance["visibility"] = visibility
+    if rematch_of is not None:
+        provenance["rematch_of"] = rematch_of
+    return provenance
+
+
+def started_event(game: Game[Any], players: Sequence[str], options: Any, commitment: str, *, seed_source: str,
+                  client_entropy: str | None, visibility: str, rematch_of: str | None = None) -> MatchStarted:
+    """`match.started` of a match: its game, players, typed options and seed commitment, and where it came from."""
     return MatchStarted(game=game.slug, rules_version=game.rules_version, players=tuple(players),
-                        options=msgspec.to_builtins(options), seed_commitment=commitment, **provenance)
+                        options=msgspec.to_builtins(options), seed_commitment=commitment,
+                        **_provenance(seed_source, client_entropy, visibility, rematch_of))
 
 
 def evolve(game: Game[Any], state: MatchState | None, event: Event) -> MatchState:
     """Apply one event. Lifecycle events are handled here; all others go to the game."""
-    if isinstance(event, MatchStarted):
-        return MatchState(game=event.game, players=event.players, options=event.options, version=1)
     if state is None:
-        raise ValueError("a match stream must begin with match.started")
+        if isinstance(event, MatchStarted):
+            return MatchState(game=event.game, players=event.players, options=event.options, version=1,
+                              rematch_of=event.rematch_of)
+        if isinstance(event, MatchOpened):
+            return MatchState(game=event.game, players=tuple(p or "" for p in event.seats), options=event.options,
+                              version=1, opened=event, rematch_of=event.rematch_of)
+        raise ValueError("a match stream must begin with match.started or match.opened")
     version = state.version + 1
+    if isinstance(event, MatchOpened) or (isinstance(event, (MatchStarted, SeatJoined)) and not state.waiting):
+        raise ValueError(f"{event.__struct_config__.tag} only follows match.opened, before the start")
+    if isinstance(event, SeatJoined):
+        players = tuple(event.player if s == event.seat else p for s, p in enumerate(state.players))
+        return msgspec.structs.replace(state, version=version, players=players)
+    if isinstance(event, MatchStarted):
+        return msgspec.structs.replace(state, version=version, players=event.players, opened=None)
     if isinstance(event, SeatResigned):
         return msgspec.structs.replace(state, version=version, resigned=(*state.resigned, event.seat))
     if isinstance(event, MatchEnded):
@@ -107,12 +139,23 @@ def legal(game: Game[Any], state: MatchState, seat: int) -> list[Command]:
     return list(game.legal(state.game_state, seat))
 
 
-def decide(game: Game[Any], state: MatchState, seat: int, command: Command, rng: Rng) -> list[Event]:
-    """Accept a command as events (adding `match.ended` when it ends the game) or raise `Refusal`."""
+def decide(game: Game[Any], state: MatchState, seat: int | None, command: Command, rng: Rng) -> list[Event]:
+    """Accept a command as events (adding `match.ended` when it ends the game) or raise `Refusal`.
+
+    `seat` is None for what the service decides for nobody's seat (calling off an open match).
+    """
     if state.finished:
         raise Refusal("match-finished", "the match has ended")
-    if not 0 <= seat < len(state.players):
+    if isinstance(command, Cancel) and seat is None:
+        if not state.waiting:
+            raise Refusal("match-started", "only a match that has not started can be called off")
+        return [MatchEnded(reason="cancelled", results=())]
+    if seat is None or not 0 <= seat < len(state.players):
         raise Refusal("no-such-seat", f"seat {seat} is not at this match")
+    if state.waiting:
+        return _join(game, state, seat, command, rng)
+    if isinstance(command, (Join, Cancel)):
+        raise Refusal("match-started", "the match has started: its seats are taken")
     if isinstance(command, Resign):
         return [SeatResigned(seat=seat), resignation_end(game, state, seat)]
     if not isinstance(command, game.command_types):
@@ -121,6 +164,26 @@ def decide(game: Game[Any], state: MatchState, seat: int, command: Command, rng:
     decision.emit(*game.decide(state.game_state, seat, command, rng))
     outcome = game.outcome(decision.state)
     return decision.events if outcome is None else [*decision.events, ended_event(outcome)]
+
+
+def _join(game: Game[Any], state: MatchState, seat: int, command: Command, rng: Rng) -> list[Event]:
+    """A player takes open seat `seat`; the join that fills the last seat starts the match (its set-up draws from
+    `rng`, the decision's own)."""
+    opened = state.opened
+    assert opened is not None
+    if not isinstance(command, Join):
+        raise Refusal("match-not-started", "the match waits for its open seats to be taken")
+    if state.players[seat]:
+        raise Refusal("seat-taken", f"seat {seat} is already taken")
+    joined = SeatJoined(seat=seat, player=command.player)
+    players = tuple(command.player if s == seat else p for s, p in enumerate(state.players))
+    if not all(players):
+        return [joined]
+    options = decode_options(game, opened.options)
+    started = started_event(game, players, options, opened.seed_commitment, seed_source=opened.seed_source,
+                            client_entropy=opened.client_entropy, visibility=opened.visibility,
+                            rematch_of=opened.rematch_of)
+    return [joined, started, *game.start(options, len(players), rng)]
 
 
 def ended_event(outcome: Outcome) -> MatchEnded:

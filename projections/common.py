@@ -7,6 +7,7 @@ from typing import Any
 from projections.log import Docs, LogEntry, ProjectionError, require
 
 MATCH = "match"
+OPENED = "opened"  # a match opened with open seats that has not started yet
 
 
 def started(projection: str, docs: Docs, entry: LogEntry) -> dict[str, Any]:
@@ -17,6 +18,22 @@ def started(projection: str, docs: Docs, entry: LogEntry) -> dict[str, Any]:
             "visibility": entry.payload.get("visibility", "public")}
     docs.put(MATCH, entry.match_id, info, group=game)
     return info
+
+
+def before_start(docs: Docs, entry: LogEntry) -> bool:
+    """Whether an entry belongs to a match that has not started (opened, a seat joined, called off): such entries
+    count for nothing, and the projection skips them. Only opening, a late start and an end look at a document."""
+    if entry.type == "match.opened":
+        docs.put(OPENED, entry.match_id, {"opened_at": entry.recorded_at})
+        return True
+    if entry.type == "match.seat-joined":
+        return True
+    if entry.type == "match.started" and entry.version > 1:  # it followed match.opened
+        docs.delete(OPENED, entry.match_id)
+    if entry.type == "match.ended" and docs.get(OPENED, entry.match_id) is not None:  # called off before the start
+        docs.delete(OPENED, entry.match_id)
+        return True
+    return False
 
 
 def counted(info: dict[str, Any]) -> bool:

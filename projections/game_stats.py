@@ -57,6 +57,8 @@ def _score(score: float) -> str:
 def apply(docs: Docs, entry: LogEntry) -> None:
     """Fold one log entry into game statistics."""
     check_lifecycle(NAME, entry)
+    if common.before_start(docs, entry):
+        return
     if entry.type == "match.started":
         info = common.started(NAME, docs, entry)
         if not common.counted(info):

@@ -93,7 +93,7 @@ def require(projection: str, entry: LogEntry, *fields: str) -> list[Any]:
     return [entry.payload[name] for name in fields]
 
 
-LIFECYCLE = ("match.started", "match.seat-resigned", "match.ended")
+LIFECYCLE = ("match.started", "match.seat-resigned", "match.ended", "match.opened", "match.seat-joined")
 
 
 def check_lifecycle(projection: str, entry: LogEntry) -> None:

@@ -12,6 +12,8 @@ SUMMARY = "summary"
 def apply(docs: Docs, entry: LogEntry) -> None:
     """Fold one log entry into the summaries."""
     check_lifecycle(NAME, entry)
+    if common.before_start(docs, entry):
+        return
     if entry.type == "match.started":
         info = common.started(NAME, docs, entry)
         docs.put(SUMMARY, entry.match_id, summary(entry.match_id, info, entry), group=info["game"])

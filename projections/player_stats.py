@@ -52,6 +52,8 @@ def updated(doc: dict[str, Any], result: dict[str, Any], outcome: str, position:
 def apply(docs: Docs, entry: LogEntry) -> None:
     """Fold one log entry into player statistics."""
     check_lifecycle(NAME, entry)
+    if common.before_start(docs, entry):
+        return
     if entry.type == "match.started":
         common.started(NAME, docs, entry)
         return

@@ -43,6 +43,8 @@ def rated_match(info: dict[str, Any], entry: LogEntry) -> list[tuple[str, int]] 
 def apply(docs: Docs, entry: LogEntry) -> None:
     """Fold one log entry into ratings."""
     check_lifecycle(NAME, entry)
+    if common.before_start(docs, entry):
+        return
     if entry.type == "match.started":
         common.started(NAME, docs, entry)
         return

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import msgspec
 
-from domain import match
+from domain import bots, match
 from domain.codec import to_builtins
 from domain.engine import Command, Event, Game, Refusal
 from domain.match import MatchState
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("turnstile.service")
 AUTO_RETRIES = 8
+BOT_MOVES = 20_000  # at most this many bot moves after one request (a match of bots alone plays to its end)
 
 
 class VersionMismatch(Exception):
@@ -63,11 +64,15 @@ class VersionMismatch(Exception):
 
 @dataclass(frozen=True)
 class OpenedMatch:
-    """A new match with the one-time seat tokens (only their hashes are stored)."""
+    """A new match with the one-time seat tokens and join codes (only their hashes are stored).
+
+    `tokens[i]` is None for a bot's seat and an open one; `join_codes[i]` is the code of open seat i, else None.
+    """
 
     record: MatchRecord
-    tokens: tuple[str, ...]
+    tokens: tuple[str | None, ...]
     result: AppendResult
+    join_codes: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,28 @@ class Played:
 
     result: AppendResult
     after: LoadedMatch
+    bots: tuple[AppendResult, ...] = ()  # the bots' moves played right after it
+
+
+def status_of(state: MatchState) -> str:
+    """The row status a folded match has: open (seats to fill), active or finished."""
+    if state.finished:
+        return "finished"
+    return "open" if state.waiting else "active"
+
+
+def new_seats(players: Sequence[str | None]) -> tuple[tuple[SeatRecord, ...], tuple[str | None, ...],
+                                                      tuple[str | None, ...]]:
+    """Seat rows, tokens (people's seats) and join codes (open seats) for a new match's players."""
+    rows, tokens, codes = [], [], []
+    for seat, player in enumerate(players):
+        token = None if player is None or bots.bot_name(player) is not None else new_secret("seat")
+        code = new_secret("join") if player is None else None
+        rows.append(SeatRecord(seat=seat, player=player or "", token_hash=secret_hash(token) if token else "",
+                               join_hash=secret_hash(code) if code else None))
+        tokens.append(token)
+        codes.append(code)
+    return tuple(rows), tuple(tokens), tuple(codes)
 
 
 class StateCache:
@@ -140,37 +167,41 @@ class MatchService:
         for watcher in self.watchers:
             watcher(match_id)
 
-    def create(self, slug: str, players: Sequence[str], options: dict[str, Any] | None, *,
+    def create(self, slug: str, players: Sequence[str | None], options: dict[str, Any] | None, *,
                seed: str | None = None, client_entropy: str | None = None, owner: str | None = None,
-               visibility: Visibility = "public") -> OpenedMatch:
+               visibility: Visibility = "public", rematch_of: str | None = None) -> OpenedMatch:
         """Open a match for the app `owner`: `match.started` and the set-up events, one secret token per seat.
 
-        The seed is the server's secret (mixed with `client_entropy` when given); a caller's own `seed` is for
-        tests and teaching only, and the match is marked so (`seed_source: "caller"`) and never rated.
+        A player None is an open seat: the match then records `match.opened` and waits for joins (a join code per
+        open seat). A player `bot:<policy>` is a bot the service plays itself (domain/bots.py), at once when it is
+        to move. The seed is the server's secret (mixed with `client_entropy` when given); a caller's own `seed`
+        is for tests and teaching only, and the match is marked so (`seed_source: "caller"`) and never rated.
         """
         game = game_of(slug)
+        for player in players:
+            name = None if player is None else bots.bot_name(player)
+            if name is not None:
+                bots.policy(game, name)  # an unknown bot is refused before anything is written
         seed, source, server_seed = choose_seed(seed, client_entropy)
         events = match.open_match(game, players, options, seed, seed_source=source, client_entropy=client_entropy,
-                                  visibility=visibility)
-        tokens = tuple(new_secret("seat") for _ in players)
-        started = events[0]
+                                  visibility=visibility, rematch_of=rematch_of)
+        seats, tokens, codes = new_seats(players)
         new = NewMatch(
-            id=str(uuid.uuid4()), game=game.slug, rules_version=game.rules_version,
-            seats=tuple(SeatRecord(seat=i, player=player, token_hash=secret_hash(token))
-                        for i, (player, token) in enumerate(zip(players, tokens, strict=True))),
-            options=getattr(started, "options", {}), seed=seed, seed_commitment=seed_commitment(seed),
+            id=str(uuid.uuid4()), game=game.slug, rules_version=game.rules_version, seats=seats,
+            options=getattr(events[0], "options", {}), seed=seed, seed_commitment=seed_commitment(seed),
             seed_source=source, client_entropy=client_entropy, server_seed=server_seed, owner=owner,
-            visibility=visibility,
+            visibility=visibility, rematch_of=rematch_of,
         )
         result = self.store.create_match(new, sealed(game, seed, new.scheme, 1, events, None))
         state = match.fold(game, events)
         first, last = result.events[0], result.events[-1]
-        record = MatchRecord(**msgspec.structs.asdict(new), status="finished" if state.finished else "active",
-                             version=last.version, created_at=first.recorded_at, updated_at=first.recorded_at,
-                             head_hash=last.hash)
-        self.cache.put(LoadedMatch(record=record, game=game, state=state))
+        record = MatchRecord(**msgspec.structs.asdict(new), status=status_of(state), version=last.version,
+                             created_at=first.recorded_at, updated_at=first.recorded_at, head_hash=last.hash)
+        loaded = LoadedMatch(record=record, game=game, state=state)
+        self.cache.put(loaded)
         self._moved(record.id)
-        return OpenedMatch(record=record, tokens=tokens, result=result)
+        self.play_bots(loaded)
+        return OpenedMatch(record=record, tokens=tokens, result=result, join_codes=codes)
 
     def load(self, match_id: str) -> LoadedMatch:
         """The match as stored now (one round trip), folding only what the cache lacks; RecordCorrupt if broken.
@@ -235,12 +266,48 @@ class MatchService:
         log.critical("match %s: the stored record is corrupt (%s); refusing to serve or extend it", match_id, reason)
         raise RecordCorrupt(match_id, reason)
 
-    def play(self, match_id: str, seat: int, command: Command, *, expected_version: int | None,
-             command_id: str | None) -> Played:
+    def play(self, match_id: str, seat: int | None, command: Command, *, expected_version: int | None,
+             command_id: str | None,
+             seats: Callable[[MatchRecord], tuple[SeatRecord, ...]] | None = None) -> Played:
+        """Decide and append one command, then the moves of any bot it puts to move (see `play_bots`)."""
+        played = self._play(match_id, seat, command, expected_version=expected_version, command_id=command_id,
+                            seats=seats)
+        if played.result.duplicate:
+            return played
+        after, moved = self.play_bots(played.after)
+        return Played(result=played.result, after=after, bots=moved)
+
+    def play_bots(self, loaded: LoadedMatch) -> tuple[LoadedMatch, tuple[AppendResult, ...]]:
+        """Play every bot to move, one move at a time, until a person is to move or the match ends.
+
+        Each bot move is conditional on the version it was chosen at, under a command id naming that version: when
+        another process moved first, this one stops, and that process (having appended last) plays the bots.
+        """
+        moved: list[AppendResult] = []
+        for _ in range(BOT_MOVES):
+            found = bots.next_bot_move(loaded.game, loaded.state, loaded.record.seed)
+            if found is None:
+                break
+            seat, command = found
+            version = loaded.state.version
+            try:
+                played = self._play(loaded.record.id, seat, command, expected_version=version,
+                                    command_id=f"bot:{seat}:{version}", seats=None)
+            except (VersionMismatch, Refusal):
+                break
+            if played.result.duplicate:
+                break
+            moved.append(played.result)
+            loaded = played.after
+        return loaded, tuple(moved)
+
+    def _play(self, match_id: str, seat: int | None, command: Command, *, expected_version: int | None,
+              command_id: str | None, seats: Callable[[MatchRecord], tuple[SeatRecord, ...]] | None) -> Played:
         """Decide and append one command. Without an expected version a conflict re-decides on fresh state.
 
         Every retry of a recorded command id gets the first answer: the append checks it, and so do the refusal
         and version-conflict paths before answering an error (the command may have been recorded meanwhile).
+        `seats` gives the row's new seats (a join), from the row the command is decided on.
         """
         command_id = command_id or f"auto-{uuid.uuid4()}"
         asked = canonical(to_builtins(command))
@@ -260,9 +327,10 @@ class MatchService:
                     continue
                 return self._original(match_id, seat, asked, command_id, refusal)
             new = sealed(loaded.game, loaded.record.seed, loaded.record.scheme, version + 1, events, asked)
+            row_seats = None if seats is None else seats(loaded.record)
             try:
                 result = self.store.append(match_id, version, new, seat=seat, command=asked, command_id=command_id,
-                                           head_hash=loaded.record.head_hash)
+                                           head_hash=loaded.record.head_hash, seats=row_seats)
             except ConflictError as conflict:
                 loaded, fresh = self.load(match_id), True
                 if expected_version is not None:
@@ -270,12 +338,12 @@ class MatchService:
                 continue
             if result.duplicate:
                 return Played(result=result, after=self.load(match_id))
-            after = self._advance(loaded, events, result)
+            after = self._advance(loaded, events, result, row_seats)
             self._moved(match_id)
             return Played(result=result, after=after)
         raise VersionMismatch(loaded.state.version, self.load(match_id).state.version)
 
-    def _original(self, match_id: str, seat: int, asked: dict[str, Any], command_id: str,
+    def _original(self, match_id: str, seat: int | None, asked: dict[str, Any], command_id: str,
                   error: Exception) -> Played:
         """The first answer to this command id if it was recorded (IdempotencyMismatch if another command), else
         raise `error`."""
@@ -284,13 +352,14 @@ class MatchService:
             raise error
         return Played(result=replayed(original.events, command_id, seat, asked), after=self.load(match_id))
 
-    def _advance(self, loaded: LoadedMatch, events: list[Event], result: AppendResult) -> LoadedMatch:
+    def _advance(self, loaded: LoadedMatch, events: list[Event], result: AppendResult,
+                 seats: tuple[SeatRecord, ...] | None) -> LoadedMatch:
         """The cached match after our own append: its state folded on, its row's store-owned fields updated."""
         last: StoredEvent = result.events[-1]
         state = match.fold(loaded.game, events, loaded.state)
         record = msgspec.structs.replace(loaded.record, version=last.version, head_hash=last.hash,
-                                         updated_at=last.recorded_at,
-                                         status="finished" if state.finished else loaded.record.status)
+                                         updated_at=last.recorded_at, status=status_of(state),
+                                         seats=loaded.record.seats if seats is None else seats)
         after = LoadedMatch(record=record, game=loaded.game, state=state)
         self.cache.put(after)
         return after

@@ -49,7 +49,7 @@ def appends(events: list[StoredEvent]) -> list[list[StoredEvent]]:
     for event in events:
         last = groups[-1][-1] if groups else None
         if last is not None and last.match_id == event.match_id and last.version + 1 == event.version \
-                and last.command_id == event.command_id and last.seat == event.seat and event.type != "match.started":
+                and last.command_id == event.command_id and last.seat == event.seat and event.version != 1:
             groups[-1].append(event)
         else:
             groups.append([event])
@@ -79,7 +79,7 @@ class Follower:
     def notifications(self, group: list[StoredEvent]) -> list[Notification]:
         """What one append tells: created / moved / ended, and each seat whose turn it became."""
         first, last = group[0], group[-1]
-        record_game = first.payload.get("game") if first.type == "match.started" else None
+        record_game = first.payload.get("game") if first.version == 1 else None
         before = None if record_game else self._before(first)
         game = game_of(record_game or (before.game if before else self._game_of(first.match_id)))
         after = match.fold(game, [event_from_builtins(game, e.payload) for e in group], before)

@@ -54,6 +54,7 @@ class RecordHeader(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     seed_source: str = "server"
     client_entropy: str | None = None
     visibility: str = "public"
+    rematch_of: str | None = None
     status: str
     version: int
     head_hash: str | None
@@ -210,6 +211,7 @@ def build_record(
         seed_source=match.seed_source,
         client_entropy=match.client_entropy,
         visibility=match.visibility,
+        rematch_of=match.rematch_of,
         status=match.status,
         version=match.version,
         head_hash=None if withheld_from is not None else match.head_hash,

@@ -13,7 +13,7 @@ import msgspec
 from domain import match
 from domain.codec import command_from_builtins, event_from_builtins, to_builtins
 from domain.engine import Event, Game, Refusal
-from domain.lifecycle import MatchStarted, SeatResigned
+from domain.lifecycle import MatchEnded, MatchOpened, MatchStarted, SeatResigned
 from domain.match import MatchState
 from domain.rng import Rng
 from service.records import Record, RecordLine
@@ -63,8 +63,10 @@ def check_fold(game: Game[Any], record: Record) -> tuple[Check, list[MatchState]
             event = event_from_builtins(game, line.event)
         except msgspec.ValidationError as exc:
             return failed(line.version, f"{line.type!r} is not a {game.slug} event: {exc}")
-        if (index == 0) != isinstance(event, MatchStarted):
-            return failed(line.version, "match.started must be the first event, and only the first")
+        if (index == 0) != isinstance(event, MatchStarted | MatchOpened) and not (
+                isinstance(event, MatchStarted) and state is not None and state.waiting):
+            return failed(line.version, "match.started (or match.opened) must be the first event, and only the first "
+                                        "(match.started follows match.opened when the last open seat is taken)")
         try:
             state = match.evolve(game, state, event)
         except Exception as exc:  # the rules could not apply the event: the record is not a valid match
@@ -86,7 +88,7 @@ def check_redecide(game: Game[Any], record: Record, states: list[MatchState]) ->
         return Check(name="redecide", status="failed", version=version, detail=detail)
 
     try:
-        setup = _setup(game, header, seed)
+        setup = _setup(game, header, seed, lines[0] if lines else None)
     except Refusal as refusal:
         return failed(1, f"the match could not be opened: {refusal}")
     position, sealed = 0, 0
@@ -103,8 +105,8 @@ def check_redecide(game: Game[Any], record: Record, states: list[MatchState]) ->
         line = lines[position]
         if position > len(states):
             return Check(name="redecide", status="not-run", detail=f"stopped at {line.version}: the fold failed")
-        if line.seat is None or line.command is None:
-            return failed(line.version, "an event after set-up names no command and seat")
+        if line.command is None:
+            return failed(line.version, "an event after set-up names no command")
         state = states[position - 1]
         try:
             command = command_from_builtins(game, line.command)
@@ -133,17 +135,22 @@ def check_redecide(game: Game[Any], record: Record, states: list[MatchState]) ->
     return Check(name="redecide", status="passed", detail=f"set-up and {decisions} decisions re-decided exactly")
 
 
-def _setup(game: Game[Any], header: Any, seed: str | None) -> list[Event] | None:
-    """The set-up events opening the match gives (None: they shuffle, and the seed is not revealed)."""
+def _setup(game: Game[Any], header: Any, seed: str | None, first: RecordLine | None = None) -> list[Event] | None:
+    """The set-up events opening the match gives (None: they shuffle, and the seed is not revealed). A match opened
+    with open seats begins with `match.opened` alone (checked against the header by the format check); its set-up
+    comes with the last join, re-decided like a move."""
+    if first is not None and first.type == "match.opened":
+        return [event_from_builtins(game, first.event)]
     if seed is not None:
         return match.open_match(game, header.players, header.options, seed, seed_source=header.seed_source,
-                                client_entropy=header.client_entropy, visibility=header.visibility)
+                                client_entropy=header.client_entropy, visibility=header.visibility,
+                                rematch_of=header.rematch_of)
     if not game.min_seats <= len(header.players) <= game.max_seats:
         raise Refusal("bad-seat-count", f"{game.slug} takes {game.min_seats}-{game.max_seats} seats")
     options = match.decode_options(game, header.options)
     started = match.started_event(game, header.players, options, header.seed_commitment,
                                   seed_source=header.seed_source, client_entropy=header.client_entropy,
-                                  visibility=header.visibility)
+                                  visibility=header.visibility, rematch_of=header.rematch_of)
     try:
         return [started, *game.start(options, len(header.players), SealedRng())]
     except SeedNeeded:
@@ -187,6 +194,8 @@ def check_outcome(game: Game[Any], record: Record, states: list[MatchState]) -> 
     last_but_one = event_from_builtins(game, record.lines[-2].event) if len(record.lines) > 1 else None
     if isinstance(last_but_one, SeatResigned):
         expected: Event | None = match.resignation_end(game, before, last_but_one.seat)
+    elif before.waiting:  # called off before it started
+        expected = MatchEnded(reason="cancelled", results=())
     else:
         outcome = game.outcome(before.game_state) if before.game_state is not None else None
         expected = None if outcome is None else match.ended_event(outcome)

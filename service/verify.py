@@ -99,10 +99,14 @@ def check_format(record: Record) -> Check:
         return Check(name="format", status="failed", version=lines[-1].version if lines else None,
                      detail=f"the header says {record.header.status!r} but the events "
                             f"{'end' if ended else 'do not end'} with match.ended")
-    if lines and lines[0].type == "match.started" and canonical(lines[0].event) != _started_of(record.header):
-        return Check(name="format", status="failed", version=1,
+    started = next((line for line in lines if line.type == "match.started"), None)
+    if started is not None and canonical(started.event) != _started_of(record.header):
+        return Check(name="format", status="failed", version=started.version,
                      detail="the header disagrees with match.started (game, rules version, players, options, seed "
                             "commitment)")
+    if lines and lines[0].type == "match.opened" and _opened_differs(lines[0].event, record.header):
+        return Check(name="format", status="failed", version=1,
+                     detail="the header disagrees with match.opened (game, rules version, options, seed commitment)")
     if ended and record.redacted:
         first = next(line.version for line in lines if line.redacted)
         return Check(name="format", status="failed", version=first,
@@ -161,6 +165,13 @@ def _head_failures(record: Record) -> list[tuple[int, str, str]]:
     return []
 
 
+def _opened_differs(opened: dict[str, Any], header: RecordHeader) -> bool:
+    """Whether `match.opened` says other than the header about what both state (all but the players)."""
+    said = {k: v for k, v in canonical(opened).items() if k not in ("type", "seats")}
+    expected = {k: v for k, v in _started_of(header).items() if k not in ("type", "players")}
+    return bool(said != expected)
+
+
 def _started_of(header: RecordHeader) -> Any:
     started = {"type": "match.started", "game": header.game, "rules_version": header.rules_version,
                "players": list(header.players), "options": header.options, "seed_commitment": header.seed_commitment}
@@ -170,6 +181,8 @@ def _started_of(header: RecordHeader) -> Any:
         started["client_entropy"] = header.client_entropy
     if header.visibility != "public":
         started["visibility"] = header.visibility
+    if header.rematch_of is not None:
+        started["rematch_of"] = header.rematch_of
     return canonical(started)
 
 
@@ -197,7 +210,7 @@ def check_seed(record: Record) -> Check:
         when = "the record does not reveal it" if header.status == "finished" else "it is revealed when the match ends"
         return Check(name="seed", status="not-revealed", detail=f"the seed cannot be checked: {when}")
     published = {header.seed_commitment}
-    if record.lines and record.lines[0].type == "match.started":
+    if record.lines and record.lines[0].type in ("match.started", "match.opened"):
         published.add(str(record.lines[0].event.get("seed_commitment")))
     if published != {seed_commitment(header.seed)}:
         return Check(name="seed", status="failed", version=1,
@@ -256,7 +269,7 @@ def _verdict(checks: list[Check], record: Record | None) -> Verdict:
         code, message = first.code or FAILURE_CODES[first.name], f"{first.name} check failed{at}: {first.detail}"
     elif len(passed) == len(checks):
         code, message = "verified", "the record is intact, fair, and played by the rules"
-    elif header is not None and header.status == "active" and "chain" in passed:
+    elif header is not None and header.status in ("open", "active") and "chain" in passed:
         code = "verified-so-far"
         message = (f"the chain is intact up to the recorded head (version {header.version}) and no check failed; "
                    "the seed and the hidden parts are revealed and checked when the match ends")

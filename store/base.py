@@ -51,12 +51,16 @@ class StoredEvent(msgspec.Struct, frozen=True):
         return self.payload if self.public_payload is None else self.public_payload
 
 
-class SeatRecord(msgspec.Struct, frozen=True):
-    """A seat of a match: who holds it and the hash of the token that authorises its moves."""
+class SeatRecord(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A seat of a match: who holds it and the hash of the token that authorises its moves.
+
+    An open seat has no player ("") and no token yet (""), but the hash of its join code; a bot's seat has no token.
+    """
 
     seat: int
     player: str
     token_hash: str
+    join_hash: str | None = None
 
 
 SeedSource = Literal["server", "server+client", "caller"]
@@ -85,16 +89,18 @@ class NewMatch(msgspec.Struct, frozen=True, kw_only=True):
     scheme: int = SCHEME_COMMITTED
     owner: str | None = None
     visibility: Visibility = "public"
+    rematch_of: str | None = None  # the finished match this one replays; its row is linked back at creation
 
 
 class MatchRecord(NewMatch, frozen=True, kw_only=True):
     """A match row: what the service asked for, plus what the store owns and keeps current with every append."""
 
-    status: str  # "active" | "finished"
+    status: str  # "open" | "active" | "finished"
     version: int
     created_at: str
     updated_at: str
     head_hash: str
+    rematch: str | None = None  # the match created as this one's rematch, once there is one
 
 
 class AppendResult(msgspec.Struct, frozen=True):
@@ -150,6 +156,15 @@ class RecordCorrupt(StoreError):
         self.reason = reason
 
 
+class RematchExists(StoreError):
+    """The match already has its rematch (`rematch`): a match is replayed once."""
+
+    def __init__(self, match_id: str, rematch: str | None) -> None:
+        super().__init__(f"match {match_id} already has a rematch: {rematch}")
+        self.match_id = match_id
+        self.rematch = rematch
+
+
 class IdempotencyMismatch(StoreError):
     """The command id was already used on this match for a different command."""
 
@@ -164,7 +179,11 @@ class EventStore(Protocol):
     """An append-only, hash-chained event store of matches; every method is thread-safe and synchronous."""
 
     def create_match(self, match: NewMatch, events: Sequence[NewEvent]) -> AppendResult:
-        """Insert the match row and its first events 1..n in one transaction; a taken id -> MatchExists."""
+        """Insert the match row and its first events 1..n in one transaction; a taken id -> MatchExists.
+
+        A rematch (`match.rematch_of`) links the match it replays to itself in the same transaction, once:
+        RematchExists (and nothing written) when that match already has one.
+        """
         ...
 
     def append(
@@ -177,12 +196,15 @@ class EventStore(Protocol):
         command: dict[str, Any] | None,
         command_id: str | None,
         head_hash: str | None = None,
+        seats: Sequence[SeatRecord] | None = None,
     ) -> AppendResult:
         """Append events at expected_version+1.. atomically; a replayed command id returns the original.
 
         The command-id check is part of the append: a retry of a recorded command (whatever its expected version)
         gets the original result, never a conflict. `head_hash`, the hash of event `expected_version` when the
-        caller knows it, lets an adapter skip reading the row.
+        caller knows it, lets an adapter skip reading the row. `seats` (a join) replaces the row's seats in the
+        same transaction. The row's status follows the events: `match.started` makes it active, `match.ended`
+        finished.
         """
         ...
 
@@ -325,6 +347,18 @@ def _json_object(value: Any, type_: str, what: str) -> dict[str, Any]:
 def ends_match(events: Sequence[NewEvent]) -> bool:
     """A match is finished once a `match.ended` event is appended."""
     return any(e.type == "match.ended" for e in events)
+
+
+def starts_match(events: Sequence[NewEvent]) -> bool:
+    """An open match becomes active when its `match.started` is appended (the join that fills the last seat)."""
+    return any(e.type == "match.started" for e in events)
+
+
+def first_status(events: Sequence[NewEvent]) -> str:
+    """The status of a new match from its first events: open (seats to fill), active or finished."""
+    if ends_match(events):
+        return "finished"
+    return "active" if starts_match(events) else "open"
 
 
 def build_events(

@@ -39,6 +39,7 @@ from store.base import (
     NewEvent,
     NewMatch,
     RecordCorrupt,
+    SeatRecord,
     StoredEvent,
     StoreUnavailable,
     appended,
@@ -46,8 +47,10 @@ from store.base import (
     check_events,
     clean_json,
     ends_match,
+    first_status,
     iso,
     replayed,
+    starts_match,
     utc_now,
     with_positions,
 )
@@ -112,7 +115,8 @@ def _append_sql(rows: int) -> str:
     """
     return (
         "WITH moved AS (UPDATE matches SET version = %s, head_hash = %s, updated_at = %s, "
-        "status = CASE WHEN %s THEN 'finished' ELSE status END "
+        "status = CASE WHEN %s THEN 'finished' WHEN %s THEN 'active' ELSE status END, "
+        "seats = coalesce(%s::jsonb, seats) "
         "WHERE id = %s AND version = %s AND head_hash = %s "
         # Never extend a chain cut short: the event at the expected version must be the recorded head.
         "AND EXISTS (SELECT 1 FROM events WHERE match_id = %s AND version = %s AND hash = %s) "
@@ -209,9 +213,9 @@ class PostgresStore(SqlStore):
         try:
             # Pipeline: BEGIN, both INSERTs and COMMIT go out together: one round trip.
             with self._pool.connection() as conn, conn.pipeline(), conn.transaction():
-                status = "finished" if ends_match(checked) else "active"
-                conn.execute(f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES ({', '.join(['%s'] * 18)})",
-                             self.match_params(match, status, len(built), now, built[-1].hash))
+                conn.execute(f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES ({', '.join(['%s'] * 20)})",
+                             self.match_params(match, first_status(checked), len(built), now, built[-1].hash))
+                self.link_rematch(conn, match)
                 conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, match.id))
                 cur = conn.execute(_insert_sql(len(built)), _event_params(built, now))
         except errors.UniqueViolation as exc:
@@ -230,6 +234,7 @@ class PostgresStore(SqlStore):
         command: dict[str, Any] | None,
         command_id: str | None,
         head_hash: str | None = None,
+        seats: Sequence[SeatRecord] | None = None,
     ) -> AppendResult:
         """Append events at expected_version+1.. atomically; a replayed command id returns the original.
 
@@ -251,7 +256,8 @@ class PostgresStore(SqlStore):
             last = built[-1]
             try:
                 cur = conn.execute(_append_sql(len(built)), [
-                    last.version, last.hash, now, ends_match(checked), match_id, expected_version, head_hash,
+                    last.version, last.hash, now, ends_match(checked), starts_match(checked),
+                    None if seats is None else self.seats_param(seats), match_id, expected_version, head_hash,
                     match_id, expected_version, head_hash,
                     command_id, built[0].version, last.version, command_id, *_event_params(built, now)])
                 positions = self._positions(cur)

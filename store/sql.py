@@ -7,7 +7,7 @@ the guard each database needs so readers of the global log never pass over a lat
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any
@@ -16,8 +16,10 @@ import msgspec
 
 from store.base import (
     AppendResult,
+    MatchNotFound,
     MatchRecord,
     NewMatch,
+    RematchExists,
     SeatRecord,
     StoredEvent,
     StoreError,
@@ -34,7 +36,7 @@ EVENT_COLUMNS = (
 )
 MATCH_COLUMNS = (
     "id, game, rules_version, seats, options, seed, seed_commitment, seed_source, client_entropy, server_seed, "
-    "scheme, owner, visibility, status, version, created_at, updated_at, head_hash"
+    "scheme, owner, visibility, status, version, created_at, updated_at, head_hash, rematch_of, rematch"
 )
 
 
@@ -70,21 +72,39 @@ class SqlStore:
         """A matches row (MATCH_COLUMNS) as a MatchRecord."""
         d = self.dialect
         (id_, game, rules, seats, options, seed, commitment, source, entropy, server_seed, scheme, owner, visibility,
-         status, version, created, updated, head) = row
+         status, version, created, updated, head, rematch_of, rematch) = row
         return MatchRecord(
             id=id_, game=game, rules_version=rules, seats=_seats(d.decode(seats), tuple[SeatRecord, ...]),
             options=d.decode(options), seed=seed, seed_commitment=commitment, seed_source=source,
             client_entropy=entropy, server_seed=server_seed, scheme=scheme, owner=owner, visibility=visibility,
             status=status, version=version, created_at=d.stamp(created), updated_at=d.stamp(updated), head_hash=head,
+            rematch_of=rematch_of, rematch=rematch,
         )
 
     def match_params(self, match: NewMatch, status: str, version: int, now: Any, head: str) -> tuple[Any, ...]:
         """The parameters of an INSERT of MATCH_COLUMNS for a new match."""
         d = self.dialect
-        seats = clean_json(msgspec.to_builtins(match.seats), "seats")
-        return (match.id, match.game, match.rules_version, d.encode(seats), d.encode(clean_json(match.options,
-                "options")), match.seed, match.seed_commitment, match.seed_source, match.client_entropy,
-                match.server_seed, match.scheme, match.owner, match.visibility, status, version, now, now, head)
+        return (match.id, match.game, match.rules_version, self.seats_param(match.seats),
+                d.encode(clean_json(match.options, "options")), match.seed, match.seed_commitment, match.seed_source,
+                match.client_entropy, match.server_seed, match.scheme, match.owner, match.visibility, status, version,
+                now, now, head, match.rematch_of, None)
+
+    def seats_param(self, seats: Sequence[SeatRecord]) -> Any:
+        """The seats column's value for these seats."""
+        return self.dialect.encode(clean_json(msgspec.to_builtins(tuple(seats)), "seats"))
+
+    def link_rematch(self, conn: Any, match: NewMatch) -> None:
+        """Within a new match's creating transaction: name it as the rematch of the match it replays, once."""
+        if match.rematch_of is None:
+            return
+        linked = conn.execute(self.dialect.sql("UPDATE matches SET rematch = ? WHERE id = ? AND rematch IS NULL "
+                                               "RETURNING id"), (match.id, match.rematch_of)).fetchone()
+        if linked is None:
+            row = conn.execute(self.dialect.sql("SELECT rematch FROM matches WHERE id = ?"),
+                               (match.rematch_of,)).fetchone()
+            if row is None:
+                raise MatchNotFound(match.rematch_of)
+            raise RematchExists(match.rematch_of, row[0])
 
     # ---- events and matches ----------------------------------------------------------------------
 

@@ -27,14 +27,17 @@ from store.base import (
     NewEvent,
     NewMatch,
     RecordCorrupt,
+    SeatRecord,
     StoredEvent,
     appended,
     build_events,
     check_events,
     clean_json,
     ends_match,
+    first_status,
     iso,
     replayed,
+    starts_match,
     utc_now,
     with_positions,
 )
@@ -71,8 +74,10 @@ class SqliteStore(SqlStore):
         if path != ":memory:":
             self._enable_wal(busy_timeout_s)
         self._conn.execute("PRAGMA synchronous=FULL")  # an acknowledged append survives power loss
-        self._conn.execute("PRAGMA foreign_keys=ON")
+        # Migrations run with foreign keys off: rebuilding a referenced table (SQLite's way to change a CHECK) needs
+        # it, and a check after them proves no reference was left dangling.
         self._migrate()
+        self._conn.execute("PRAGMA foreign_keys=ON")
 
     # ---- plumbing --------------------------------------------------------------------------------
 
@@ -114,6 +119,8 @@ class SqliteStore(SqlStore):
                     continue
                 for statement in _statements(step.sql):
                     conn.execute(statement)
+                if conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
+                    raise RuntimeError(f"sqlite migration {step.number} left a dangling reference")
                 conn.execute(
                     "INSERT INTO schema_migrations (number, name, applied_at) VALUES (?, ?, ?)",
                     (step.number, step.name, iso(utc_now())),
@@ -152,9 +159,9 @@ class SqliteStore(SqlStore):
                 raise MatchExists(match.id)
             now = iso(utc_now())
             built = build_events(match.id, 0, GENESIS, now, checked, None, None, None)
-            status = "finished" if ends_match(checked) else "active"
-            conn.execute(f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES ({', '.join(['?'] * 18)})",
-                         self.match_params(match, status, len(built), now, built[-1].hash))
+            conn.execute(f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES ({', '.join(['?'] * 20)})",
+                         self.match_params(match, first_status(checked), len(built), now, built[-1].hash))
+            self.link_rematch(conn, match)
             stored = self._insert_events(conn, built)
         return appended(stored, duplicate=False)
 
@@ -168,6 +175,7 @@ class SqliteStore(SqlStore):
         command: dict[str, Any] | None,
         command_id: str | None,
         head_hash: str | None = None,
+        seats: Sequence[SeatRecord] | None = None,
     ) -> AppendResult:
         """Append events at expected_version+1.. atomically; a replayed command id returns the original."""
         checked = check_events(events)
@@ -191,8 +199,10 @@ class SqliteStore(SqlStore):
             stored = self._insert_events(conn, built)
             conn.execute(
                 "UPDATE matches SET version = ?, head_hash = ?, updated_at = ?, "
-                "status = CASE WHEN ? THEN 'finished' ELSE status END WHERE id = ?",
-                (stored[-1].version, stored[-1].hash, now, ends_match(checked), match_id),
+                "status = CASE WHEN ? THEN 'finished' WHEN ? THEN 'active' ELSE status END, "
+                "seats = coalesce(?, seats) WHERE id = ?",
+                (stored[-1].version, stored[-1].hash, now, ends_match(checked), starts_match(checked),
+                 None if seats is None else self.seats_param(seats), match_id),
             )
             if command_id is not None:
                 conn.execute(

@@ -84,7 +84,10 @@ def test_the_using_the_api_session_runs_as_written(served: tuple[str, dict[str, 
     out = done.stdout
     for shown in ('"seed_source":"server+client"', '"visibility":"public"', '"you":0', '"duplicate":false',
                   '{"duplicate":true}', '{"status":409,"code":"version-conflict"}',
-                  '["expect-delays","mass-transit","metro-x","terminus","touched-on"]'):
+                  '["expect-delays","mass-transit","metro-x","terminus","touched-on"]',
+                  '{"player":"bot:random","token":false}', '{"to_move":[0]}',
+                  '{"status":"open","version":1}', '{"seat":1,"player":"grace","status":"active","token":true}',
+                  '{"players":["bot:random","bot:random","ada"],"linked":true}', '{"rematch":true}'):
         assert shown in out, (shown, out)
     assert re.search(r'"types":\["match.started","expect-delays.game-set-up"', out), out
 

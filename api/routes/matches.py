@@ -30,6 +30,7 @@ from api.schemas import (
     Status,
 )
 from domain import match
+from service.matches import OpenedMatch, status_of
 
 IdempotencyKey = Annotated[str, HeaderParameter(name="Idempotency-Key", required=False, max_length=200,
                                                   description="Retries with the same key return the first answer")]
@@ -53,6 +54,26 @@ SEAT_TOKEN: list[dict[str, list[str]]] = [{"bearer": []}]
 OPTIONAL_KEY: list[dict[str, list[str]]] = [{}, {"bearer": []}]  # anyone; a seat token or the owning app's key
 
 
+def created_response(created: OpenedMatch) -> Response[CreatedMatch]:
+    """The 201 answer to a new match (a creation or a rematch): its seats' tokens and join codes, shown once."""
+    record = created.record
+    body = CreatedMatch(
+        id=record.id,
+        game=record.game,
+        version=record.version,
+        seats=[SeatToken(seat=s.seat, player=s.player or None, token=t, join_code=c)
+               for s, t, c in zip(record.seats, created.tokens, created.join_codes, strict=True)],
+        seed_commitment=record.seed_commitment,
+        seed_source=record.seed_source,
+        client_entropy=record.client_entropy,
+        visibility=record.visibility,
+        head_hash=record.head_hash,
+        status=record.status,  # type: ignore[arg-type]
+        rematch_of=record.rematch_of,
+    )
+    return Response(body, status_code=201, headers={"Location": f"/v1/matches/{record.id}"})
+
+
 def expected_from(body: int | None, if_match: str) -> int | None:
     """The expected version from the body or If-Match (which must agree when both are given)."""
     if not if_match:
@@ -72,33 +93,22 @@ class MatchesController(Controller):
     @post("/", summary="Create a match", operation_id="createMatch", status_code=201, sync_to_thread=True,
           request_max_body_size=MAX_BODY_BYTES, security=APP_KEY, responses=problem_responses(
               "bad-authorization", "app-key-required", "unknown-app-key", "unknown-game", "bad-options",
-              "bad-seat-count", "request-too-large", "unsupported-media-type"),
+              "bad-seat-count", "bad-seat", "unknown-bot", "request-too-large", "unsupported-media-type"),
           response_headers=[ResponseHeader(name="Location", description="The new match", documentation_only=True)])
     def create_match(self, request: Request[Any, Any, Any], data: JSONBody[CreateMatchRequest],
                      service: Service) -> Response[CreatedMatch]:
         """Open a match of a game (app key required). Each seat's token is shown only in this answer.
 
-        The match belongs to the app whose key created it; `visibility` says who else may list and read it. The
-        seed is the server's secret, committed to now (`seed_commitment`) and revealed when the match ends;
+        A seat is a `player`, a `bot` the service plays itself (right after the move that puts it to move), or
+        `open: true`: its join code is in the answer, and the match is `open` (no set-up) until every open seat is
+        joined. The match belongs to the app whose key created it; `visibility` says who else may list and read it.
+        The seed is the server's secret, committed to now (`seed_commitment`) and revealed when the match ends;
         `client_entropy` mixes the players' own text into it. A `seed` of the caller's is for tests and teaching.
         """
         app = require_app(request, service.app_name)
-        created = service.create(data.game, [s.player for s in data.seats], data.options, seed=data.seed,
+        created = service.create(data.game, convert.players(data.seats), data.options, seed=data.seed,
                                  client_entropy=data.client_entropy, owner=app, visibility=data.visibility)
-        record = created.record
-        body = CreatedMatch(
-            id=record.id,
-            game=record.game,
-            version=record.version,
-            seats=[SeatToken(seat=s.seat, player=s.player, token=t) for s, t in zip(record.seats, created.tokens,
-                                                                                        strict=True)],
-            seed_commitment=record.seed_commitment,
-            seed_source=record.seed_source,
-            client_entropy=record.client_entropy,
-            visibility=record.visibility,
-            head_hash=record.head_hash,
-        )
-        return Response(body, status_code=201, headers={"Location": f"/v1/matches/{record.id}"})
+        return created_response(created)
 
     @get("/", summary="List matches", operation_id="listMatches",
          sync_to_thread=True, security=OPTIONAL_KEY, responses=problem_responses(
@@ -191,10 +201,12 @@ class MatchesController(Controller):
         played = service.play(match_id, seat, data.move, expected_version=expected, command_id=command_id)
         result, after = played.result, played.after
         game, state = after.game, after.state
-        events = convert.recorded(game, result.events, seat, state.finished, service.first_redacted(after, seat))
+        last = (played.bots or (result,))[-1]  # the bots this move put to move have replied
+        stored = [event for appended in (result, *played.bots) for event in appended.events]
+        events = convert.recorded(game, stored, seat, state.finished, service.first_redacted(after, seat))
         return MoveResult(
-            version=result.version, position=result.position, events=events, duplicate=result.duplicate,
-            status="finished" if state.finished else "active", to_move=match.to_move(game, state),
+            version=last.version, position=last.position, events=events, duplicate=result.duplicate,
+            status=status_of(state), to_move=match.to_move(game, state),  # type: ignore[arg-type]
             view=msgspec.to_builtins(game.view(state.game_state, seat)) if "view" in include else None,
             legal=match.legal(game, state, seat) if "legal" in include else None,
         )

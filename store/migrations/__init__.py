@@ -25,7 +25,9 @@ def load(dialect: str) -> list[Migration]:
         found.append(Migration(int(number), name, entry.read_text(encoding="utf-8")))
     found.sort()
     numbers = [m.number for m in found]
-    # A gap or a repeated number means a file was misnamed; refuse rather than skip a step.
-    if numbers != list(range(1, len(found) + 1)):
-        raise RuntimeError(f"{dialect} migrations must be numbered 1..n without gaps, got {numbers}")
+    # A repeated number means two files claim one step; refuse rather than apply either in an arbitrary order. A gap
+    # is allowed: a number may be taken by a change on another branch, and each step is applied when its number is
+    # not yet recorded (so one merged later is applied then).
+    if len(set(numbers)) != len(numbers) or not numbers or numbers[0] != 1:
+        raise RuntimeError(f"{dialect} migrations must be numbered from 1 without repeats, got {numbers}")
     return found

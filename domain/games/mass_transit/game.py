@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 from domain.engine import Game
-from domain.games.mass_transit import commands, events, options, render, rules, scoring, setup, state, visibility
+from domain.games.mass_transit import (
+    commands,
+    events,
+    options,
+    render,
+    rules,
+    rules_greedy,
+    scoring,
+    setup,
+    state,
+    visibility,
+)
 from domain.games.mass_transit.state import State
 from domain.layout import parts
 
@@ -26,6 +37,7 @@ GAME: Game[State] = Game(
     ),
     rules_version="1",
     sample_setups=tuple((seats, {}) for seats in (2, 1, 4, 6)),
+    bots=(("greedy", rules_greedy.greedy),),
     **parts(options=options, commands=commands, events=events, setup=setup, state=state, rules=rules,
             scoring=scoring, visibility=visibility, render=render),
 )

@@ -3,15 +3,16 @@
 
 from __future__ import annotations
 
+from domain.bots import chooser
 from domain.games.mass_transit import GAME
 from domain.playout import play
-from tests.games.mass_transit.greedy import greedy_chooser
 
 SEEDS = [f"greedy-{n}" for n in range(40)]
 
 
 def test_a_greedy_team_wins_a_measurable_share_of_seeded_matches() -> None:
-    """The one-step greedy of `greedy.py`, playing every seat, over seeds greedy-0..39 at 1, 2 and 4 seats.
+    """The one-step greedy of `rules_greedy.py` (the `greedy` bot), playing every seat, over seeds greedy-0..39 at
+    1, 2 and 4 seats.
 
     Seen when this was written: 8 wins in 120 matches (6.7%) — 1 seat 2/40 (seeds 16, 25), 2 seats 4/40
     (16, 21, 25, 37), 4 seats 2/40 (25, 38); on average about 4 of the 6 Commuters reach home. (Over 100 other seeds
@@ -22,7 +23,7 @@ def test_a_greedy_team_wins_a_measurable_share_of_seeded_matches() -> None:
     wins: dict[int, int] = {}
     for seats in (1, 2, 4):
         for seed in SEEDS:
-            played = play(GAME, seats, {}, seed, chooser=greedy_chooser())
+            played = play(GAME, seats, {}, seed, chooser=chooser(GAME, "greedy", seed))
             assert played.state is not None and played.state.ended is not None
             ended = played.state.ended
             assert ended.cooperative and ended.team_won is not None

@@ -1,4 +1,4 @@
-"""A simple greedy Mass Transit team: a `Chooser` for `domain.playout.play` that scores every legal move one step ahead.
+"""A simple greedy Mass Transit team (the `greedy` bot): it scores every legal move one step ahead.
 
 The score of a play is how much it lowers an estimate of the cards the team still needs, minus the card it spends
 (and a small "keep" value for cards worth holding). Ending the turn scores a little below zero, so a seat keeps
@@ -26,8 +26,7 @@ from domain.games.mass_transit.components import CARDS, DECK, LINE_OF, ROUTES
 from domain.games.mass_transit.rules import legal, play_event
 from domain.games.mass_transit.rules_movement import move
 from domain.games.mass_transit.state import BIG_CITY, Commuter, State, evolve
-from domain.match import MatchState
-from domain.playout import Chooser
+from domain.rng import Rng
 
 PLAIN_ID = next(c.id for c in DECK if (c.road, c.canal, c.rail) == ("plain", "plain", "plain"))
 HOME_ID = {c.move: c.id for c in DECK if c.is_suburbs}  # one Suburbs card per mode, as a stand-in
@@ -130,25 +129,19 @@ def keep(state: State, command: Command) -> float:
     return 0.1
 
 
-def greedy_chooser() -> Chooser:
-    """The greedy policy: the legal move with the best one-step score (an immediate win first)."""
-
-    def choose(match_state: MatchState, seats: list[int]) -> tuple[int, Command]:
-        seat = seats[0]
-        state: State = match_state.game_state
-        base = need(state)
-        best: tuple[float, Command] | None = None
-        for command in legal(state, seat):
-            if isinstance(command, EndTurn):
-                score = END_TURN
-            else:
-                after = evolve(state, play_event(state, seat, command))
-                if after.won:
-                    return seat, command
-                score = base - need(after) - 1.0 - keep(state, command)
-            if best is None or score > best[0]:
-                best = (score, command)
-        assert best is not None, "the seat to move always has a legal command"
-        return seat, best[1]
-
-    return choose
+def greedy(state: State, seat: int, rng: Rng) -> Command:
+    """The greedy policy: the legal move with the best one-step score (an immediate win first; draws nothing)."""
+    base = need(state)
+    best: tuple[float, Command] | None = None
+    for command in legal(state, seat):
+        if isinstance(command, EndTurn):
+            score = END_TURN
+        else:
+            after = evolve(state, play_event(state, seat, command))
+            if after.won:
+                return command
+            score = base - need(after) - 1.0 - keep(state, command)
+        if best is None or score > best[0]:
+            best = (score, command)
+    assert best is not None, "the seat to move always has a legal command"
+    return best[1]
