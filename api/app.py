@@ -26,6 +26,7 @@ from api.routes.games import GamesController
 from api.routes.live import LiveController
 from api.routes.matches import MatchesController
 from api.routes.stats import StatsController
+from api.web.routes import WEB_ASSETS, WebController, home
 from service.audit import Audit
 from service.live import Hub
 from service.matches import MatchService, StateCache
@@ -71,7 +72,8 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     auditor = Audit(store)
     hub = Hub(streams_per_caller)
     app = Litestar(
-        route_handlers=[health, GamesController, MatchesController, StatsController, AuditController, LiveController,
+        route_handlers=[health, home, WebController, WEB_ASSETS, GamesController, MatchesController, StatsController,
+                        AuditController, LiveController,
                         create_static_files_router(path=DOCS_ASSETS, directories=[Path(swagger_ui.__file__).parent
                                                                                     / "static"],
                                                    include_in_schema=False)],
