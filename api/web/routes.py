@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 from litestar import Controller, Request, Response, get
+from litestar.params import FromPath
 from litestar.response import File, Redirect
 from litestar.static_files import create_static_files_router
 
@@ -66,12 +67,12 @@ class WebController(Controller):
         return page("match.html")
 
     @get("/games/{game:str}", sync_to_thread=False)
-    def game(self, game: str) -> File:
+    def game(self, game: FromPath[str]) -> File:
         """A game's statistics as pictures."""
         return page("game.html")
 
     @get("/players/{player:str}", sync_to_thread=False)
-    def player(self, player: str) -> File:
+    def player(self, player: FromPath[str]) -> File:
         """A player's statistics as pictures."""
         return page("player.html")
 

@@ -25,7 +25,7 @@ def draw(view: dict[str, Any]) -> str:
     card = view["card"]
     svg.text(16, 22, f"{view['title']} · turn {view['turn']} · card {card['id']} ({card['kind']} {card['value']}) "
                      f"· deck {view['deck_left']} · windows left {view['windows_left']}", 13,
-             data_card=card["id"], data_turn=view["turn"])
+             data_face_up=card["id"], data_turn=view["turn"])
     for index, sheet in enumerate(sheets):
         with svg.group(data_seat=sheet["seat"], data_score=sheet["score"]["total"],
                        transform=f"translate({index * MAP_W},0)"):

@@ -80,7 +80,7 @@ def _player(svg: Svg, seat: int, player: dict[str, Any], final: dict[str, Any] |
         svg.text(26, y + 20, f"Player {seat}: {player['coins']} coins · resources "
                              f"{' '.join(map(str, player['res']))} · rails {player['rails_reserve']} reserve/"
                              f"{player['rails_storage']} storage · {size} cards in hand{score}", 12)
-        if isinstance(hand, list):
+        if not isinstance(hand, int):
             for n, card in enumerate(hand):
                 svg.text(26 + 56 * n, y + 42, str(card), 11, data_card=card, data_zone="hand")
         if isinstance(player["secret"], str) and player["secret"]:
