@@ -12,15 +12,19 @@ from typing import Any
 
 import msgspec
 from litestar import Controller, Request, Response, get
+from litestar.exceptions import NotFoundException
 from litestar.params import FromPath
 from litestar.response import File, Redirect
 from litestar.static_files import create_static_files_router
 
 from api.auth import seat_of
-from api.deps import Auditor, Service
+from api.deps import Auditor, Service, Stats
 from api.routes.audit import MatchId, Version
+from api.routes.stats import known_game, win_rates
+from api.web import charts
 from api.web.draw import drawing
 from api.web.svg import not_set_up
+from projections import game_stats, player_stats, ratings
 
 STATIC = Path(__file__).parent / "static"
 SVG = "image/svg+xml"
@@ -90,3 +94,32 @@ class WebController(Controller):
             body = drawing(moment.record.game)(view)
         return Response(body, media_type=SVG, headers={**PRIVATE_HEADERS, "X-Turnstile-Version":
                                                        str(moment.state.version)})
+
+    @get("/games/{game:str}/charts/{chart:str}", sync_to_thread=True)
+    def game_chart(self, game: FromPath[str], chart: FromPath[str], stats: Stats) -> Response[str]:
+        """One of a game's charts: `win-rate.svg` by seat, match `lengths.svg`, `cooperative.svg` results."""
+        known_game(game)
+        position = stats.position(game_stats.NAME, None)
+        doc = stats.game_stats(game)
+        if chart == "win-rate.svg":
+            rates = sorted(win_rates(doc).items(), key=lambda item: int(item[0]))
+            body = charts.bars("Win rate by seat position", position, [(f"seat {s}", r) for s, r in rates], unit="%")
+        elif chart == "lengths.svg":
+            lengths = sorted((int(moves), n) for moves, n in doc.get("lengths", {}).items())
+            body = charts.bars("Match length (moves): matches", position, [(str(m), n) for m, n in lengths])
+        elif chart == "cooperative.svg":
+            won, played = doc["cooperative_won"], doc["cooperative_played"]
+            body = charts.bars(f"Cooperative results ({played} played)", position,
+                               [("won", won / played), ("lost", 1 - won / played)] if played else [], unit="%")
+        else:
+            raise NotFoundException(f"no chart {chart!r}")
+        return Response(body, media_type=SVG, headers={"X-Content-Type-Options": "nosniff"})
+
+    @get("/players/{player:str}/ratings.svg", sync_to_thread=True)
+    def rating_chart(self, player: FromPath[str], stats: Stats) -> Response[str]:
+        """A player's rating (mu - 3 sigma) after each rated match, one line per game."""
+        position = min(stats.position(ratings.NAME, None), stats.position(player_stats.NAME, None))
+        series = [(doc["game"], [(at, ordinal) for at, ordinal in rated.get("history", [])])
+                  for doc, rated in stats.player_stats(player) if rated]
+        body = charts.lines("Rating history (mu - 3 sigma)", position, series)
+        return Response(body, media_type=SVG, headers={"X-Content-Type-Options": "nosniff"})

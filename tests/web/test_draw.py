@@ -107,8 +107,8 @@ def test_touched_on_draws_lines_carriages_hand_sizes_and_hand() -> None:
     for line in shown["lines"]:
         assert group(root, "data-line", line["line"]).attrib["data-count"] == str(line["count"])
     carriages = all_with(root, "data-carriage")
-    assert [(c.attrib["data-carriage"], c.attrib["data-owner"], values(c, "data-carriage-card")) for c in carriages] == [
-        (c["line"], str(c["owner"]), list(c["cards"])) for c in shown["carriages"]]
+    drawn = [(c.attrib["data-carriage"], c.attrib["data-owner"], values(c, "data-carriage-card")) for c in carriages]
+    assert drawn == [(c["line"], str(c["owner"]), list(c["cards"])) for c in shown["carriages"]]
     for seat in shown["seats"]:
         assert group(root, "data-seat", seat["seat"]).attrib["data-hand-size"] == str(seat["hand_size"])
     assert values(group(root, "data-zone", "hand"), "data-card") == list(shown["hand"])

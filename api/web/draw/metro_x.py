@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games.metro_x.components import BOARDS
 from api.web.svg import Svg, seat_colour
+from domain.games.metro_x.components import BOARDS
 
 CELL = 22
 MAP_W = 14 * CELL + 30

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games.terminus.components import RESOURCES, board
 from api.web.svg import Svg, seat_colour
+from domain.games.terminus.components import RESOURCES, board
 
 CELL = 90
 DISTRICT_FILL = {"residential": "#e6f4e6", "commercial": "#e6ecfa", "industrial": "#f6ebe0"}
