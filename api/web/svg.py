@@ -74,6 +74,21 @@ class _Group:
         self.svg.current = self.outer
 
 
+def hand(svg: Svg, cards: list[str] | None, y: float, *, width: int = 56, size: int = 12,
+         urgent: frozenset[str] = frozenset()) -> None:
+    """The viewer's own hand, each card marked `data-card` (None: a spectator, who has none)."""
+    with svg.group(data_zone="hand"):
+        if cards is None:
+            svg.text(16, y + 20, "Spectator: no hand is shown", 13)
+            return
+        svg.text(16, y + 20, "Your hand:", 13)
+        for index, card in enumerate(cards):
+            x = 100 + (width + 6) * index
+            svg.rect(x, y, width, 34, fill="#ffe0e0" if card in urgent else "#fffbe6", stroke="#444444", rx=4,
+                     data_card=card)
+            svg.text(x + 5, y + 22, card, size)
+
+
 def not_set_up(title: str) -> str:
     """The picture of a match whose table is not laid out yet (inside its one set-up append)."""
     svg = Svg(360, 80, title=title, data_table="none")

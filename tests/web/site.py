@@ -3,24 +3,17 @@ player name is crafted markup: what the browser tests open."""
 
 from __future__ import annotations
 
-import os
 import random
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import httpx
 
 from domain.catalog import GAMES
 from service.matches import MatchService
 from service.simulate import play_random_match, play_random_moves
 from store.factory import open_store
+from tests.serving import serving
 
-ROOT = Path(__file__).resolve().parents[2]
 CRAFTED = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">'
 
 
@@ -42,7 +35,9 @@ def fill(url: str, site: Site) -> None:
         service = MatchService(store)
         rng = random.Random(16)
         for game in GAMES:
-            site.finished[game.slug] = play_random_match(service, game, ["ada", "grace"], rng)
+            # A short Expect Delays (its default is 300 turns): the set-up time of the module stays small.
+            options = {"max_turns": 12} if game.slug == "expect-delays" else None
+            site.finished[game.slug] = play_random_match(service, game, ["ada", "grace"], rng, options)
         created = service.create("expect-delays", ["ada", "grace"], None)
         site.active, site.tokens = created.record.id, list(created.tokens)
         play_random_moves(service, site.active, rng, 6)
@@ -53,35 +48,10 @@ def fill(url: str, site: Site) -> None:
         store.close()
 
 
-def free_port() -> int:
-    """A port nothing listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def serve(db: Path) -> Iterator[Site]:
     """`turnstile serve` over a filled SQLite file, until the generator is closed."""
-    url = f"sqlite:///{db}"
-    port = free_port()
-    site = Site(base=f"http://127.0.0.1:{port}")
-    fill(url, site)
-    env = {**os.environ, "TURNSTILE_DATABASE_URL": url}
-    env.pop("TURNSTILE_REDIS_URL", None)
-    server = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port)], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{site.base}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert server.poll() is None, server.stderr.read() if server.stderr else "the server exited"
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
+    site = Site(base="")
+    fill(f"sqlite:///{db}", site)
+    with serving(db) as (base, _):
+        site.base = base
         yield site
-    finally:
-        server.terminate()
-        server.wait(10)

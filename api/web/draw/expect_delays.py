@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.web.svg import Svg, seat_colour
+from api.web.svg import Svg, hand, seat_colour
 
 RIDER_COLOUR = {"commuter": "#333333", "tourist": "#f2c200"}
 LINE_COLOUR = {"pink": "#e377c2", "cyan": "#17becf", "blue": "#1f77b4", "orange": "#ff7f0e"}
@@ -33,7 +33,7 @@ def draw(view: dict[str, Any]) -> str:
     for seat in seats:
         _seat(svg, seat, y, seat["seat"] == view["active_seat"])
         y += 40
-    _hand(svg, view["hand"], y + 10)
+    hand(svg, view["hand"], y + 10)
     return svg.tostring()
 
 
@@ -61,15 +61,3 @@ def _seat(svg: Svg, seat: dict[str, Any], y: float, active: bool) -> None:
                              f"{seat['fare_swipes']} fare swipes · {seat['commuters_in_pool']} commuters in pool · "
                              f"{seat['riders_on_lines']} riders on lines · {seat['hand_size']} cards in hand", 13)
 
-
-def _hand(svg: Svg, hand: list[str] | None, y: float) -> None:
-    """The viewer's own hand (a spectator has none)."""
-    with svg.group(data_zone="hand"):
-        if hand is None:
-            svg.text(16, y + 20, "Spectator: no hand is shown", 13)
-            return
-        svg.text(16, y + 20, "Your hand:", 13)
-        for index, card in enumerate(hand):
-            x = 100 + 64 * index
-            svg.rect(x, y, 56, 34, fill="#fffbe6", stroke="#444444", rx=4, data_card=card)
-            svg.text(x + 10, y + 22, card, 13)

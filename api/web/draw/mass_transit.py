@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.web.svg import Svg, seat_colour
+from api.web.svg import Svg, hand, seat_colour
 
 CARD_W = 54
 
@@ -29,17 +29,7 @@ def draw(view: dict[str, Any]) -> str:
             svg.text(16, y + 16, f"Seat {seat}: {size} cards in hand", 13, fill=seat_colour(seat),
                      font_weight="bold" if seat == view["active"] else None)
         y += 40
-    with svg.group(data_zone="hand"):
-        if view["seat"] is None:
-            svg.text(16, y + 20, "Spectator: no hand is shown", 13)
-        else:
-            svg.text(16, y + 20, "Your hand:", 13)
-            urgent = set(view["urgent_in_hand"])
-            for index, card in enumerate(view["hand"]):
-                x = 100 + (CARD_W + 6) * index
-                svg.rect(x, y, CARD_W, 32, fill="#ffe0e0" if card in urgent else "#fffbe6", stroke="#444444",
-                         rx=4, data_card=card)
-                svg.text(x + 6, y + 21, card, 12)
+    hand(svg, None if view["seat"] is None else view["hand"], y, urgent=frozenset(view["urgent_in_hand"]))
     return svg.tostring()
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.web.svg import Svg, seat_colour
+from api.web.svg import Svg, hand, seat_colour
 
 CARD_W = 64
 
@@ -36,7 +36,7 @@ def draw(view: dict[str, Any]) -> str:
                                  f"{seat['exp_total']} ({len(seat['exp'])} cards){place}", 13,
                      fill=seat_colour(seat["seat"]), font_weight="bold" if seat["seat"] == view["turn_seat"] else None)
         y += 40
-    _hand(svg, view["hand"], y)
+    hand(svg, view["hand"], y, width=CARD_W, size=10)
     return svg.tostring()
 
 
@@ -50,15 +50,3 @@ def _carriage(svg: Svg, carriage: dict[str, Any], y: float) -> None:
             svg.rect(x, y, CARD_W, 36, fill="#ffffff", stroke=seat_colour(owner), rx=4, data_carriage_card=card)
             svg.text(x + 4, y + 22, card, 10)
 
-
-def _hand(svg: Svg, hand: list[str] | None, y: float) -> None:
-    """The viewer's own hand (a spectator has none)."""
-    with svg.group(data_zone="hand"):
-        if hand is None:
-            svg.text(16, y + 20, "Spectator: no hand is shown", 13)
-            return
-        svg.text(16, y + 20, "Your hand:", 13)
-        for index, card in enumerate(hand):
-            x = 100 + (CARD_W + 4) * index
-            svg.rect(x, y, CARD_W, 34, fill="#fffbe6", stroke="#444444", rx=4, data_card=card)
-            svg.text(x + 4, y + 21, card, 10)
