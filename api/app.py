@@ -27,6 +27,7 @@ from api.routes.live import LiveController
 from api.routes.matches import MatchesController
 from api.routes.seating import SeatingController
 from api.routes.stats import StatsController
+from api.web.routes import WEB_ASSETS, WebController, home
 from service.audit import Audit
 from service.live import Hub, Tails
 from service.matches import MatchService, StateCache
@@ -73,8 +74,8 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     hub = Hub(streams_per_caller)
     tails = Tails(service, hub)
     app = Litestar(
-        route_handlers=[health, GamesController, MatchesController, SeatingController, StatsController, AuditController,
-                        LiveController,
+        route_handlers=[health, home, WebController, WEB_ASSETS, GamesController, MatchesController, SeatingController,
+                        StatsController, AuditController, LiveController,
                         create_static_files_router(path=DOCS_ASSETS, directories=[Path(swagger_ui.__file__).parent
                                                                                     / "static"],
                                                    include_in_schema=False)],

@@ -82,8 +82,16 @@ def cmd_openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_problems(args: argparse.Namespace) -> int:
+    """Print the problem codes as the README's Markdown table."""
+    from api.problem_codes import table
+
+    print(table(), end="")
+    return 0
+
+
 def register(sub: Any) -> None:
-    """Add `serve`, `keys` and `openapi`."""
+    """Add `serve`, `keys`, `openapi` and `problems`."""
     serve = sub.add_parser("serve", help="serve the REST API (and its docs page at /schema)", formatter_class=DEFAULTS,
                            description="Serve the API on the store named by TURNSTILE_DATABASE_URL (default: a "
                                        "SQLite file turnstile.db in this folder).")
@@ -100,3 +108,5 @@ def register(sub: Any) -> None:
     openapi = sub.add_parser("openapi", help="write openapi/openapi.json from the code", formatter_class=DEFAULTS)
     openapi.add_argument("--check", action="store_true", help="only compare: exit 1 if the file is stale")
     openapi.set_defaults(run=cmd_openapi)
+    problems = sub.add_parser("problems", help="print every problem code the API answers (the README's table)")
+    problems.set_defaults(run=cmd_problems)

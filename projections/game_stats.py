@@ -16,7 +16,7 @@ def empty(game: str) -> dict[str, Any]:
     """Statistics of a game with no match yet."""
     return {"game": game, "started": 0, "finished": 0, "wins_by_seat": {}, "finished_by_seats": {},
             "scores": {}, "moves_total": 0, "moves_min": None, "moves_max": None, "end_reasons": {},
-            "cooperative_played": 0, "cooperative_won": 0, "solo_scores": {}, "position": 0}
+            "cooperative_played": 0, "cooperative_won": 0, "solo_scores": {}, "lengths": {}, "position": 0}
 
 
 def bump(counts: dict[str, int], key: object, by: int = 1) -> dict[str, int]:
@@ -31,7 +31,8 @@ def finished(doc: dict[str, Any], info: dict[str, Any], entry: LogEntry) -> dict
     doc = {**doc, "finished": doc["finished"] + 1, "end_reasons": bump(doc["end_reasons"], reason),
            "finished_by_seats": bump(doc["finished_by_seats"], len(found)), "moves_total": doc["moves_total"] + moves,
            "moves_min": moves if doc["moves_min"] is None else min(doc["moves_min"], moves),
-           "moves_max": moves if doc["moves_max"] is None else max(doc["moves_max"], moves)}
+           "moves_max": moves if doc["moves_max"] is None else max(doc["moves_max"], moves),
+           "lengths": bump(doc.get("lengths", {}), str(moves))}
     for result in found:
         doc["scores"] = bump(doc["scores"], _score(result["score"]))
     if cooperative:
@@ -78,4 +79,5 @@ def apply(docs: Docs, entry: LogEntry) -> None:
     docs.delete(common.MATCH, entry.match_id)
 
 
-PROJECTION = Projection(name=NAME, version=2, apply=apply)  # 2: only public matches of a server seed count
+PROJECTION = Projection(name=NAME, version=3, apply=apply)  # 2: only public matches of a server seed count;
+# 3: match lengths counted one by one (the distribution)

@@ -18,6 +18,8 @@ NAME = "ratings"
 RATING = "rating"  # key: "<game>|<player>", group: game, rank: ordinal
 MODEL = PlackettLuce()
 
+HISTORY = 200  # ratings kept per player and game
+
 
 def rating_key(game: str, player: str) -> str:
     """The key of a player's rating in a game."""
@@ -61,9 +63,12 @@ def apply(docs: Docs, entry: LogEntry) -> None:
     for (player, _), doc, (mu, sigma) in zip(seats, before, rate(current, [rank for _, rank in seats]), strict=True):
         ordinal = mu - 3 * sigma
         matches = (doc["matches"] if doc else 0) + 1
+        # The last HISTORY ratings, by the position of the match that set each: the rating history charts draw them.
+        history = [*(doc.get("history", []) if doc else [])[1 - HISTORY:], [entry.position, ordinal]]
         docs.put(RATING, rating_key(game, player),
                  {"game": game, "player": player, "mu": mu, "sigma": sigma, "ordinal": ordinal, "matches": matches,
-                  "position": entry.position}, group=game, rank=ordinal)
+                  "position": entry.position, "history": history}, group=game, rank=ordinal)
 
 
-PROJECTION = Projection(name=NAME, version=2, apply=apply)  # 2: only public matches of a server seed are rated
+PROJECTION = Projection(name=NAME, version=3, apply=apply)  # 2: only public matches of a server seed are rated;
+# 3: each rating keeps its history

@@ -10,17 +10,15 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 from api.problem_codes import table
+from tests.serving import serving
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -41,29 +39,8 @@ def shell_blocks(text: str) -> list[str]:
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
     """`turnstile serve` on a free port over a fresh SQLite file: its base URL and the environment it reads."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = {**os.environ, "TURNSTILE_DATABASE_URL": f"sqlite:///{tmp_path / 'readme.db'}"}
-    env.pop("TURNSTILE_REDIS_URL", None)
-    server = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port)], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{base}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert server.poll() is None, server.stderr.read() if server.stderr else "the server exited"
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
-        yield base, env
-    finally:
-        server.terminate()
-        server.wait(10)
+    with serving(tmp_path / "readme.db") as server:
+        yield server
 
 
 def test_the_using_the_api_session_runs_as_written(served: tuple[str, dict[str, str]], tmp_path: Path) -> None:
@@ -96,3 +73,6 @@ def test_the_readme_lists_every_problem_code() -> None:
     """The README's table is the one `turnstile problems` prints from the code."""
     block = README.split("<!-- problems:start -->\n", 1)[1].split("<!-- problems:end -->", 1)[0]
     assert block == table(), "README.md's problem table is stale: paste the output of `uv run turnstile problems`"
+    done = subprocess.run([sys.executable, "-m", "cli", "problems"], cwd=ROOT, capture_output=True, text=True,
+                          check=False)
+    assert (done.returncode, done.stdout) == (0, table()), "`turnstile problems` prints the table"

@@ -41,6 +41,13 @@ def entry(doc: dict[str, Any]) -> LeaderboardEntry:
                             matches=doc["matches"])
 
 
+def win_rates(doc: dict[str, Any]) -> dict[str, float]:
+    """Wins per seat position over the competitive matches with more than one seat."""
+    by_seats = doc["finished_by_seats"]
+    competitive = sum(n for seats, n in by_seats.items() if int(seats) > 1) - doc["cooperative_played"]
+    return {seat: wins / competitive for seat, wins in doc["wins_by_seat"].items()} if competitive else {}
+
+
 class StatsController(Controller):
     """Read models folded from the global log by the workers."""
 
@@ -98,11 +105,8 @@ class StatsController(Controller):
         known_game(game)
         position = stats.position(game_stats.NAME, min_position)
         doc = stats.game_stats(game)
-        by_seats = doc["finished_by_seats"]
-        competitive = sum(n for seats, n in by_seats.items() if int(seats) > 1) - doc["cooperative_played"]
-        win_rate = {seat: wins / competitive for seat, wins in doc["wins_by_seat"].items()} if competitive else {}
         return GameStats(game=game, position=position, started=doc["started"], finished=doc["finished"],
-                         win_rate_by_seat=win_rate, scores=doc["scores"], moves_mean=doc.get("moves_mean"),
+                         win_rate_by_seat=win_rates(doc), scores=doc["scores"], moves_mean=doc.get("moves_mean"),
                          moves_min=doc["moves_min"], moves_max=doc["moves_max"], end_reasons=doc["end_reasons"],
                          cooperative_played=doc["cooperative_played"],
                          cooperative_win_rate=doc.get("cooperative_win_rate"), solo_scores=doc["solo_scores"])

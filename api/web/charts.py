@@ -1,0 +1,67 @@
+"""Statistics as SVG charts: bars (win rate by seat, match lengths, cooperative results) and rating lines. Each
+chart says the global log position its numbers are computed up to."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from api.web.svg import Svg, seat_colour
+
+WIDTH, HEIGHT = 560, 260
+LEFT, TOP, BOTTOM = 50, 40, 50
+
+
+def _frame(title: str, position: int, **attrs: object) -> Svg:
+    """A chart's canvas, its title and its position note."""
+    svg = Svg(WIDTH, HEIGHT, title=title, data_position=position, **attrs)
+    svg.text(LEFT, 22, title, 14, font_weight="bold")
+    svg.text(LEFT, HEIGHT - 8, f"computed up to log position {position}", 11, fill="#555555", data_note="position")
+    return svg
+
+
+def bars(title: str, position: int, items: Sequence[tuple[str, float]], *, unit: str = "") -> str:
+    """A bar per (label, value), scaled to the largest value (1 for rates)."""
+    svg = _frame(title, position, data_chart="bars")
+    if not items:
+        svg.text(LEFT, HEIGHT / 2, "no finished match yet", 13)
+        return svg.tostring()
+    top = max(max(value for _, value in items), 1 if unit == "%" else 0) or 1
+    room = (WIDTH - LEFT - 20) / len(items)
+    height = HEIGHT - TOP - BOTTOM
+    svg.line(LEFT, HEIGHT - BOTTOM, WIDTH - 10, HEIGHT - BOTTOM, stroke="#333333")
+    for index, (label, value) in enumerate(items):
+        x, h = LEFT + room * index + room * 0.15, height * value / top
+        shown = f"{value * 100:.0f}%" if unit == "%" else f"{value:g}"
+        svg.rect(x, HEIGHT - BOTTOM - h, room * 0.7, h, fill=seat_colour(index % 7), data_label=label,
+                 data_value=round(value, 6))
+        svg.text(x, HEIGHT - BOTTOM - h - 4, shown, 11)
+        svg.text(x, HEIGHT - BOTTOM + 16, label, 11)
+    return svg.tostring()
+
+
+def lines(title: str, position: int, series: Sequence[tuple[str, Sequence[tuple[float, float]]]]) -> str:
+    """A line per (name, points), x and y scaled to all points together."""
+    svg = _frame(title, position, data_chart="lines")
+    points = [point for _, line in series for point in line]
+    if not points:
+        svg.text(LEFT, HEIGHT / 2, "no rated match yet", 13)
+        return svg.tostring()
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    x0, x1 = min(xs), max(xs) if max(xs) > min(xs) else min(xs) + 1
+    y0, y1 = min(ys), max(ys) if max(ys) > min(ys) else min(ys) + 1
+    width, height = WIDTH - LEFT - 130, HEIGHT - TOP - BOTTOM
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return LEFT + width * (x - x0) / (x1 - x0), TOP + height * (1 - (y - y0) / (y1 - y0))
+
+    svg.text(4, TOP + 8, f"{y1:.1f}", 10)
+    svg.text(4, TOP + height, f"{y0:.1f}", 10)
+    for index, (name, line) in enumerate(series):
+        colour = seat_colour(index % 7)
+        drawn = " ".join("{:.1f},{:.1f}".format(*at(x, y)) for x, y in line)
+        svg.add("polyline", points=drawn, fill="none", stroke=colour, stroke_width=2,
+                data_series=name, data_points=len(line))
+        for x, y in line:
+            svg.circle(*at(x, y), 2.5, fill=colour)
+        svg.text(LEFT + width + 10, TOP + 16 * index + 10, name, 11, fill=colour)
+    return svg.tostring()

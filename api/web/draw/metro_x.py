@@ -1,0 +1,61 @@
+"""Metro X: one subway map per seat, with its crossed stations, transfers, filled windows and completed routes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api.web.svg import Svg, seat_colour
+from domain.games.metro_x.components import BOARDS
+
+CELL = 22
+MAP_W = 14 * CELL + 30
+MAP_H = 11 * CELL + 110
+
+
+def _at(station: str) -> tuple[float, float]:
+    """A station's place: its id is the grid coordinate "x.y"."""
+    x, y = station.split(".")
+    return 20 + CELL * float(x), 60 + CELL * float(y)
+
+
+def draw(view: dict[str, Any]) -> str:
+    """Every seat's sheet over the map, and the face-up card."""
+    sheets = view["sheets"]
+    svg = Svg(max(MAP_W * len(sheets), 420), MAP_H + 40, title="Metro X table", data_game="metro-x")
+    card = view["card"]
+    svg.text(16, 22, f"{view['title']} · turn {view['turn']} · card {card['id']} ({card['kind']} {card['value']}) "
+                     f"· deck {view['deck_left']} · windows left {view['windows_left']}", 13,
+             data_face_up=card["id"], data_turn=view["turn"])
+    for index, sheet in enumerate(sheets):
+        with svg.group(data_seat=sheet["seat"], data_score=sheet["score"]["total"],
+                       transform=f"translate({index * MAP_W},0)"):
+            _sheet(svg, view["map"], sheet, sheet["seat"] in view["to_move"])
+    if view["my_choice"] is not None:
+        svg.text(16, MAP_H + 30, f"Your sealed choice: {view['my_choice']}", 12, data_zone="my-choice")
+    return svg.tostring()
+
+
+def _sheet(svg: Svg, map_slug: str, sheet: dict[str, Any], to_move: bool) -> None:
+    """One seat's map."""
+    board = BOARDS[map_slug]
+    colour = seat_colour(sheet["seat"])
+    svg.text(20, 44, f"Seat {sheet['seat']}: {sheet['score']['total']} points"
+                     f"{' · to move' if to_move else ''}{' · sealed' if sheet['submitted'] else ''}", 13, fill=colour)
+    for route in board.routes:
+        points = " ".join(f"{x},{y}" for x, y in map(_at, route.stations))
+        done = sheet["completed"].get(route.id)
+        svg.add("polyline", points=points, fill="none", stroke=route.color, stroke_width=6 if done else 3,
+                stroke_opacity=1 if done else 0.6, data_route=route.id, data_completed=done or None,
+                data_windows=",".join(sheet["windows"].get(route.id, ())))
+    crossed = set(sheet["crossed"])
+    for station in board.stations:
+        x, y = _at(station)
+        svg.circle(x, y, 5, fill="#ffffff", stroke="#333333")
+        if station in crossed:
+            svg.add("path", d=f"M{x - 5},{y - 5}L{x + 5},{y + 5}M{x + 5},{y - 5}L{x - 5},{y + 5}", stroke=colour,
+                    stroke_width=2.5, data_crossed=station)
+    for station, value in sheet["transfers"].items():
+        x, y = _at(station)
+        svg.text(x + 5, y - 5, str(value), 10, data_transfer=station)
+    done = ", ".join(f"{route} ({kind})" for route, kind in sorted(sheet["completed"].items())) or "none"
+    svg.text(20, MAP_H - 10, f"Completed: {done}", 11)

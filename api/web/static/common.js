@@ -1,0 +1,57 @@
+// Shared by every page: safe element building (text is always text), the seat token, and API calls.
+
+/** An element with attributes and children; strings become text nodes, never markup. */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** The seat token typed for a match: kept in this tab's session storage only, never in a URL. */
+export const seatToken = {
+  key: (matchId) => `turnstile.seat-token.${matchId}`,
+  get: (matchId) => sessionStorage.getItem(seatToken.key(matchId)),
+  set: (matchId, token) => sessionStorage.setItem(seatToken.key(matchId), token),
+  clear: (matchId) => sessionStorage.removeItem(seatToken.key(matchId)),
+};
+
+/** An API problem (application/problem+json) as an Error. */
+export class Problem extends Error {
+  constructor(status, body) {
+    super(body && body.detail ? `${body.code}: ${body.detail}` : `HTTP ${status}`);
+    this.status = status;
+    this.code = body ? body.code : undefined;
+  }
+}
+
+/** Fetch from the API, the token (if any) in the Authorization header; JSON by default. */
+export async function api(path, { token = null, method = "GET", body = undefined, as = "json", signal } = {}) {
+  const headers = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const answer = await fetch(path, { method, headers, signal, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!answer.ok) {
+    let problem = null;
+    try { problem = await answer.json(); } catch { /* not JSON: the status says enough */ }
+    throw new Problem(answer.status, problem);
+  }
+  if (as === "text") return answer.text();
+  if (as === "response") return answer;
+  return answer.json();
+}
+
+/** Shows an error in the page's status line. */
+export function say(text, kind = "info") {
+  const line = document.getElementById("status");
+  if (!line) return;
+  line.textContent = text;
+  line.dataset.kind = kind;
+}

@@ -1,0 +1,147 @@
+// A match page: the table at any version (drawn by the server from the viewer's redacted view), the log, the
+// players, the audit, and live updates while the match is played. The seat token stays in session storage and
+// travels only in the Authorization header.
+import { api, el, say, seatToken } from "/web/static/common.js";
+import { follow } from "/web/static/stream.js";
+import { audit } from "/web/static/audit.js";
+
+const matchId = decodeURIComponent(location.pathname.split("/")[3] || "");
+const $ = (id) => document.getElementById(id);
+const page = { detail: null, events: [], version: 1, latest: 1, pictures: new Map(), stream: null, token: null };
+
+async function readLog() {
+  const events = [];
+  for (let after = 0; after !== null;) {
+    const batch = await api(`/v1/matches/${encodeURIComponent(matchId)}/events?after=${after}&limit=500`,
+      { token: page.token });
+    events.push(...batch.items);
+    after = batch.next_after;
+  }
+  return events;
+}
+
+function logItem(item) {
+  const who = item.seat === null || item.seat === undefined ? "" : ` · seat ${item.seat}`;
+  return el("li", { "data-version": item.version, tabindex: -1, onclick: () => show(item.version) },
+    `${item.version}. ${item.event.type}${who}`);
+}
+
+function drawPlayers() {
+  const results = new Map((page.detail.outcome ? page.detail.outcome.results : []).map((r) => [r.seat, r]));
+  $("players").replaceChildren(...page.detail.seats.map((seat) => {
+    const result = results.get(seat.seat);
+    const score = result ? ` · score ${result.score} · rank ${result.rank}${result.winner ? " · winner" : ""}` : "";
+    const toMove = page.detail.to_move.includes(seat.seat) ? " · to move" : "";
+    return el("li", { "data-seat": seat.seat }, el("span", { class: "name" }, seat.player),
+      ` (seat ${seat.seat})${score}${toMove}`);
+  }));
+  const outcome = page.detail.outcome;
+  $("outcome").textContent = outcome
+    ? `Ended: ${outcome.reason}${outcome.cooperative ? (outcome.team_won ? " · the team won" : " · the team lost") : ""}`
+    : `${page.detail.status}`;
+  $("viewer").textContent = page.detail.you === null ? "Spectator" : `Seat ${page.detail.you}`;
+}
+
+async function picture(version) {
+  if (!page.pictures.has(version)) {
+    const token = page.token;
+    const pending = api(`/web/matches/${encodeURIComponent(matchId)}/table.svg?version=${version}`,
+      { token, as: "text" }).catch((error) => { page.pictures.delete(version); throw error; });
+    page.pictures.set(version, pending);
+  }
+  return page.pictures.get(version);
+}
+
+/** Shows the table after event `version`; the URL follows, so the moment can be shared. */
+export async function show(version) {
+  version = Math.max(1, Math.min(page.latest, Math.round(version) || 1));
+  page.version = version;
+  $("slider").max = page.latest;
+  $("slider").value = version;
+  $("where").textContent = `version ${version} of ${page.latest}`;
+  const url = new URL(location.href);
+  url.searchParams.set("version", version);
+  history.replaceState(null, "", url);
+  for (const item of document.querySelectorAll("#log li.current")) item.classList.remove("current");
+  const current = document.querySelector(`#log li[data-version="${version}"]`);
+  if (current) { current.classList.add("current"); current.scrollIntoView({ block: "nearest" }); }
+  try {
+    const text = await picture(version);
+    if (page.version !== version) return; // a later step won the race
+    const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+    if (svg.nodeName !== "svg") throw new Error("not a picture");
+    $("table").replaceChildren(document.importNode(svg, true));
+    $("table").dataset.version = version;
+    for (const next of [version + 1, version - 1]) if (next >= 1 && next <= page.latest) picture(next).catch(() => {});
+  } catch (error) {
+    say(`Could not draw version ${version}: ${error.message}`, "error");
+  }
+}
+
+function onEvent(item) {
+  if (page.events.length && item.version <= page.events[page.events.length - 1].version) return;
+  const following = page.version === page.latest;
+  page.events.push(item);
+  $("log").append(logItem(item));
+  page.latest = item.version;
+  page.detail.version = item.version;
+  show(following ? page.latest : page.version);
+}
+
+async function onEnded() {
+  await load(page.version === page.latest ? null : page.version); // the whole record is public now
+}
+
+async function load(at) {
+  if (page.stream) page.stream.abort();
+  page.token = seatToken.get(matchId);
+  page.pictures.clear();
+  try {
+    page.detail = await api(`/v1/matches/${encodeURIComponent(matchId)}`, { token: page.token });
+  } catch (error) {
+    if (page.token && (error.status === 401 || error.status === 403)) {
+      seatToken.clear(matchId);
+      say(`That seat token is not one of this match (${error.code}); showing the spectator's view.`, "error");
+      return load(at);
+    }
+    say(`Could not open this match: ${error.message}`, "error");
+    return;
+  }
+  page.events = await readLog();
+  page.latest = page.detail.version;
+  document.title = `Turnstile · ${page.detail.game} match`;
+  $("title").textContent = `${page.detail.game} · ${matchId}`;
+  $("game-link").href = `/web/games/${encodeURIComponent(page.detail.game)}`;
+  $("log").replaceChildren(...page.events.map(logItem));
+  drawPlayers();
+  const wanted = at ?? Number(new URL(location.href).searchParams.get("version") || page.latest);
+  await show(wanted);
+  audit(matchId, page.detail, page.token);
+  $("live").hidden = page.detail.status !== "active";
+  if (page.detail.status === "active") {
+    page.stream = follow(matchId, page.token, () => page.latest, onEvent, onEnded);
+  }
+}
+
+function step(delta) { show(page.version + delta); }
+
+$("first").addEventListener("click", () => show(1));
+$("prev").addEventListener("click", () => step(-1));
+$("next").addEventListener("click", () => step(1));
+$("last").addEventListener("click", () => show(page.latest));
+$("slider").addEventListener("input", (event) => show(Number(event.target.value)));
+document.addEventListener("keydown", (event) => {
+  if (event.target instanceof HTMLInputElement || event.altKey || event.ctrlKey || event.metaKey) return;
+  const moves = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => show(1), End: () => show(page.latest) };
+  if (moves[event.key]) { event.preventDefault(); moves[event.key](); }
+});
+$("seat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const token = $("token").value.trim();
+  $("token").value = "";
+  if (token) seatToken.set(matchId, token);
+  say("");
+  load(page.version);
+});
+$("spectate").addEventListener("click", () => { seatToken.clear(matchId); load(page.version); });
+load(null);

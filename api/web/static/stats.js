@@ -1,0 +1,48 @@
+// A game's or a player's statistics: tables from the /v1 statistics API, charts drawn by the server as SVG.
+import { api, el, say } from "/web/static/common.js";
+
+const [, , kind, rawName] = location.pathname.split("/");
+const name = decodeURIComponent(rawName || "");
+const $ = (id) => document.getElementById(id);
+const fixed = (value) => (value === null || value === undefined ? "-" : Number(value).toFixed(2));
+
+function chart(path, alt) {
+  return el("figure", {}, el("img", { src: path, alt, loading: "lazy" }));
+}
+
+async function game() {
+  $("title").textContent = `${name}: statistics`;
+  $("matches-link").href = `/web/?game=${encodeURIComponent(name)}`;
+  const [stats, board] = await Promise.all([api(`/v1/games/${encodeURIComponent(name)}/stats`),
+    api(`/v1/leaderboards/${encodeURIComponent(name)}?min_matches=1&limit=50`)]);
+  $("summary").textContent = `${stats.finished} finished of ${stats.started} started · moves per match ` +
+    `${stats.moves_min ?? "-"}–${stats.moves_max ?? "-"} (mean ${fixed(stats.moves_mean)}) · up to log position ${stats.position}`;
+  document.querySelector("#leaderboard tbody").replaceChildren(...board.items.map((entry, index) =>
+    el("tr", { "data-player": entry.player },
+      el("td", {}, index + 1),
+      el("td", {}, el("a", { href: `/web/players/${encodeURIComponent(entry.player)}` }, entry.player)),
+      el("td", {}, fixed(entry.ordinal)), el("td", {}, fixed(entry.mu)), el("td", {}, fixed(entry.sigma)),
+      el("td", {}, entry.matches))));
+  $("leaderboard-position").textContent = `Leaderboard computed up to log position ${board.position}.`;
+  const base = `/web/games/${encodeURIComponent(name)}`;
+  const charts = [chart(`${base}/charts/win-rate.svg`, "Win rate by seat position"),
+    chart(`${base}/charts/lengths.svg`, "Match length distribution")];
+  if (stats.cooperative_played) charts.push(chart(`${base}/charts/cooperative.svg`, "Cooperative win rate"));
+  $("charts").replaceChildren(...charts);
+}
+
+async function player() {
+  $("title").textContent = `${name}: statistics`;
+  $("matches-link").href = `/web/?player=${encodeURIComponent(name)}`;
+  const stats = await api(`/v1/players/${encodeURIComponent(name)}/stats`);
+  document.querySelector("#per-game tbody").replaceChildren(...stats.games.map((row) =>
+    el("tr", { "data-game": row.game },
+      el("td", {}, el("a", { href: `/web/games/${encodeURIComponent(row.game)}` }, row.game)),
+      el("td", {}, row.played), el("td", {}, row.won), el("td", {}, row.lost), el("td", {}, row.drawn),
+      el("td", {}, fixed(row.mean_score)), el("td", {}, row.best_score ?? "-"),
+      el("td", {}, row.rating ? fixed(row.rating.ordinal) : "not rated"))));
+  $("stats-position").textContent = `Computed up to log position ${stats.position}.`;
+  $("charts").replaceChildren(chart(`/web/players/${encodeURIComponent(name)}/ratings.svg`, "Rating history"));
+}
+
+(kind === "games" ? game() : player()).catch((error) => say(`Could not load statistics: ${error.message}`, "error"));

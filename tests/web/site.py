@@ -1,0 +1,57 @@
+"""A served Turnstile with a finished match of every game, an active match with its seat tokens, and a match whose
+player name is crafted markup: what the browser tests open."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from domain.catalog import GAMES
+from service.matches import MatchService
+from service.simulate import play_random_match, play_random_moves
+from store.factory import open_store
+from tests.serving import serving
+
+CRAFTED = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">'
+
+
+@dataclass
+class Site:
+    """The server's base URL and what was put in its store."""
+
+    base: str
+    finished: dict[str, str] = field(default_factory=dict)  # game slug → a finished match
+    active: str = ""  # an Expect Delays match in play
+    tokens: list[str] = field(default_factory=list)  # its seat tokens, by seat
+    crafted: str = ""  # a match one of whose players is named CRAFTED
+
+
+def fill(url: str, site: Site) -> None:
+    """Plays the matches the tests look at, straight through the match service."""
+    store = open_store(url)
+    try:
+        service = MatchService(store)
+        rng = random.Random(16)
+        for game in GAMES:
+            # A short Expect Delays (its default is 300 turns): the set-up time of the module stays small.
+            options = {"max_turns": 12} if game.slug == "expect-delays" else None
+            site.finished[game.slug] = play_random_match(service, game, ["ada", "grace"], rng, options)
+        created = service.create("expect-delays", ["ada", "grace"], None)
+        site.active, site.tokens = created.record.id, list(created.tokens)
+        play_random_moves(service, site.active, rng, 6)
+        crafted = service.create("mass-transit", [CRAFTED, "grace"], None)
+        site.crafted = crafted.record.id
+        play_random_moves(service, site.crafted, rng, 3)
+    finally:
+        store.close()
+
+
+def serve(db: Path) -> Iterator[Site]:
+    """`turnstile serve` over a filled SQLite file, until the generator is closed."""
+    site = Site(base="")
+    fill(f"sqlite:///{db}", site)
+    with serving(db) as (base, _):
+        site.base = base
+        yield site

@@ -1,0 +1,72 @@
+"""Tables to draw: a mid-game and an ended match of every game, folded in memory, and how to read a picture."""
+
+from __future__ import annotations
+
+import random
+import re
+import xml.etree.ElementTree as ET
+from functools import cache
+from typing import Any
+
+import msgspec
+
+from domain.catalog import GAMES
+from domain.engine import Game
+from service.matches import LoadedMatch, MatchService
+from service.simulate import play_random_moves
+from store.factory import open_store
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@cache
+def service() -> MatchService:
+    """A match service over an in-memory store, shared by the module's tests."""
+    return MatchService(open_store("sqlite:///:memory:"))
+
+
+@cache
+def played(slug: str, moves: int) -> LoadedMatch:
+    """A two-seat match of `slug` after up to `moves` random legal moves (seeded: the same table every run)."""
+    svc = service()
+    match_id = svc.create(slug, ["ada", "grace"], None, seed=f"web-{slug}").record.id
+    play_random_moves(svc, match_id, random.Random(slug), moves)
+    return svc.load(match_id)
+
+
+def view(loaded: LoadedMatch, seat: int | None) -> dict[str, Any]:
+    """The seat's view as builtins, as the API answers it."""
+    return msgspec.to_builtins(loaded.game.view(loaded.state.game_state, seat))  # type: ignore[no-any-return]
+
+
+def parse(svg: str) -> ET.Element:
+    """The picture as an element tree (fails on anything that is not well-formed SVG)."""
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG}svg"
+    return root
+
+
+def all_with(root: ET.Element, attribute: str) -> list[ET.Element]:
+    """Every element carrying `attribute`."""
+    return [node for node in root.iter() if attribute in node.attrib]
+
+
+def values(root: ET.Element, attribute: str) -> list[str]:
+    """The values of `attribute` over the picture, in document order."""
+    return [node.attrib[attribute] for node in all_with(root, attribute)]
+
+
+def group(root: ET.Element, attribute: str, value: object) -> ET.Element:
+    """The one element whose `attribute` is `value`."""
+    found = [node for node in all_with(root, attribute) if node.attrib[attribute] == str(value)]
+    assert len(found) == 1, f"{len(found)} elements with {attribute}={value}"
+    return found[0]
+
+
+def leaked(text: str, game: Game[Any], loaded: LoadedMatch, seat: int | None) -> list[str]:
+    """The tokens hidden from `seat` that appear, as whole words, in `text`."""
+    hidden = game.hidden_from(loaded.state.game_state, seat)
+    return [token for token in hidden if re.search(rf"(?<![\w-]){re.escape(token)}(?![\w-])", text)]
+
+
+GAME_SLUGS = [game.slug for game in GAMES]

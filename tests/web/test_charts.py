@@ -1,0 +1,96 @@
+"""Statistics as pictures: each chart draws the folded numbers and says the position they are computed up to."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from litestar.testing import TestClient
+
+from api.app import create_app
+from domain.catalog import by_slug
+from service.simulate import play_random_match
+from store.factory import open_store
+from tests.web.tables import all_with, parse, values
+from workers.runner import catch_up
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient[Any]]:
+    """An app over a SQLite store with six folded matches: four of Expect Delays, two of Mass Transit."""
+    store = open_store(f"sqlite:///{tmp_path_factory.mktemp('charts') / 'charts.db'}")
+    with TestClient(create_app(store)) as test_client:
+        service, rng = test_client.app.state.service, random.Random(7)
+        game = by_slug("expect-delays")
+        assert game is not None
+        for n in range(4):
+            play_random_match(service, game, [["ada", "bob"], ["bob", "ada"]][n % 2], rng, {"max_turns": 12})
+        coop = by_slug("mass-transit")
+        assert coop is not None
+        for _ in range(2):
+            play_random_match(service, coop, ["ada", "bob"], rng)
+        catch_up(store)
+        yield test_client
+    store.close()
+
+
+def chart(client: TestClient[Any], path: str) -> Any:
+    """A chart, parsed; it names its position."""
+    answer = client.get(path)
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("image/svg+xml")
+    root = parse(answer.text)
+    assert int(root.attrib["data-position"]) > 0 and "computed up to log position" in answer.text
+    return root
+
+
+def test_win_rate_by_seat_is_the_apis(client: TestClient[Any]) -> None:
+    """Bars per seat, as high as the win rates /v1/games/{game}/stats says."""
+    stats = client.get("/v1/games/expect-delays/stats").json()
+    root = chart(client, "/web/games/expect-delays/charts/win-rate.svg")
+    drawn = {n.attrib["data-label"]: float(n.attrib["data-value"]) for n in all_with(root, "data-value")}
+    assert drawn == {f"seat {seat}": pytest.approx(rate) for seat, rate in stats["win_rate_by_seat"].items()}
+    assert int(root.attrib["data-position"]) == stats["position"]
+
+
+def test_match_lengths_are_counted_one_by_one(client: TestClient[Any]) -> None:
+    """The length chart has one bar per length, as many matches as had it."""
+    summaries = client.get("/v1/matches", params={"game": "expect-delays"}).json()["items"]
+    assert len(summaries) == 4
+    root = chart(client, "/web/games/expect-delays/charts/lengths.svg")
+    drawn = Counter({int(n.attrib["data-label"]): int(float(n.attrib["data-value"])) for n in all_with(root,
+                                                                                                     "data-value")})
+    assert sum(drawn.values()) == 4
+    stats = client.get("/v1/games/expect-delays/stats").json()
+    assert (min(drawn), max(drawn)) == (stats["moves_min"], stats["moves_max"])
+
+
+def test_the_cooperative_win_rate_of_mass_transit(client: TestClient[Any]) -> None:
+    """Won and lost shares of the cooperative matches, matching the API's cooperative win rate."""
+    stats = client.get("/v1/games/mass-transit/stats").json()
+    root = chart(client, "/web/games/mass-transit/charts/cooperative.svg")
+    drawn = dict(zip(values(root, "data-label"), map(float, values(root, "data-value")), strict=True))
+    assert drawn == {"won": pytest.approx(stats["cooperative_win_rate"]),
+                     "lost": pytest.approx(1 - stats["cooperative_win_rate"])}
+
+
+def test_a_players_rating_history_has_a_point_per_rated_match(client: TestClient[Any]) -> None:
+    """One line per rated game, one point per rated match, ending at the rating the leaderboard shows."""
+    root = chart(client, "/web/players/ada/ratings.svg")
+    (line,) = all_with(root, "data-series")
+    assert line.attrib["data-series"] == "expect-delays" and line.attrib["data-points"] == "4"
+    ada = client.get("/v1/players/ada/stats").json()["games"]
+    assert [g["game"] for g in ada if g["rating"]] == ["expect-delays"]
+
+
+@pytest.mark.parametrize(("path", "status", "code"), [
+    ("/web/games/no-such-game/charts/win-rate.svg", 404, "unknown-game"),
+    ("/web/games/expect-delays/charts/no-such-chart.svg", 404, "not-found"),
+    ("/web/players/nobody/ratings.svg", 404, "unknown-player"),
+])
+def test_unknown_charts_are_problems(client: TestClient[Any], path: str, status: int, code: str) -> None:
+    """An unknown game, chart or player answers problem+json."""
+    answer = client.get(path)
+    assert (answer.status_code, answer.json()["code"]) == (status, code)

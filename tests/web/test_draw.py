@@ -1,0 +1,122 @@
+"""Each game's drawing shows what the view holds, and nothing the viewer may not see."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from api.web.draw import DRAWINGS, drawing
+from domain.catalog import GAMES
+from tests.web.tables import GAME_SLUGS, all_with, group, leaked, parse, played, values, view
+
+MID_GAME = 25
+
+
+def picture(slug: str, seat: int | None, moves: int = MID_GAME) -> tuple[Any, dict[str, Any], Any]:
+    """The loaded match, the seat's view and its parsed drawing."""
+    loaded = played(slug, moves)
+    shown = view(loaded, seat)
+    return loaded, shown, parse(drawing(slug)(shown))
+
+
+def test_every_game_has_one_drawing() -> None:
+    """The registry draws exactly the catalog's games."""
+    assert sorted(slug for slug, _ in DRAWINGS) == sorted(game.slug for game in GAMES)
+
+
+@pytest.mark.parametrize("slug", GAME_SLUGS)
+@pytest.mark.parametrize("seat", [None, 0, 1])
+def test_a_drawing_shows_nothing_hidden_from_its_viewer(slug: str, seat: int | None) -> None:
+    """No card hidden from the viewer (another hand, the deck order) appears anywhere in the picture."""
+    loaded = played(slug, MID_GAME)
+    text = drawing(slug)(view(loaded, seat))
+    # Metro X hides only a sealed choice, between a seat's submission and the turn's resolution.
+    assert loaded.game.hidden_from(loaded.state.game_state, seat) or slug == "metro-x", "the table hides nothing"
+    assert leaked(text, loaded.game, loaded, seat) == []
+
+
+@pytest.mark.parametrize("slug", GAME_SLUGS)
+def test_the_picture_changes_as_the_match_goes_on(slug: str) -> None:
+    """Two moments of a match are two pictures."""
+    early = drawing(slug)(view(played(slug, 2), None))
+    later = drawing(slug)(view(played(slug, MID_GAME), None))
+    assert early != later
+
+
+def test_expect_delays_draws_lines_riders_platform_seats_and_hand() -> None:
+    """Expect Delays: every stop and rider on the two lines of each seat, the Platform, counts, the hand."""
+    _, shown, root = picture("expect-delays", 0)
+    for line in shown["lines"]:
+        drawn = group(root, "data-line", line["id"])
+        assert len(all_with(drawn, "data-stop")) == len(line["stops"])
+        assert values(drawn, "data-rider") == [rider for rider in line["stops"] if rider is not None]
+    platform = all_with(root, "data-fare-swipes")[0].attrib
+    assert (platform["data-fare-swipes"], platform["data-tourists"]) == (
+        str(shown["platform_fare_swipes"]), str(shown["platform_tourists"]))
+    for seat in shown["seats"]:
+        assert group(root, "data-seat", seat["seat"]).attrib["data-points"] == str(seat["points"])
+    assert values(group(root, "data-zone", "hand"), "data-card") == list(shown["hand"])
+
+
+def test_metro_x_draws_each_sheet_with_its_crossed_stations_and_completed_routes() -> None:
+    """Metro X: a map per seat, the stations it crossed, its transfers and completed routes, its score."""
+    _, shown, root = picture("metro-x", None, 10_000)
+    for sheet in shown["sheets"]:
+        drawn = group(root, "data-seat", sheet["seat"])
+        assert sorted(values(drawn, "data-crossed")) == sorted(sheet["crossed"])
+        assert sorted(values(drawn, "data-transfer")) == sorted(sheet["transfers"])
+        completed = {n.attrib["data-route"]: n.attrib["data-completed"] for n in all_with(drawn, "data-completed")}
+        assert completed == sheet["completed"]
+        assert drawn.attrib["data-score"] == str(sheet["score"]["total"])
+    assert any(sheet["crossed"] for sheet in shown["sheets"])
+
+
+def test_terminus_draws_the_city_stations_rails_markets_and_hand() -> None:
+    """Terminus: a Stop on every plot that has one, each Rail in its owner's colour, the markets, the hand."""
+    _, shown, root = picture("terminus", 0, 60)
+    stops = [level for level in shown["stop_level"] if level]
+    assert len(all_with(root, "data-stop")) == len(stops) > 0
+    rails = sorted(owner for owners in shown["rail_owners"] for owner in owners)
+    assert sorted(int(owner) for owner in values(group(root, "data-zone", "city"), "data-owner")
+                  if owner) == sorted(rails + [o for o in shown["stop_owner"] if o is not None and o >= 0])
+    assert [int(n) for n in values(group(root, "data-zone", "markets"), "data-cubes")] == [
+        sum(m) for m in shown["markets"]]
+    assert values(group(root, "data-seat", 0), "data-secret") == [shown["players"][0]["secret"]]
+    _, opening, root = picture("terminus", 0, 0)
+    hand = opening["players"][0]["hand"]
+    assert values(group(root, "data-seat", 0), "data-card") == list(hand) and hand
+    assert group(root, "data-seat", 1).attrib["data-hand-size"] == str(opening["players"][1]["hand"])
+
+
+def test_mass_transit_draws_routes_commuters_and_hands() -> None:
+    """Mass Transit: the cards of every route in order, each commuter where it stands, hand sizes, the hand."""
+    _, shown, root = picture("mass-transit", 1)
+    for index, cards in enumerate(shown["routes"]):
+        assert values(group(root, "data-route", index), "data-route-card") == list(cards)
+    for commuter in shown["commuters"]:
+        assert group(root, "data-commuter", commuter["route"]).attrib["data-pos"] == str(commuter["pos"])
+    for seat, size in enumerate(shown["hand_sizes"]):
+        assert group(root, "data-seat", seat).attrib["data-hand-size"] == str(size)
+    assert values(group(root, "data-zone", "hand"), "data-card") == list(shown["hand"])
+
+
+def test_touched_on_draws_lines_carriages_hand_sizes_and_hand() -> None:
+    """Touched On: each Line's count, every carriage's cards and owner, each seat's hand size and Exp, the hand."""
+    _, shown, root = picture("touched-on", 1)
+    for line in shown["lines"]:
+        assert group(root, "data-line", line["line"]).attrib["data-count"] == str(line["count"])
+    carriages = all_with(root, "data-carriage")
+    drawn = [(c.attrib["data-carriage"], c.attrib["data-owner"], values(c, "data-carriage-card")) for c in carriages]
+    assert drawn == [(c["line"], str(c["owner"]), list(c["cards"])) for c in shown["carriages"]]
+    for seat in shown["seats"]:
+        assert group(root, "data-seat", seat["seat"]).attrib["data-hand-size"] == str(seat["hand_size"])
+    assert values(group(root, "data-zone", "hand"), "data-card") == list(shown["hand"])
+
+
+@pytest.mark.parametrize("slug", GAME_SLUGS)
+def test_a_spectator_is_shown_no_hand(slug: str) -> None:
+    """A spectator's picture holds no private cards at all (a seat's own are marked `data-card`, `data-secret`)."""
+    spectator, seat = picture(slug, None, 0)[2], picture(slug, 0, 0)[2]
+    assert values(spectator, "data-card") == values(spectator, "data-secret") == []
+    assert values(seat, "data-card") or slug == "metro-x"  # Metro X has no hands
