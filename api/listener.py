@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+import signal
+import threading
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -35,6 +37,37 @@ async def listen(store: Any, hub: Hub) -> None:
         await asyncio.sleep(RETRY_S)
 
 
+def end_streams_on_stop(hub: Hub) -> Callable[[], None]:
+    """Close the hub as soon as SIGTERM or SIGINT arrives, then hand the signal on (to the HTTP server).
+
+    The server then waits for requests in flight before it stops, and an open stream is one: ending the streams at
+    the signal lets moves finish and clients reconnect elsewhere at once, not after the server's graceful timeout.
+    Returns what undoes it. Only the main thread may handle signals; elsewhere (a test client) it does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous: dict[int, Any] = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
+
+    def stopping(sig: int, frame: Any) -> None:
+        hub.close()
+        handler = previous[sig]
+        if callable(handler):
+            handler(sig, frame)
+        elif handler == signal.SIG_DFL:
+            signal.signal(sig, signal.SIG_DFL)
+            signal.raise_signal(sig)
+
+    for sig in previous:
+        signal.signal(sig, stopping)
+
+    def undo() -> None:
+        for sig, handler in previous.items():
+            if signal.getsignal(sig) is stopping:
+                signal.signal(sig, handler)
+
+    return undo
+
+
 @asynccontextmanager
 async def live(service: MatchService, hub: Hub) -> AsyncIterator[None]:
     """While the app runs: the hub wakes on this loop, hears this process's appends, and other processes' through
@@ -42,9 +75,11 @@ async def live(service: MatchService, hub: Hub) -> AsyncIterator[None]:
     hub.bind(asyncio.get_running_loop())
     service.watchers.append(hub.moved)
     listener = asyncio.create_task(listen(service.store, hub)) if hasattr(service.store, "moves") else None
+    undo = end_streams_on_stop(hub)
     try:
         yield
     finally:
+        undo()
         hub.close()
         service.watchers.remove(hub.moved)
         if listener is not None:

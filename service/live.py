@@ -13,6 +13,8 @@ import threading
 from collections import Counter
 from collections.abc import Callable
 
+from service.metrics import OPEN_STREAMS
+
 
 class TooManyStreams(Exception):
     """A caller already holds as many open streams as it may."""
@@ -75,12 +77,14 @@ class Hub:
             if self._open[caller] >= self.streams_per_caller:
                 raise TooManyStreams(self.streams_per_caller)
             self._open[caller] += 1
+        OPEN_STREAMS.inc()
         released = threading.Event()
 
         def release() -> None:
             if released.is_set():
                 return
             released.set()
+            OPEN_STREAMS.dec()
             with self._lock:
                 self._open[caller] -= 1
                 if not self._open[caller]:
