@@ -27,7 +27,7 @@ class Health(msgspec.Struct, frozen=True):
     status: Literal["ok"]
 
 
-class Readiness(msgspec.Struct, frozen=True):
+class Readiness(msgspec.Struct, frozen=True, omit_defaults=True):
     """Whether this process can serve: its store answers with the schema this code expects."""
 
     status: Literal["ready", "not-ready"]
