@@ -55,11 +55,11 @@ class Settings:
     # for requests with neither (spectators). Shared through Redis when it is configured; 0 a second: no limit.
     # Generous: a person plays a few moves a minute, a bot a few a second; floods are what they stop.
     rate_app_per_s: float = 100.0
-    rate_app_burst: int = 1000
-    rate_seat_per_s: float = 50.0
-    rate_seat_burst: int = 200
+    rate_app_burst: int = 2000
+    rate_seat_per_s: float = 100.0
+    rate_seat_burst: int = 2000
     rate_address_per_s: float = 100.0
-    rate_address_burst: int = 1000
+    rate_address_burst: int = 2000
     # Where the API processes of `turnstile serve --workers N` (N > 1) keep their metrics' files, so a scrape of
     # any one of them sums all; `turnstile serve` sets it (a fresh temporary folder) when unset.
     metrics_dir: str | None = None
@@ -91,6 +91,11 @@ class Settings:
             if text:
                 values[field.name] = _parse(name, text, field.type)
         return cls(**values)
+
+
+def share_with_children(**variables: str) -> None:
+    """Set environment variables for the processes this one starts next (uvicorn's worker processes)."""
+    os.environ.update(variables)
 
 
 def _parse(name: str, text: str, kind: Any) -> Any:

@@ -47,9 +47,9 @@ class Limit:
 class Limits:
     """The limit of each kind of caller."""
 
-    app: Limit = Limit(100.0, 1000)
-    seat: Limit = Limit(50.0, 200)
-    address: Limit = Limit(100.0, 1000)
+    app: Limit = Limit(100.0, 2000)  # the defaults of settings.py
+    seat: Limit = Limit(100.0, 2000)
+    address: Limit = Limit(100.0, 2000)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Limits:

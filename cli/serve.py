@@ -64,8 +64,9 @@ def share_metrics(folder: str | None) -> str:
         os.makedirs(folder)
     else:
         folder = tempfile.mkdtemp(prefix="turnstile-metrics-")
-    os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder
-    os.environ["TURNSTILE_METRICS_DIR"] = folder
+    from settings import share_with_children
+
+    share_with_children(PROMETHEUS_MULTIPROC_DIR=folder, TURNSTILE_METRICS_DIR=folder)
     return folder
 
 
