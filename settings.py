@@ -51,6 +51,18 @@ class Settings:
     state_cache_size: int = 2048
     # Open event streams (match streams and feeds) a token, an app or an address may hold at once.
     streams_per_caller: int = 20
+    # Rate limits (token buckets): requests a second and burst per app key, per seat token, and per client address
+    # for requests with neither (spectators). Shared through Redis when it is configured; 0 a second: no limit.
+    # Generous: a person plays a few moves a minute, a bot a few a second; floods are what they stop.
+    rate_app_per_s: float = 100.0
+    rate_app_burst: int = 2000
+    rate_seat_per_s: float = 100.0
+    rate_seat_burst: int = 2000
+    rate_address_per_s: float = 100.0
+    rate_address_burst: int = 2000
+    # Where the API processes of `turnstile serve --workers N` (N > 1) keep their metrics' files, so a scrape of
+    # any one of them sums all; `turnstile serve` sets it (a fresh temporary folder) when unset.
+    metrics_dir: str | None = None
     # Browser apps on these origins (comma-separated) may call the API (CORS); none by default.
     cors_origins: str = ""
     # Tests only: a pause per folded event, so a worker can be killed in the middle of a batch.
@@ -58,11 +70,13 @@ class Settings:
 
     def __post_init__(self) -> None:
         positive = ("notify_timeout_s", "notify_breaker_failures", "projection_batch", "inprocess_projection_batch",
-                    "sweep_seconds", "state_cache_size", "streams_per_caller")
+                    "sweep_seconds", "state_cache_size", "streams_per_caller", "rate_app_burst", "rate_seat_burst",
+                    "rate_address_burst")
         for name in positive:
             if getattr(self, name) <= 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} must be positive, not {getattr(self, name)!r}")
-        for name in ("notify_breaker_cool_down_s", "projection_delay_s", "workers", "inprocess_projection_interval_s"):
+        for name in ("notify_breaker_cool_down_s", "projection_delay_s", "workers", "inprocess_projection_interval_s",
+                     "rate_app_per_s", "rate_seat_per_s", "rate_address_per_s"):
             if getattr(self, name) < 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} may not be negative")
 
@@ -77,6 +91,11 @@ class Settings:
             if text:
                 values[field.name] = _parse(name, text, field.type)
         return cls(**values)
+
+
+def share_with_children(**variables: str) -> None:
+    """Set environment variables for the processes this one starts next (uvicorn's worker processes)."""
+    os.environ.update(variables)
 
 
 def _parse(name: str, text: str, kind: Any) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import swagger_ui
-from litestar import Litestar, get
+from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
@@ -17,14 +17,17 @@ from api.allow import allow_all_route_methods
 from api.body import JsonRequest
 from api.edge import refuse_nul
 from api.listener import live
+from api.observe import observe
 from api.openapi_games import type_options
 from api.openapi_names import describe_event_streams, name_components, offer_plain_text, type_headers
 from api.openapi_schema import ClosedStructSchemaPlugin, add_discriminators, forbid_nul
 from api.problems import EXCEPTION_HANDLERS
+from api.ratelimit import RateLimiter
 from api.routes.audit import AuditController
 from api.routes.games import GamesController
 from api.routes.live import LiveController
 from api.routes.matches import MatchesController
+from api.routes.ops import Operations, OperationsController
 from api.routes.seating import SeatingController
 from api.routes.stats import StatsController
 from api.web.routes import WEB_ASSETS, WebController, home
@@ -39,13 +42,8 @@ from workers.notify import Notifier
 VERSION = "0.1.0"
 
 
-@get("/health", summary="Liveness", operation_id="getHealth", tags=["service"], sync_to_thread=False)
-def health() -> dict[str, str]:
-    """The service answers."""
-    return {"status": "ok"}
-
-
 DOCS_ASSETS = "/schema/assets"
+DOCS_FILES = Path(swagger_ui.__file__).parent / "static"
 # The docs page's scripts and styles ship with the project (swagger-ui-py bundles Swagger UI 5, which reads OpenAPI
 # 3.1): the page works with no internet, and a visitor's browser fetches nothing from a CDN.
 DOCS_PAGE = SwaggerRenderPlugin(
@@ -65,29 +63,34 @@ def cors(origins: str) -> CORSConfig | None:
 
 
 def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = False, cors_origins: str = "",
-               streams_per_caller: int = 20, cache: StateCache | None = None) -> Litestar:
+               streams_per_caller: int = 20, cache: StateCache | None = None, limiter: RateLimiter | None = None,
+               operations: Operations | None = None) -> Litestar:
     """The Litestar app serving `store`; `notifier` hears of every append (projections); `cache` keeps folded
-    matches (512 by default)."""
+    matches (512 by default); `limiter` keeps callers to their rate (default limits, in memory); `operations` is
+    what readiness and metrics look at (the store alone by default)."""
     service = MatchService(store, cache=cache, notifier=notifier)
     stats = Statistics(store)
     auditor = Audit(store)
     hub = Hub(streams_per_caller)
     tails = Tails(service, hub)
+    limiter = limiter or RateLimiter()
+    operations = operations or Operations(store)
     app = Litestar(
-        route_handlers=[health, home, WebController, WEB_ASSETS, GamesController, MatchesController, SeatingController,
-                        StatsController, AuditController, LiveController,
-                        create_static_files_router(path=DOCS_ASSETS, directories=[Path(swagger_ui.__file__).parent
-                                                                                    / "static"],
+        route_handlers=[OperationsController, home, WebController, WEB_ASSETS, GamesController, MatchesController,
+                        SeatingController, StatsController, AuditController, LiveController,
+                        create_static_files_router(path=DOCS_ASSETS, directories=[DOCS_FILES],
                                                    include_in_schema=False)],
         cors_config=cors(cors_origins),
         dependencies={"service": Provide(lambda: service, sync_to_thread=False),
                       "stats": Provide(lambda: stats, sync_to_thread=False),
                       "auditor": Provide(lambda: auditor, sync_to_thread=False),
                       "live": Provide(lambda: hub, sync_to_thread=False),
-                      "tails": Provide(lambda: tails, sync_to_thread=False)},
+                      "tails": Provide(lambda: tails, sync_to_thread=False),
+                      "ops": Provide(lambda: operations, sync_to_thread=False)},
         lifespan=[lambda _: live(service, hub)],
+        on_shutdown=[limiter.buckets.close],
         exception_handlers=EXCEPTION_HANDLERS,
-        middleware=[refuse_nul, allow_all_route_methods],
+        middleware=[refuse_nul, limiter.middleware, allow_all_route_methods],
         request_class=JsonRequest,
         plugins=[ClosedStructSchemaPlugin()],
         openapi_config=OpenAPIConfig(
@@ -101,6 +104,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
             }),
         ),
         debug=debug,
+        logging_config=None,  # the process's own configuration (service/logs.py) formats every line
     )
     app.state.service = service
     app.state.store = store
@@ -109,4 +113,4 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     # Built once here; what /schema serves. Names first: the discriminators map tags to the final names.
     document = describe_event_streams(type_headers(type_options(name_components(app.openapi_schema))))
     forbid_nul(add_discriminators(offer_plain_text(document, RECORD_MEDIA_TYPE)))
-    return app
+    return observe(app)

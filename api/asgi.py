@@ -6,13 +6,19 @@ own store connection pool and projections notifier, and closes them when the ser
 
 from __future__ import annotations
 
+import os
+
 from litestar import Litestar
 
 from api.app import create_app
+from api.ratelimit import Buckets, Limits, MemoryBuckets, RateLimiter, RedisBuckets
+from api.routes.ops import Operations
 from service.matches import StateCache
+from service.metrics import process_exited
 from settings import Settings
 from store.factory import open_store
 from workers.notify import notifier_for
+from workers.queue_status import QueueStatus
 
 
 def create(settings: Settings | None = None) -> Litestar:
@@ -24,12 +30,20 @@ def create(settings: Settings | None = None) -> Litestar:
     except BaseException:
         store.close()
         raise
+    queue = QueueStatus(settings) if settings.redis_url else None
+    # Several processes share one budget per caller only through Redis; without it each process counts its own.
+    buckets: Buckets = RedisBuckets(settings) if settings.redis_url else MemoryBuckets()
     app = create_app(store, notifier=notifier, cache=StateCache(settings.state_cache_size),
-                     cors_origins=settings.cors_origins, streams_per_caller=settings.streams_per_caller)
+                     cors_origins=settings.cors_origins, streams_per_caller=settings.streams_per_caller,
+                     limiter=RateLimiter(Limits.from_settings(settings), buckets),
+                     operations=Operations(store, queue, settings.metrics_dir))
 
     def close() -> None:
         notifier.close()
+        if queue is not None:
+            queue.close()
         store.close()
+        process_exited(settings.metrics_dir, os.getpid())
 
     app.on_shutdown.append(close)
     return app

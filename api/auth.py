@@ -7,6 +7,7 @@ from typing import Any
 
 from litestar import Request
 
+from api.observe import note_app
 from api.problems import ApiError
 from service.access import Reader, reader
 from service.access import seat_of as access_seat
@@ -32,12 +33,14 @@ def require_app(request: Request[Any, Any, Any], app_name: Callable[[str], str |
     name = app_name(secret)
     if name is None:
         raise ApiError(403, "unknown-app-key", "this app key is not known")
+    note_app(request, name)
     return name
 
 
 def reader_of(request: Request[Any, Any, Any], record: MatchRecord,
               app_name: Callable[[str], str | None]) -> Reader:
     """Who the caller is at this match (a seat, its app, or a spectator), as far as its visibility allows."""
+    note_app(request, record.owner)
     return reader(record, bearer(request), app_name)
 
 

@@ -15,7 +15,6 @@ import signal
 import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from types import FrameType
 from typing import Any
 
 from service.live import Hub
@@ -38,35 +37,35 @@ async def listen(store: Any, hub: Hub) -> None:
         await asyncio.sleep(RETRY_S)
 
 
-def end_streams_at_exit(hub: Hub) -> Callable[[], None]:
-    """At SIGTERM or SIGINT, end every stream first, then do what the signal did before (uvicorn: stop serving).
+def end_streams_on_stop(hub: Hub) -> Callable[[], None]:
+    """Close the hub as soon as SIGTERM or SIGINT arrives, then hand the signal on (to the HTTP server).
 
-    Uvicorn shuts the app down only after every response has finished, and a stream never finishes by itself: without
-    this a stopping server holds its streams for the whole grace period and then cancels them mid-write. Ended here,
-    each stream closes cleanly at once and its client reconnects (elsewhere) with `Last-Event-ID`. Returns what
-    restores the previous handlers. Outside the main thread (a test client) signals cannot be caught: nothing to do."""
+    The server then waits for requests in flight before it stops, and an open stream is one: ending the streams at
+    the signal lets moves finish and clients reconnect elsewhere at once, not after the server's graceful timeout.
+    Returns what undoes it. Only the main thread may handle signals; elsewhere (a test client) it does nothing.
+    """
     if threading.current_thread() is not threading.main_thread():
         return lambda: None
-    exits = (signal.SIGINT, signal.SIGTERM)
-    previous: dict[int, Any] = {sig: signal.getsignal(sig) for sig in exits}
+    previous: dict[int, Any] = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
 
-    def handle(sig: int, frame: FrameType | None) -> None:
+    def stopping(sig: int, frame: Any) -> None:
         hub.close()
-        before = previous[sig]
-        if callable(before):
-            before(sig, frame)
-        elif before == signal.SIG_DFL:
+        handler = previous[sig]
+        if callable(handler):
+            handler(sig, frame)
+        elif handler == signal.SIG_DFL:
             signal.signal(sig, signal.SIG_DFL)
             signal.raise_signal(sig)
 
-    for sig in exits:
-        signal.signal(sig, handle)
+    for sig in previous:
+        signal.signal(sig, stopping)
 
-    def restore() -> None:
-        for sig, before in previous.items():
-            signal.signal(sig, before)
+    def undo() -> None:
+        for sig, handler in previous.items():
+            if signal.getsignal(sig) is stopping:
+                signal.signal(sig, handler)
 
-    return restore
+    return undo
 
 
 @asynccontextmanager
@@ -76,11 +75,11 @@ async def live(service: MatchService, hub: Hub) -> AsyncIterator[None]:
     hub.bind(asyncio.get_running_loop())
     service.watchers.append(hub.moved)
     listener = asyncio.create_task(listen(service.store, hub)) if hasattr(service.store, "moves") else None
-    restore_signals = end_streams_at_exit(hub)
+    undo = end_streams_on_stop(hub)
     try:
         yield
     finally:
-        restore_signals()
+        undo()
         hub.close()
         service.watchers.remove(hub.moved)
         if listener is not None:

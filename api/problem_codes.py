@@ -47,6 +47,8 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "idempotency-key-reused": ((422,), "this Idempotency-Key was used for another move of this match"),
     RULES: ((422,), "the rules refuse the move, e.g. `not-your-turn`, `match-finished`; nothing was written"),
     "too-many-streams": ((429,), "this token, app or address holds as many open streams as it may; `Retry-After`"),
+    "rate-limited": ((429,), "this app key, seat token or (without either) address is past its rate limit; nothing "
+                             "was done; `Retry-After` says when to try again"),
     "record-corrupt": ((500,), "this match's stored record is damaged; it is neither served nor extended"),
     "internal-error": ((500,), "a bug: it has been logged; nothing about it is in the answer"),
     "http-error": ((400, 404, 405), "any other error of the HTTP layer, with its own status"),
@@ -55,8 +57,8 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
 TITLES = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
           409: "Conflict", 412: "Precondition Failed", 413: "Content Too Large", 415: "Unsupported Media Type",
           422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error"}
-# Every operation may meet these: a malformed request, a damaged store, or a bug.
-ALWAYS = ("invalid-request", "internal-error")
+# Every operation may meet these: a malformed request, a caller past its rate, a damaged store, or a bug.
+ALWAYS = ("invalid-request", "rate-limited", "internal-error")
 
 
 class FieldError(msgspec.Struct, frozen=True):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 from typing import Any
 
 import msgspec
@@ -10,12 +11,14 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, NotFoundException, ValidationException
 
 from api.problem_codes import PROBLEM_JSON, TITLES, FieldError, Problem
+from api.ratelimit import RateLimited
 from domain.engine import Refusal
 from service.access import SeatRequired, WrongToken
 from service.audit import UnknownVersion
 from service.games import UnknownGame
 from service.live import TooManyStreams
 from service.matches import VersionMismatch
+from service.metrics import REFUSALS
 from service.seating import NotYourMatch, SeatTaken, WrongJoinCode
 from service.statistics import NotYet, UnknownPlayer
 from store.base import IdempotencyMismatch, MatchNotFound, RecordCorrupt, RematchExists
@@ -34,9 +37,9 @@ class ApiError(Exception):
         self.current_version = current_version
 
 
-
 def problem_response(problem: Problem, headers: dict[str, str] | None = None) -> Response[Any]:
-    """A problem+json response."""
+    """A problem+json response (counted by code)."""
+    REFUSALS.labels(problem.code).inc()
     return Response(content=msgspec.json.encode(problem), status_code=problem.status, media_type=PROBLEM_JSON,
                     headers=headers)
 
@@ -161,6 +164,11 @@ def on_rematch_exists(_: Request[Any, Any, Any], exc: RematchExists) -> Response
     return problem_response(problem(409, "rematch-exists", f"this match's rematch is {exc.rematch}"))
 
 
+def on_rate_limited(_: Request[Any, Any, Any], exc: RateLimited) -> Response[Any]:
+    """A caller past its rate: 429, and when to try again."""
+    return problem_response(problem(429, "rate-limited", str(exc)), headers={"Retry-After": str(math.ceil(exc.wait_s))})
+
+
 def on_unexpected(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     """A bug: logged with its traceback, answered as a problem without internals."""
     log.exception("unhandled error", exc_info=exc)
@@ -178,6 +186,7 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
     RecordCorrupt: on_record_corrupt,
     NotYet: on_not_yet,
     TooManyStreams: on_too_many_streams,
+    RateLimited: on_rate_limited,
     WrongToken: on_wrong_token,
     SeatRequired: on_seat_required,
     UnknownPlayer: on_unknown_player,

@@ -16,20 +16,25 @@ DEFAULTS = argparse.ArgumentDefaultsHelpFormatter
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    """Run an RQ worker for projection jobs, with a sweep that enqueues a catch-up every few seconds."""
-    from redis import Redis, RedisError
-    from rq import SimpleWorker
-    from rq.serializers import JSONSerializer
-
+    """Run an RQ worker for projection jobs, with a sweep that enqueues a catch-up every few seconds; with --burst,
+    catch up once and drain the queue, then exit (a one-shot catch-up, e.g. from cron or after a deploy)."""
+    from service.logs import configure
     from settings import Settings
-    from workers.notify import RQNotifier
+    from workers.jobs import catch_up_job
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    configure()
     settings = Settings.from_env()
     if settings.redis_url is None:
         from cli import UserError
 
         raise UserError("a worker takes its jobs from Redis: set TURNSTILE_REDIS_URL (e.g. redis://127.0.0.1:6379/0)")
+    if args.burst:
+        folded = catch_up_job()  # here and now: a burst worker must not exit before a sweep's job arrives
+        log.info("burst: %d positions folded; draining the queue", folded)
+        run_worker(settings, burst=True)
+        return 0
+    from workers.notify import RQNotifier
+
     # The sweep makes a lost or never-sent notification cost a delay only: it asks for a catch-up anyway.
     sweeper = RQNotifier(settings)
     stop = threading.Event()
@@ -41,19 +46,35 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
     threading.Thread(target=sweep, name="turnstile-sweep", daemon=True).start()
     sweeper.appended()
-    # SimpleWorker runs jobs in this process: no fork per job, one store connection pool kept warm.
-    while True:
-        worker = SimpleWorker([settings.queue], connection=Redis.from_url(settings.redis_url),
-                              serializer=JSONSerializer)
-        try:
-            worker.work(burst=args.burst, with_scheduler=False, max_jobs=None)
-            break
-        except RedisError as exc:  # Redis went away: wait and start again; the sweep re-enqueues
-            log.warning("worker lost Redis (%s); retrying in 2 s", exc)
-            time.sleep(2)
+    run_worker(settings, burst=False)
     stop.set()
     sweeper.close()
     return 0
+
+
+def run_worker(settings: Any, burst: bool) -> None:
+    """Work the queue until stopped (SIGTERM: the job in progress finishes its batch) or, in a burst, until empty."""
+    from redis import Redis, RedisError
+    from rq import SimpleWorker
+    from rq.serializers import JSONSerializer
+
+    from workers.jobs import STOPPING
+
+    class Worker(SimpleWorker):
+        """SimpleWorker runs jobs in this process: no fork per job, one store connection pool kept warm."""
+
+        def request_stop(self, signum: Any, frame: Any) -> None:
+            STOPPING.set()  # the running catch-up ends after its current batch, then RQ's warm shutdown exits
+            super().request_stop(signum, frame)
+
+    while not STOPPING.is_set():
+        worker = Worker([settings.queue], connection=Redis.from_url(settings.redis_url), serializer=JSONSerializer)
+        try:
+            worker.work(burst=burst, with_scheduler=False, max_jobs=None)
+            return
+        except RedisError as exc:  # Redis went away: wait and start again; the sweep re-enqueues
+            log.warning("worker lost Redis (%s); retrying in 2 s", exc)
+            time.sleep(2)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -121,7 +142,7 @@ def register(sub: Any) -> None:
 
     worker = sub.add_parser("worker", help="run a projection worker (RQ on TURNSTILE_REDIS_URL)",
                             formatter_class=DEFAULTS)
-    worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    worker.add_argument("--burst", action="store_true", help="catch up once, drain the queue, then exit")
     worker.add_argument("--sweep-seconds", type=float, default=None,
                         help="how often to enqueue a catch-up anyway (default: TURNSTILE_SWEEP_SECONDS, 5)")
     worker.set_defaults(run=cmd_worker)

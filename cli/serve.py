@@ -33,6 +33,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Run the API with uvicorn (httptools, uvloop) in N worker processes, each with its own store and notifier."""
     import uvicorn
 
+    from service.logs import uvicorn_log_config
     from settings import Settings
     from store.factory import open_store
 
@@ -40,13 +41,33 @@ def cmd_serve(args: argparse.Namespace) -> int:
     workers = args.workers or settings.workers or default_workers(settings.database_url)
     # Open the store once here: a wrong URL is one line now, not a traceback per worker, and migrations run once.
     open_store(settings.database_url).close()
+    if workers > 1:
+        share_metrics(settings.metrics_dir)
     print(f"turnstile: serving on http://{args.host}:{args.port} with {workers} worker process"
           f"{'es' if workers > 1 else ''} (store: {settings.database_url}); docs at /schema", flush=True)
-    # An import string and a factory, so every worker process builds its own app (api.asgi.create).
+    # An import string and a factory, so every worker process builds its own app (api.asgi.create). Each request is
+    # one JSON log line of ours (api/observe.py), so uvicorn's own access log stays off unless asked for.
     uvicorn.run("api.asgi:create", factory=True, host=args.host, port=args.port, workers=workers,
                 http="httptools", loop="uvloop", log_level="info", access_log=args.access_log,
-                timeout_graceful_shutdown=10)
+                log_config=uvicorn_log_config(not sys.stderr.isatty(), args.access_log), timeout_graceful_shutdown=10)
     return 0
+
+
+def share_metrics(folder: str | None) -> str:
+    """Let the worker processes (started after this, inheriting the environment) keep their metrics in one folder,
+    emptied first (files of processes gone would count again): prometheus-client's multi-process mode."""
+    import shutil
+    import tempfile
+
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+    else:
+        folder = tempfile.mkdtemp(prefix="turnstile-metrics-")
+    from settings import share_with_children
+
+    share_with_children(PROMETHEUS_MULTIPROC_DIR=folder, TURNSTILE_METRICS_DIR=folder)
+    return folder
 
 
 def cmd_keys_create(args: argparse.Namespace) -> int:

@@ -16,6 +16,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from service.metrics import OPEN_STREAMS
+
 if TYPE_CHECKING:
     from service.matches import LoadedMatch, MatchService
     from store.base import StoredEvent
@@ -88,12 +90,14 @@ class Hub:
             if self._open[caller] >= self.streams_per_caller:
                 raise TooManyStreams(self.streams_per_caller)
             self._open[caller] += 1
+        OPEN_STREAMS.inc()
         released = threading.Event()
 
         def release() -> None:
             if released.is_set():
                 return
             released.set()
+            OPEN_STREAMS.dec()
             with self._lock:
                 self._open[caller] -= 1
                 if not self._open[caller]:

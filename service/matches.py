@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -24,6 +25,7 @@ from domain.codec import to_builtins
 from domain.engine import Command, Event, Game, Refusal
 from domain.match import MatchState
 from domain.rng import Rng, mixed_seed, seed_commitment
+from service import metrics
 from service.games import decode_events, game_of
 from service.records import seen_by
 from service.sealing import sealed
@@ -193,6 +195,7 @@ class MatchService:
             visibility=visibility, rematch_of=rematch_of,
         )
         result = self.store.create_match(new, sealed(game, seed, new.scheme, 1, events, None))
+        metrics.EVENTS_APPENDED.labels(game.slug).inc(len(result.events))
         state = match.fold(game, events)
         first, last = result.events[0], result.events[-1]
         record = MatchRecord(**msgspec.structs.asdict(new), status=status_of(state), version=last.version,
@@ -269,9 +272,12 @@ class MatchService:
     def play(self, match_id: str, seat: int | None, command: Command, *, expected_version: int | None,
              command_id: str | None,
              seats: Callable[[MatchRecord], tuple[SeatRecord, ...]] | None = None) -> Played:
-        """Decide and append one command, then the moves of any bot it puts to move (see `play_bots`)."""
+        """Decide and append one command (timed per game: `turnstile_move_seconds`), then the moves of any bot it
+        puts to move (see `play_bots`)."""
+        started = time.perf_counter()
         played = self._play(match_id, seat, command, expected_version=expected_version, command_id=command_id,
                             seats=seats)
+        metrics.MOVE_SECONDS.labels(played.after.game.slug).observe(time.perf_counter() - started)
         if played.result.duplicate:
             return played
         after, moved = self.play_bots(played.after)
@@ -329,15 +335,20 @@ class MatchService:
             new = sealed(loaded.game, loaded.record.seed, loaded.record.scheme, version + 1, events, asked)
             row_seats = None if seats is None else seats(loaded.record)
             try:
+                appending = time.perf_counter()
                 result = self.store.append(match_id, version, new, seat=seat, command=asked, command_id=command_id,
                                            head_hash=loaded.record.head_hash, seats=row_seats)
+                metrics.APPEND_SECONDS.observe(time.perf_counter() - appending)
             except ConflictError as conflict:
+                metrics.VERSION_CONFLICTS.inc()
                 loaded, fresh = self.load(match_id), True
                 if expected_version is not None:
                     raise VersionMismatch(expected_version, conflict.actual) from conflict
                 continue
             if result.duplicate:
+                metrics.REPLAYS.inc()
                 return Played(result=result, after=self.load(match_id))
+            metrics.EVENTS_APPENDED.labels(loaded.game.slug).inc(len(result.events))
             after = self._advance(loaded, events, result, row_seats)
             self._moved(match_id)
             return Played(result=result, after=after)
@@ -350,6 +361,7 @@ class MatchService:
         original = self.store.find_command(match_id, command_id)
         if original is None:
             raise error
+        metrics.REPLAYS.inc()
         return Played(result=replayed(original.events, command_id, seat, asked), after=self.load(match_id))
 
     def _advance(self, loaded: LoadedMatch, events: list[Event], result: AppendResult,

@@ -269,6 +269,10 @@ class EventStore(Protocol):
         """The name of the app key with this hash, or None."""
         ...
 
+    def schema_status(self) -> tuple[int, int]:
+        """(migrations applied, migrations this code knows): ready when equal; StoreError when unreachable."""
+        ...
+
     def close(self) -> None:
         """Release connections; the store is unusable afterwards."""
         ...

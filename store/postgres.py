@@ -150,6 +150,7 @@ class PostgresStore(SqlStore):
     """EventStore on PostgreSQL; `conninfo` is a libpq URL or key=value string."""
 
     dialect = DIALECT
+    schema_folder = "postgres"
 
     def __init__(self, conninfo: str, *, min_size: int = 1, max_size: int = 10, timeout_s: float = 15.0) -> None:
         self._conninfo = conninfo

@@ -47,6 +47,7 @@ class SqlStore:
     """The reads every SQL adapter does the same way, over the connections its subclass holds."""
 
     dialect: Dialect
+    schema_folder: str  # the folder of store/migrations this adapter's schema comes from
 
     def _reading(self) -> AbstractContextManager[Any]:
         """A connection for reads."""
@@ -192,6 +193,14 @@ class SqlStore:
         """Lock the projection's checkpoint row for one batch (created at 0 if new); rolls back on error."""
         with self._transaction() as conn, open_batch(conn, self.dialect, projection, version) as batch:
             yield batch
+
+    def schema_status(self) -> tuple[int, int]:
+        """(migrations applied, migrations this code knows), in one cheap query."""
+        from store import migrations
+
+        with self._reading() as conn:
+            row = conn.execute("SELECT count(*) FROM schema_migrations").fetchone()
+        return int(row[0]), len(migrations.load(self.schema_folder))
 
     def checkpoints(self) -> list[Checkpoint]:
         """Every projection's checkpoint."""

@@ -64,6 +64,7 @@ class SqliteStore(SqlStore):
     """EventStore on a SQLite file (WAL) or `:memory:`."""
 
     dialect = DIALECT
+    schema_folder = "sqlite"
 
     def __init__(self, path: str, *, busy_timeout_s: float = 10.0) -> None:
         # Reads take the lock too: on one shared connection, a read would otherwise see another thread's

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from functools import cache
 from typing import Any
@@ -13,6 +14,8 @@ from settings import Settings
 from workers.runner import catch_up
 
 log = logging.getLogger("turnstile.workers")
+# Set when this worker process is asked to stop: a job in progress ends after its current batch.
+STOPPING = threading.Event()
 
 
 @cache
@@ -28,10 +31,22 @@ def _store() -> Any:
 
 
 def catch_up_job() -> int:
-    """Fold the log into every projection up to its head; returns the positions folded."""
-    folded = catch_up(_store(), _projections(), limit=_settings().projection_batch)
-    log.info("projections caught up: %d positions folded", folded)
-    return folded
+    """Fold the log into every projection up to its head; returns the positions folded. One log line per job."""
+    from rq import get_current_job
+
+    job = get_current_job()  # None when called directly (turnstile worker --burst)
+    started = time.perf_counter()
+    status = "failed"
+    folded = 0
+    try:
+        folded = catch_up(_store(), _projections(), limit=_settings().projection_batch, stopping=STOPPING.is_set)
+        status = "stopped" if STOPPING.is_set() else "done"
+        return folded
+    finally:
+        log.info("job catch_up_job %s: %d positions folded", status, folded, extra={"fields": {
+            "job": "catch_up_job", "job_id": job.id if job else None, "status": status, "folded": folded,
+            "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+            "request_id": job.id if job else None}})
 
 
 def _projections() -> tuple[Projection, ...]:

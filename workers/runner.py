@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from projections.catalog import PROJECTIONS
@@ -117,15 +118,17 @@ def run_batch(store: Store, projection: Projection, limit: int = BATCH, pages: L
         return done - checkpoint.position if error is None else 0
 
 
-def catch_up(store: Store, projections: tuple[Projection, ...] = PROJECTIONS, limit: int = BATCH) -> int:
-    """Run every projection until it reaches the head of the log (or stops on an error).
+def catch_up(store: Store, projections: tuple[Projection, ...] = PROJECTIONS, limit: int = BATCH,
+             stopping: Callable[[], bool] = lambda: False) -> int:
+    """Run every projection until it reaches the head of the log (or stops on an error), or `stopping()` says so
+    between rounds of batches (a worker asked to stop finishes its batch, not the whole backlog).
 
     The projections take turns batch by batch, so they read the same stretches of the log and each is read once.
     """
     pages = LogPages(store, keep=4 * limit)
     total = 0
     running = list(projections)
-    while running:
+    while running and not stopping():
         advanced = [(projection, run_batch(store, projection, limit, pages)) for projection in running]
         total += sum(folded for _, folded in advanced)
         running = [projection for projection, folded in advanced if folded > 0]

@@ -1,0 +1,193 @@
+"""Rate limits: a token bucket per app key, per seat token, and per client address for requests with neither.
+
+A caller at its limit gets 429 `rate-limited` with `Retry-After` and nothing happens. Buckets live in Redis when
+it is configured, so every API process draws on one budget, else in the process's memory. Redis is never in a
+move's way: each check has a short timeout and goes through a circuit breaker, and when Redis fails the request
+goes through unchecked (fail open), with a log line and `turnstile_rate_limit_fail_open`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from litestar.types import ASGIApp, Receive, Scope, Send
+
+from service.metrics import RATE_LIMIT_FAIL_OPEN, RATE_LIMITED
+from settings import Settings
+from workers.breaker import CircuitBreaker
+
+log = logging.getLogger("turnstile.ratelimit")
+LIMITED_PREFIX = "/v1/"  # health, readiness, metrics and the docs are never limited
+
+
+class RateLimited(Exception):
+    """A caller spent its bucket: retry after `wait_s` seconds."""
+
+    def __init__(self, kind: str, wait_s: float) -> None:
+        super().__init__(f"too many requests for this {kind}; retry in {math.ceil(wait_s)} s")
+        self.kind = kind
+        self.wait_s = wait_s
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A bucket of `burst` requests refilled at `per_s` a second; `per_s` 0 means no limit."""
+
+    per_s: float
+    burst: int
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limit of each kind of caller."""
+
+    app: Limit = Limit(100.0, 2000)  # the defaults of settings.py
+    seat: Limit = Limit(100.0, 2000)
+    address: Limit = Limit(100.0, 2000)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Limits:
+        """The limits the settings name (TURNSTILE_RATE_<KIND>_PER_S and _BURST)."""
+        return cls(app=Limit(settings.rate_app_per_s, settings.rate_app_burst),
+                   seat=Limit(settings.rate_seat_per_s, settings.rate_seat_burst),
+                   address=Limit(settings.rate_address_per_s, settings.rate_address_burst))
+
+
+class Buckets(Protocol):
+    """Where buckets are kept."""
+
+    async def take(self, key: str, limit: Limit) -> float:
+        """Take one token from the bucket `key`: 0 when there was one, else the seconds until there is."""
+        ...
+
+    async def close(self) -> None:
+        """Release connections."""
+        ...
+
+
+class MemoryBuckets:
+    """Buckets in this process (the embedded default): each API process has its own budget."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, max_keys: int = 100_000) -> None:
+        self.clock = clock
+        self.max_keys = max_keys
+        self.buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, when)
+
+    async def take(self, key: str, limit: Limit) -> float:
+        """Refill by the time passed, then take one token if there is one."""
+        now = self.clock()
+        tokens, then = self.buckets.get(key, (float(limit.burst), now))
+        tokens = min(float(limit.burst), tokens + (now - then) * limit.per_s)
+        if len(self.buckets) >= self.max_keys and key not in self.buckets:
+            self.buckets.clear()  # forgetting every bucket only forgives; it never refuses anyone wrongly
+        if tokens >= 1:
+            self.buckets[key] = (tokens - 1, now)
+            return 0.0
+        self.buckets[key] = (tokens, now)
+        return (1 - tokens) / limit.per_s
+
+    async def close(self) -> None:
+        """Nothing to release."""
+
+
+# One round trip: refill by Redis's own clock (every API host agrees on it), take a token, expire idle buckets.
+TAKE = """
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
+local held = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = math.min(burst, (tonumber(held[1]) or burst) + math.max(0, now - (tonumber(held[2]) or now)) * rate)
+local wait = 0
+if tokens >= 1 then tokens = tokens - 1 else wait = (1 - tokens) / rate end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('EXPIRE', KEYS[1], math.ceil(burst / rate) + 1)
+return tostring(wait)
+"""
+
+
+class RedisBuckets:
+    """Buckets in Redis, shared by every API process; a failing Redis lets requests through (fail open)."""
+
+    def __init__(self, settings: Settings, prefix: str = "turnstile:rate:") -> None:
+        from redis.asyncio import Redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        if settings.redis_url is None:
+            raise ValueError("Redis buckets need a Redis URL (TURNSTILE_REDIS_URL)")
+        self.prefix = prefix
+        self.redis: Any = Redis.from_url(settings.redis_url, socket_timeout=settings.notify_timeout_s,
+                                         socket_connect_timeout=settings.notify_timeout_s, retry=Retry(NoBackoff(), 0))
+        self.script = self.redis.register_script(TAKE)
+        self.breaker = CircuitBreaker("rate limits (Redis)", settings.notify_breaker_failures,
+                                      settings.notify_breaker_cool_down_s)
+
+    async def take(self, key: str, limit: Limit) -> float:
+        """Take a token in Redis; 0 (let through) when Redis fails or the breaker is open."""
+        if not self.breaker.allow():
+            RATE_LIMIT_FAIL_OPEN.inc()
+            return 0.0
+        try:
+            wait = float(await self.script(keys=[self.prefix + key], args=[limit.per_s, limit.burst]))
+        except Exception as exc:  # noqa: BLE001  (down, hung, refused: the request goes through unchecked)
+            if self.breaker.failed_in_a_row == 0 and self.breaker.state == "closed":
+                log.warning("rate limits: Redis failed (%s: %s); letting requests through", type(exc).__name__, exc)
+            self.breaker.failed(f"{type(exc).__name__}: {exc}")
+            RATE_LIMIT_FAIL_OPEN.inc()
+            return 0.0
+        self.breaker.succeeded()
+        return wait
+
+    async def close(self) -> None:
+        """Close the connections."""
+        await self.redis.aclose()
+
+
+def caller(scope: Scope) -> tuple[str, str]:
+    """(kind, bucket key) of the request: its bearer secret's hash (never the secret), else its address."""
+    for name, value in scope.get("headers") or ():
+        if name == b"authorization":
+            scheme, _, secret = value.partition(b" ")
+            secret = secret.strip()
+            if scheme.lower() == b"bearer" and secret:
+                kind = "app" if secret.startswith(b"app_") else "seat"
+                return kind, f"{kind}:{hashlib.sha256(secret).hexdigest()[:32]}"
+    client = scope.get("client")
+    return "address", f"address:{client[0] if client else 'unknown'}"
+
+
+class RateLimiter:
+    """Decides, per request, whether its caller may go on."""
+
+    def __init__(self, limits: Limits | None = None, buckets: Buckets | None = None) -> None:
+        self.limits = limits or Limits()
+        self.buckets: Buckets = buckets or MemoryBuckets()
+
+    async def check(self, scope: Scope) -> None:
+        """RateLimited when the request's caller has no token left."""
+        if not scope["path"].startswith(LIMITED_PREFIX):
+            return
+        kind, key = caller(scope)
+        limit: Limit = getattr(self.limits, kind)
+        if limit.per_s <= 0:
+            return
+        wait = await self.buckets.take(key, limit)
+        if wait > 0:
+            RATE_LIMITED.labels(kind).inc()
+            raise RateLimited("app key" if kind == "app" else "seat token" if kind == "seat" else "address", wait)
+
+    def middleware(self, app: ASGIApp) -> ASGIApp:
+        """Litestar middleware: 429 (through the exception handlers) before the handler runs."""
+
+        async def limited(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] == "http":
+                await self.check(scope)
+            await app(scope, receive, send)
+
+        return limited

@@ -1,0 +1,105 @@
+"""For operators and load balancers: liveness, readiness and Prometheus metrics; cheap and unauthenticated."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import msgspec
+from litestar import Controller, Response, get
+from litestar.di import NamedDependency
+from litestar.openapi.datastructures import ResponseSpec
+from prometheus_client import CONTENT_TYPE_LATEST
+
+from service import metrics
+from service.statistics import Statistics
+from store.read_models import Store
+from workers.queue_status import QueueStatus
+
+log = logging.getLogger("turnstile.api")
+
+
+class Health(msgspec.Struct, frozen=True):
+    """The process answers."""
+
+    status: Literal["ok"]
+
+
+class Readiness(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Whether this process can serve: its store answers with the schema this code expects."""
+
+    status: Literal["ready", "not-ready"]
+    store: Literal["ok", "unreachable"]
+    migrations: Literal["current", "behind", "ahead", "unknown"]
+    redis: Literal["ok", "unreachable", "not-configured"]  # reported, never required: moves do not need it
+    detail: str | None = None
+
+
+@dataclass
+class Operations:
+    """What the operator endpoints look at."""
+
+    store: Store
+    queue: QueueStatus | None = None
+    multiprocess_dir: str | None = None  # metrics of several processes, summed at scrape (settings.metrics_dir)
+
+    def readiness(self) -> Readiness:
+        """Store reachable and migrated; Redis answering, when there is one."""
+        redis: Any = "not-configured" if self.queue is None else "ok" if self.queue.ping() else "unreachable"
+        try:
+            applied, known = self.store.schema_status()
+        except Exception as exc:  # noqa: BLE001  (whatever the driver raises, the store is not usable now)
+            log.warning("readiness: the store does not answer (%s: %s)", type(exc).__name__, exc)
+            return Readiness("not-ready", "unreachable", "unknown", redis, "the store does not answer")
+        if applied == known:
+            return Readiness("ready", "ok", "current", redis)
+        state: Any = "behind" if applied < known else "ahead"
+        return Readiness("not-ready", "ok", state, redis, f"{applied} migrations applied, this code knows {known}")
+
+    def scraped(self) -> Iterator[Any]:
+        """The metrics read at scrape time: projections from the store, the queue from Redis."""
+        try:
+            head, states = Statistics(self.store).projections()
+        except Exception as exc:  # noqa: BLE001
+            log.warning("metrics: cannot read the projections (%s: %s)", type(exc).__name__, exc)
+        else:
+            yield from metrics.projection_families(
+                head, [(s.name, s.checkpoint.position if s.checkpoint else 0, s.lag) for s in states])
+        if self.queue is not None:
+            yield from metrics.queue_families(self.queue.depth())
+
+
+Ops = NamedDependency[Operations]
+
+
+class OperationsController(Controller):
+    """Liveness, readiness, metrics."""
+
+    tags = ["service"]
+
+    @get("/healthz", summary="Liveness", operation_id="getHealth", sync_to_thread=False)
+    def health(self) -> Health:
+        """The process answers (nothing else is checked: a load balancer restarts what fails this)."""
+        return Health(status="ok")
+
+    @get("/health", sync_to_thread=False, include_in_schema=False)
+    def health_alias(self) -> Health:
+        """The first name of /healthz, kept for existing checks."""
+        return Health(status="ok")
+
+    @get("/readyz", summary="Readiness", operation_id="getReadiness", sync_to_thread=True,
+         responses={503: ResponseSpec(data_container=Readiness, description="Not ready: the store does not answer "
+                                                                           "or its schema is not this code's")})
+    def ready(self, ops: Ops) -> Response[Readiness]:
+        """Ready to serve: the store answers and its migrations are current. Redis is reported, not required."""
+        readiness = ops.readiness()
+        return Response(readiness, status_code=200 if readiness.status == "ready" else 503)
+
+    @get("/metrics", summary="Prometheus metrics", operation_id="getMetrics", sync_to_thread=True,
+         include_in_schema=False)
+    def metrics(self, ops: Ops) -> Response[bytes]:
+        """Every metric in Prometheus's text format (see the README for what each means)."""
+        body = metrics.exposition(ops.multiprocess_dir, [metrics.ScrapeCollector(ops.scraped)])
+        return Response(body, media_type=CONTENT_TYPE_LATEST)

@@ -1,0 +1,96 @@
+"""Prometheus metrics: what every process counts, and what is read at scrape time (projections, the queue).
+
+With several API processes (`turnstile serve --workers N`) prometheus-client keeps each process's values in files
+under PROMETHEUS_MULTIPROC_DIR (set by `turnstile serve`), and a scrape of any process sums them all. Labels are
+bounded: route templates (never paths), game slugs, problem codes, projection names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.registry import REGISTRY, Collector
+
+# Seconds: a move is a few ms; the tail matters up to a second or two.
+FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+REQUESTS = Counter("turnstile_http_requests", "HTTP requests answered, by method, route template and status",
+                   ["method", "route", "status"])
+REQUEST_SECONDS = Histogram("turnstile_http_request_seconds", "Time to answer an HTTP request, by route template",
+                            ["route"], buckets=FAST)
+MOVE_SECONDS = Histogram("turnstile_move_seconds", "Time to decide and record a move, by game", ["game"],
+                         buckets=FAST)
+APPEND_SECONDS = Histogram("turnstile_store_append_seconds", "Time of one append to the event store", buckets=FAST)
+EVENTS_APPENDED = Counter("turnstile_events_appended", "Events written to the log, by game", ["game"])
+REFUSALS = Counter("turnstile_refusals", "Problem answers (4xx/5xx), by code", ["code"])
+VERSION_CONFLICTS = Counter("turnstile_version_conflicts", "Appends that found the match moved on by another writer")
+REPLAYS = Counter("turnstile_idempotent_replays", "Moves answered with the first answer of a retried command")
+OPEN_STREAMS = Gauge("turnstile_open_streams", "Event streams (match streams and feeds) open now",
+                     multiprocess_mode="livesum")
+RATE_LIMITED = Counter("turnstile_rate_limited", "Requests refused with 429 by a rate limit, by caller kind",
+                       ["kind"])
+RATE_LIMIT_FAIL_OPEN = Counter("turnstile_rate_limit_fail_open",
+                               "Requests let through unchecked because the rate limit store (Redis) failed")
+
+
+class ScrapeCollector(Collector):
+    """Metrics read when scraped: `read()` yields metric families (a failing read yields none and says so)."""
+
+    def __init__(self, read: Callable[[], Iterable[Any]]) -> None:
+        self.read = read
+
+    def collect(self) -> Iterator[Any]:
+        """The families `read` gives now."""
+        yield from self.read()
+
+
+def projection_families(head: int, states: Iterable[tuple[str, int, int]]) -> list[GaugeMetricFamily]:
+    """Position and lag of each projection (name, position, lag), and the head of the log."""
+    position = GaugeMetricFamily("turnstile_projection_position", "Global log position a projection has folded up to",
+                                 labels=["projection"])
+    lag = GaugeMetricFamily("turnstile_projection_lag_events", "Events in the log a projection has not folded yet",
+                            labels=["projection"])
+    for name, at, behind in states:
+        position.add_metric([name], at)
+        lag.add_metric([name], behind)
+    log_head = GaugeMetricFamily("turnstile_log_head_position", "Position of the newest event in the global log")
+    log_head.add_metric([], head)
+    return [log_head, position, lag]
+
+
+def queue_families(depth: tuple[int, int] | None) -> list[GaugeMetricFamily]:
+    """Jobs waiting and failed in the projection queue; `turnstile_queue_up` 0 when Redis did not answer."""
+    up = GaugeMetricFamily("turnstile_queue_up", "1 when the queue's Redis answered this scrape, else 0")
+    up.add_metric([], 0 if depth is None else 1)
+    if depth is None:
+        return [up]
+    queued = GaugeMetricFamily("turnstile_queue_jobs", "Projection jobs waiting in the queue")
+    queued.add_metric([], depth[0])
+    failed = GaugeMetricFamily("turnstile_queue_failed_jobs", "Projection jobs in the failed job registry")
+    failed.add_metric([], depth[1])
+    return [up, queued, failed]
+
+
+def exposition(multiprocess_dir: str | None, collectors: Iterable[Collector]) -> bytes:
+    """The text format of every metric: this process's (or all processes' files) and the scrape-time ones."""
+    if multiprocess_dir:
+        counted = CollectorRegistry()
+        MultiProcessCollector(counted, path=multiprocess_dir)
+    else:
+        counted = REGISTRY
+    scraped = CollectorRegistry(auto_describe=False)
+    for collector in collectors:
+        scraped.register(collector)
+    return generate_latest(counted) + generate_latest(scraped)
+
+
+def process_exited(multiprocess_dir: str | None, pid: int) -> None:
+    """A served process stops: its live gauges (open streams) no longer count."""
+    if multiprocess_dir:
+        from prometheus_client.multiprocess import mark_process_dead
+
+        mark_process_dead(pid, multiprocess_dir)

@@ -1,0 +1,67 @@
+"""Liveness and readiness: cheap, unauthenticated; readiness says why it is not ready, and Redis is not required."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar.testing import TestClient
+
+from api.app import create_app
+from api.routes.ops import Operations
+from settings import Settings
+from tests.workers.processes import HungListener, free_port
+from workers.queue_status import QueueStatus
+
+
+def test_healthz_and_the_old_health_answer_ok(client: TestClient) -> None:
+    assert client.get("/healthz").json() == {"status": "ok"}
+    assert client.get("/health").json() == {"status": "ok"}
+
+
+def test_readyz_is_ready_when_the_store_answers_with_current_migrations(client: TestClient) -> None:
+    answer = client.get("/readyz")
+    assert answer.status_code == 200
+    assert answer.json() == {"status": "ready", "store": "ok", "migrations": "current", "redis": "not-configured"}
+
+
+def test_readyz_is_503_when_the_schema_is_not_this_codes(sqlite_store: Any) -> None:
+    with sqlite_store._transaction() as conn:  # a database one migration behind this code
+        conn.execute("DELETE FROM schema_migrations WHERE number = (SELECT max(number) FROM schema_migrations)")
+    with TestClient(create_app(sqlite_store)) as client:
+        answer = client.get("/readyz")
+    assert answer.status_code == 503
+    assert answer.json()["migrations"] == "behind" and answer.json()["status"] == "not-ready"
+
+
+def test_readyz_is_503_when_the_store_is_gone(sqlite_store: Any) -> None:
+    with TestClient(create_app(sqlite_store)) as client:
+        sqlite_store.close()
+        answer = client.get("/readyz")
+        assert client.get("/healthz").status_code == 200  # the process itself is alive
+    assert answer.status_code == 503
+    assert answer.json()["store"] == "unreachable"
+
+
+def test_readyz_reports_redis_down_or_hung_but_stays_ready(sqlite_store: Any) -> None:
+    """Moves do not need Redis: readiness says it is unreachable and answers 200 within the short timeout."""
+    hung = HungListener()
+    try:
+        for url in (f"redis://127.0.0.1:{free_port()}/0", hung.url):
+            queue = QueueStatus(Settings(redis_url=url, notify_timeout_s=0.2))
+            with TestClient(create_app(sqlite_store, operations=Operations(sqlite_store, queue))) as client:
+                answer = client.get("/readyz")
+                assert client.get("/metrics").text.count("turnstile_queue_up 0.0") == 1
+            queue.close()
+            assert answer.status_code == 200
+            assert answer.json()["redis"] == "unreachable" and answer.json()["status"] == "ready"
+            assert answer.elapsed.total_seconds() < 2
+    finally:
+        hung.close()
+
+
+def test_readyz_reports_redis_ok(sqlite_store: Any, redis_url: str) -> None:
+    queue = QueueStatus(Settings(redis_url=redis_url, queue="test-ready-queue"))
+    with TestClient(create_app(sqlite_store, operations=Operations(sqlite_store, queue))) as client:
+        assert client.get("/readyz").json()["redis"] == "ok"
+        assert "turnstile_queue_jobs 0.0" in client.get("/metrics").text
+    queue.close()
