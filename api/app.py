@@ -18,7 +18,7 @@ from api.body import JsonRequest
 from api.edge import refuse_nul
 from api.listener import live
 from api.observe import observe
-from api.openapi_games import type_options
+from api.openapi_games import type_options, type_views
 from api.openapi_names import describe_event_streams, name_components, offer_plain_text, type_headers
 from api.openapi_schema import ClosedStructSchemaPlugin, add_discriminators, forbid_nul
 from api.problems import EXCEPTION_HANDLERS
@@ -111,6 +111,6 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     app.state.hub = hub
     app.state.tails = tails
     # Built once here; what /schema serves. Names first: the discriminators map tags to the final names.
-    document = describe_event_streams(type_headers(type_options(name_components(app.openapi_schema))))
+    document = describe_event_streams(type_headers(type_views(type_options(name_components(app.openapi_schema)))))
     forbid_nul(add_discriminators(offer_plain_text(document, RECORD_MEDIA_TYPE)))
     return observe(app)
