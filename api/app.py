@@ -20,17 +20,20 @@ from api.listener import live
 from api.openapi_games import type_options
 from api.openapi_names import describe_event_streams, name_components, offer_plain_text, type_headers
 from api.openapi_schema import ClosedStructSchemaPlugin, add_discriminators, forbid_nul
+from api.openapi_webhooks import add_webhooks
 from api.problems import EXCEPTION_HANDLERS
 from api.routes.audit import AuditController
 from api.routes.games import GamesController
 from api.routes.live import LiveController
 from api.routes.matches import MatchesController
 from api.routes.stats import StatsController
+from api.routes.webhooks import WebhooksController
 from service.audit import Audit
 from service.live import Hub
 from service.matches import MatchService, StateCache
 from service.records import MEDIA_TYPE as RECORD_MEDIA_TYPE
 from service.statistics import Statistics
+from service.webhooks import Webhooks
 from store.read_models import Store
 from workers.notify import Notifier
 
@@ -63,15 +66,18 @@ def cors(origins: str) -> CORSConfig | None:
 
 
 def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = False, cors_origins: str = "",
-               streams_per_caller: int = 20, cache: StateCache | None = None) -> Litestar:
+               streams_per_caller: int = 20, cache: StateCache | None = None,
+               webhooks: Webhooks | None = None) -> Litestar:
     """The Litestar app serving `store`; `notifier` hears of every append (projections); `cache` keeps folded
-    matches (512 by default)."""
+    matches (512 by default); `webhooks` manages subscriptions (by default: public receivers only, 20 an app)."""
     service = MatchService(store, cache=cache, notifier=notifier)
     stats = Statistics(store)
     auditor = Audit(store)
     hub = Hub(streams_per_caller)
+    hooks = webhooks or Webhooks(store)
     app = Litestar(
         route_handlers=[health, GamesController, MatchesController, StatsController, AuditController, LiveController,
+                        WebhooksController,
                         create_static_files_router(path=DOCS_ASSETS, directories=[Path(swagger_ui.__file__).parent
                                                                                     / "static"],
                                                    include_in_schema=False)],
@@ -79,7 +85,8 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
         dependencies={"service": Provide(lambda: service, sync_to_thread=False),
                       "stats": Provide(lambda: stats, sync_to_thread=False),
                       "auditor": Provide(lambda: auditor, sync_to_thread=False),
-                      "live": Provide(lambda: hub, sync_to_thread=False)},
+                      "live": Provide(lambda: hub, sync_to_thread=False),
+                      "hooks": Provide(lambda: hooks, sync_to_thread=False)},
         lifespan=[lambda _: live(service, hub)],
         exception_handlers=EXCEPTION_HANDLERS,
         middleware=[refuse_nul, allow_all_route_methods],
@@ -101,6 +108,6 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     app.state.store = store
     app.state.hub = hub
     # Built once here; what /schema serves. Names first: the discriminators map tags to the final names.
-    document = describe_event_streams(type_headers(type_options(name_components(app.openapi_schema))))
+    document = add_webhooks(describe_event_streams(type_headers(type_options(name_components(app.openapi_schema)))))
     forbid_nul(add_discriminators(offer_plain_text(document, RECORD_MEDIA_TYPE)))
     return app

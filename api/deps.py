@@ -10,8 +10,10 @@ from service.audit import Audit
 from service.live import Hub
 from service.matches import MatchService
 from service.statistics import Statistics
+from service.webhooks import Webhooks
 
 Service: TypeAlias = NamedDependency[MatchService]  # the app's one MatchService (see api.app.create_app)
 Stats: TypeAlias = NamedDependency[Statistics]  # the read models: statistics, ratings, projection status
 Auditor: TypeAlias = NamedDependency[Audit]  # replays, records and their verification
 Live: TypeAlias = NamedDependency[Hub]  # signals that wake streams and long polls
+Hooks: TypeAlias = NamedDependency[Webhooks]  # the app's webhook subscriptions

@@ -17,6 +17,7 @@ from service.games import UnknownGame
 from service.live import TooManyStreams
 from service.matches import VersionMismatch
 from service.statistics import NotYet, UnknownPlayer
+from service.webhooks import BadWebhookUrl, TooManyWebhooks, UnknownWebhook
 from store.base import IdempotencyMismatch, MatchNotFound, RecordCorrupt
 
 log = logging.getLogger("turnstile.api")
@@ -140,6 +141,21 @@ def on_too_many_streams(_: Request[Any, Any, Any], exc: TooManyStreams) -> Respo
     return problem_response(problem(429, "too-many-streams", str(exc)), headers={"Retry-After": "5"})
 
 
+def on_unknown_webhook(_: Request[Any, Any, Any], exc: UnknownWebhook) -> Response[Any]:
+    """No webhook (or delivery) of the calling app has this id; another app's are as unknown."""
+    return problem_response(problem(404, "unknown-webhook", f"the app has no webhook or delivery {exc.args[0]!r}"))
+
+
+def on_bad_webhook_url(_: Request[Any, Any, Any], exc: BadWebhookUrl) -> Response[Any]:
+    """A URL that may not receive webhooks."""
+    return problem_response(problem(422, "bad-webhook-url", str(exc)))
+
+
+def on_too_many_webhooks(_: Request[Any, Any, Any], exc: TooManyWebhooks) -> Response[Any]:
+    """The app is at its limit of webhooks."""
+    return problem_response(problem(409, "too-many-webhooks", str(exc)))
+
+
 def on_unexpected(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     """A bug: logged with its traceback, answered as a problem without internals."""
     log.exception("unhandled error", exc_info=exc)
@@ -160,6 +176,9 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
     WrongToken: on_wrong_token,
     SeatRequired: on_seat_required,
     UnknownPlayer: on_unknown_player,
+    UnknownWebhook: on_unknown_webhook,
+    BadWebhookUrl: on_bad_webhook_url,
+    TooManyWebhooks: on_too_many_webhooks,
     ValidationException: on_validation_error,
     NotFoundException: on_not_found,
     HTTPException: on_http_error,

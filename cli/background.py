@@ -16,12 +16,15 @@ DEFAULTS = argparse.ArgumentDefaultsHelpFormatter
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    """Run an RQ worker for projection jobs, with a sweep that enqueues a catch-up every few seconds."""
+    """Run an RQ worker for projection jobs, with a sweep that enqueues a catch-up every few seconds, and the
+    webhook dispatcher (folding and sending deliveries on threads of its own)."""
     from redis import Redis, RedisError
     from rq import SimpleWorker
     from rq.serializers import JSONSerializer
 
+    from service.webhook_fold import WebhookDispatcher
     from settings import Settings
+    from store.factory import open_store
     from workers.notify import RQNotifier
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -41,6 +44,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
     threading.Thread(target=sweep, name="turnstile-sweep", daemon=True).start()
     sweeper.appended()
+    hooks_store = open_store(settings.database_url)
+    dispatcher = WebhookDispatcher(hooks_store, settings)
     # SimpleWorker runs jobs in this process: no fork per job, one store connection pool kept warm.
     while True:
         worker = SimpleWorker([settings.queue], connection=Redis.from_url(settings.redis_url),
@@ -53,6 +58,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
             time.sleep(2)
     stop.set()
     sweeper.close()
+    dispatcher.close()
+    hooks_store.close()
     return 0
 
 
