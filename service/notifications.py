@@ -76,6 +76,10 @@ class Follower:
         and the position to read after next time."""
         events = self.store.read_all(after, limit, owner=owner)
         groups = appends(events)
+        while len(events) == limit and len(groups) == 1:  # one append longer than the page: read all of it
+            limit *= 2
+            events = self.store.read_all(after, limit, owner=owner)
+            groups = appends(events)
         if len(events) == limit and len(groups) > 1:
             groups = groups[:-1]  # the last append may go on past the page: read it whole next time
         return [(group, self.notifications(group)) for group in groups], groups[-1][-1].position if groups else after

@@ -115,20 +115,23 @@ def post(url: str, body: bytes, headers: dict[str, str], *, timeout_s: float, al
         return Answer(None, spent(), f"refused: {exc}")
     conn = (_PinnedTLS if to.scheme == "https" else _Pinned)(to, timeout_s)
     # A receiver that trickles its answer byte by byte never times out a single read: cut the socket at the deadline.
-    deadline = threading.Timer(timeout_s, _cut, (conn,))
+    cut = threading.Event()
+    deadline = threading.Timer(timeout_s, _cut, (conn, cut))
     deadline.start()
     try:
         conn.request("POST", to.path, body=body, headers={**headers, "User-Agent": USER_AGENT,
                                                           "Content-Type": "application/json"})
         response = conn.getresponse()
         answer = response.read(READ_CAP)
+        if cut.is_set():  # what was read before the cut is no answer, whatever status it began with
+            raise TimeoutError
         if 200 <= response.status < 300:
             return Answer(response.status, spent(), None)
         if 300 <= response.status < 400:
             return Answer(response.status, spent(), f"redirects are not followed (to {response.getheader('Location')})")
         return Answer(response.status, spent(), f"HTTP {response.status}: {answer[:200].decode(errors='replace')}")
     except (OSError, http.client.HTTPException) as exc:
-        timed_out = isinstance(exc, TimeoutError) or time.monotonic() - started >= timeout_s
+        timed_out = isinstance(exc, TimeoutError) or cut.is_set()
         return Answer(None, spent(), f"no answer within {timeout_s:g} s" if timed_out else
                       f"{type(exc).__name__}: {exc}")
     finally:
@@ -136,8 +139,9 @@ def post(url: str, body: bytes, headers: dict[str, str], *, timeout_s: float, al
         conn.close()
 
 
-def _cut(conn: http.client.HTTPConnection) -> None:
+def _cut(conn: http.client.HTTPConnection, cut: threading.Event) -> None:
     """Shut the connection's socket down, waking a read blocked on it."""
+    cut.set()
     sock = conn.sock
     if sock is not None:
         with contextlib.suppress(OSError):
