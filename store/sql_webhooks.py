@@ -14,14 +14,17 @@ from store.webhooks import Attempt, Claimed, DeliveryRecord, NewDelivery, NewWeb
 HOOK_COLUMNS = "id, app, url, kinds, game, match_id, secret, status, disabled_reason, failures, log_cursor, created_at"
 DELIVERY_COLUMNS = ("id, webhook_id, position, kind, match_id, status, attempts, next_attempt_at, last_attempt_at, "
                     "last_status_code, last_latency_ms, last_error, created_at, delivered_at, body")
-# Due deliveries a sender may take: its subscription active and held by nobody, and no earlier delivery of the same
-# match still pending for it, so every receiver gets each match's notifications in log order.
+# Due deliveries a sender may take: pending and due, and no earlier delivery of the same match still pending for the
+# webhook, so every receiver gets each match's notifications in log order.
+_READY = (
+    "d.status = 'pending' AND d.next_attempt_at <= ? "
+    "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e WHERE e.webhook_id = d.webhook_id "
+    "AND e.match_id = d.match_id AND e.status = 'pending' AND (e.position, e.ordinal) < (d.position, d.ordinal))"
+)
+# ... of an active webhook that no sender holds, most overdue first.
 _DUE = (
     "SELECT d.id, d.webhook_id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id "
-    "WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND w.status = 'active' "
-    "AND (w.lease_until IS NULL OR w.lease_until <= ?) "
-    "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e WHERE e.webhook_id = d.webhook_id "
-    "AND e.match_id = d.match_id AND e.status = 'pending' AND (e.position, e.ordinal) < (d.position, d.ordinal)) "
+    f"WHERE {_READY} AND w.status = 'active' AND (w.lease_until IS NULL OR w.lease_until <= ?) "
     "ORDER BY d.next_attempt_at, d.position, d.ordinal LIMIT 8"
 )
 
@@ -128,12 +131,18 @@ class SqlWebhooks:
                     "UPDATE webhooks SET lease_until = ?, lease_holder = ? WHERE id = ? AND status = 'active' "
                     "AND (lease_until IS NULL OR lease_until <= ?)"),
                     (d.time(now + timedelta(seconds=lease_s)), holder, webhook_id, d.time(now))).rowcount
-                if not taken:  # another sender took this subscription first
+                if not taken:  # another sender holds this webhook
                     continue
+                # Read again now that the webhook is ours: on PostgreSQL the list above may be older than a
+                # delivery another sender has just finished.
                 row = conn.execute(d.sql(
                     f"SELECT {', '.join('d.' + c.strip() for c in DELIVERY_COLUMNS.split(','))}, w.url, "
                     "w.secret, d.due_since FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id "
-                    "WHERE d.id = ?"), (delivery_id,)).fetchone()
+                    f"WHERE d.id = ? AND {_READY}"), (delivery_id, d.time(now))).fetchone()
+                if row is None:
+                    conn.execute(d.sql("UPDATE webhooks SET lease_until = NULL, lease_holder = NULL WHERE id = ?"),
+                                 (webhook_id,))
+                    continue
                 return Claimed(delivery=self._delivery(row[:15]), url=row[15], secret=row[16],
                                due_since=d.stamp(row[17]))
         return None

@@ -17,8 +17,8 @@ from store.read_models import Store
 from tests.webhooks.receiver import Receiver
 
 # Quick retries and short holds, loopback receivers allowed: what the tests run with.
-FAST = Settings(webhook_allow_private=True, webhook_poll_s=0.05, webhook_retry_s=0.05, webhook_timeout_s=1.0,
-                webhook_lease_s=2.0, webhook_max_attempts=5, webhook_senders=3, sweep_seconds=0.5)
+FAST = Settings(webhook_allow_private=True, webhook_poll_s=0.05, webhook_retry_s=0.05, webhook_timeout_s=3.0,
+                webhook_lease_s=4.0, webhook_max_attempts=5, webhook_senders=3, sweep_seconds=0.5)
 
 
 @pytest.fixture(scope="module")

@@ -74,6 +74,7 @@ class Receiver:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
+        self.server.block_on_close = False  # a hung request never holds up the tests
         self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, name="webhook-receiver", daemon=True)
         self.thread.start()
