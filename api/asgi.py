@@ -1,7 +1,8 @@
 """The ASGI entry point of a served process: `api.asgi:create`, an app factory that reads the environment.
 
 `turnstile serve` hands this import string to the HTTP server, so each worker process builds its own app with its
-own store connection pool and projections notifier, and closes them when the server stops it.
+own store connection pool and projections notifier, and closes them when the server stops it. Without Redis (the
+embedded default) each process also folds and sends webhook deliveries; with Redis, `turnstile worker` does.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from api.ratelimit import Buckets, Limits, MemoryBuckets, RateLimiter, RedisBuck
 from api.routes.ops import Operations
 from service.matches import StateCache
 from service.metrics import process_exited
+from service.webhook_fold import WebhookDispatcher
+from service.webhooks import Webhooks
 from settings import Settings
 from store.factory import open_store
 from workers.notify import notifier_for
@@ -33,12 +36,18 @@ def create(settings: Settings | None = None) -> Litestar:
     queue = QueueStatus(settings) if settings.redis_url else None
     # Several processes share one budget per caller only through Redis; without it each process counts its own.
     buckets: Buckets = RedisBuckets(settings) if settings.redis_url else MemoryBuckets()
+    hooks = Webhooks(store, allow_private=settings.webhook_allow_private, per_app=settings.webhooks_per_app)
     app = create_app(store, notifier=notifier, cache=StateCache(settings.state_cache_size),
                      cors_origins=settings.cors_origins, streams_per_caller=settings.streams_per_caller,
                      limiter=RateLimiter(Limits.from_settings(settings), buckets),
-                     operations=Operations(store, queue, settings.metrics_dir))
+                     operations=Operations(store, queue, settings.metrics_dir), webhooks=hooks)
+    dispatcher = None if settings.redis_url else WebhookDispatcher(store, settings)
+    if dispatcher is not None:
+        app.state.service.watchers.append(dispatcher.moved)  # only sets a flag: a move never waits on webhooks
 
     def close() -> None:
+        if dispatcher is not None:
+            dispatcher.close()
         notifier.close()
         if queue is not None:
             queue.close()
