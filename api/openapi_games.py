@@ -123,11 +123,11 @@ def type_views(openapi: OpenAPI) -> OpenAPI:
                 raise ValueError(f"{slug}: the view's {name} differs from the component of that name")
             schemas[name] = schema
         roots.append(Reference(ref=PREFIX + next(iter(components))))
-    described = "The table as the caller may see it: the view of the game named by `game` (its `...View` schema)"
-    for holder, nullable in (("MatchDetail", False), ("MatchStateAt", False), ("MoveResult", True)):
+    described = ("The table as the caller may see it: the view of the game named by `game` (its `...View` schema); "
+                 "null before the game is set up (a match waiting for its open seats, or its version 1)")
+    for holder in ("MatchDetail", "MatchStateAt", "MoveResult"):
         owner = schemas.get(holder)
         if not isinstance(owner, Schema) or owner.properties is None or "view" not in owner.properties:
             raise ValueError(f"{holder} has no `view` to type")
-        choices = [*roots, Schema(type=OpenAPIType.NULL)] if nullable else list(roots)
-        owner.properties["view"] = Schema(any_of=choices, description=described)
+        owner.properties["view"] = Schema(any_of=[*roots, Schema(type=OpenAPIType.NULL)], description=described)
     return openapi
