@@ -15,8 +15,9 @@ from domain.match import MatchState
 from service.games import game_of
 from service.records import Record, build_record
 from service.verify import Verdict, verify_record
-from store.base import EventStore, MatchNotFound, MatchRecord, RecordCorrupt, StoredEvent, chain_break, match_key
+from store.base import MatchNotFound, MatchRecord, RecordCorrupt, StoredEvent, chain_break, match_key
 from store.chain import GENESIS
+from store.replica import ReadStore
 
 
 class UnknownVersion(Exception):
@@ -51,7 +52,7 @@ class Moment:
 class Audit:
     """Replays, records and verification of the matches of one store."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: ReadStore) -> None:
         self.store = store
 
     def state_at(self, match_id: str, version: int | None) -> Moment:

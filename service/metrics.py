@@ -35,6 +35,9 @@ RATE_LIMITED = Counter("turnstile_rate_limited", "Requests refused with 429 by a
                        ["kind"])
 RATE_LIMIT_FAIL_OPEN = Counter("turnstile_rate_limit_fail_open",
                                "Requests let through unchecked because the rate limit store (Redis) failed")
+REPLICA_FALLBACKS = Counter("turnstile_replica_fallbacks",
+                            "Reads meant for the read replica answered from the primary, by reason "
+                            "(down, failed, hung, behind, min-position)", ["reason"])
 
 
 class ScrapeCollector(Collector):
@@ -60,6 +63,21 @@ def projection_families(head: int, states: Iterable[tuple[str, int, int]]) -> li
     log_head = GaugeMetricFamily("turnstile_log_head_position", "Position of the newest event in the global log")
     log_head.add_metric([], head)
     return [log_head, position, lag]
+
+
+def replica_families(heads: tuple[int, int] | None) -> list[GaugeMetricFamily]:
+    """The read replica's log head and its lag behind the primary's; `turnstile_replica_up` 0 when it did not
+    answer this scrape."""
+    up = GaugeMetricFamily("turnstile_replica_up", "1 when the read replica answered this scrape, else 0")
+    up.add_metric([], 0 if heads is None else 1)
+    if heads is None:
+        return [up]
+    head = GaugeMetricFamily("turnstile_replica_head_position", "Position of the newest event on the read replica")
+    head.add_metric([], heads[1])
+    lag = GaugeMetricFamily("turnstile_replica_lag_positions",
+                            "The primary's log head minus the replica's (0: caught up)")
+    lag.add_metric([], max(0, heads[0] - heads[1]))
+    return [up, head, lag]
 
 
 def queue_families(depth: tuple[int, int] | None) -> list[GaugeMetricFamily]:

@@ -174,6 +174,20 @@ class PostgresStore(SqlStore):
             self._pool.close()
             raise
 
+    @classmethod
+    def read_replica(cls, conninfo: str, *, timeout_s: float = 1.0, max_size: int = 10) -> PostgresStore:
+        """A store on a read replica of the primary's database: every transaction read-only, no migrations (the
+        primary's schema arrives by replication), and nothing waited for here (a replica down at start is read
+        around, and its pool connects when it comes back)."""
+        store = cls.__new__(cls)
+        store._conninfo = conninfo
+        store._pool = ConnectionPool(
+            conninfo, min_size=1, max_size=max_size, timeout=timeout_s, configure=_configure,
+            kwargs={"autocommit": True, "connect_timeout": max(2, int(timeout_s)),
+                    "options": "-c default_transaction_read_only=on"},
+            name="turnstile-replica", open=True)
+        return store
+
     # ---- plumbing --------------------------------------------------------------------------------
 
     def _migrate(self) -> None:
