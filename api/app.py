@@ -74,7 +74,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     service = MatchService(store, cache=cache, notifier=notifier, reads=replica)
     stats = Statistics(store) if replica is None else Statistics(
         replica, wait_seconds=replica_wait_s, primary=Statistics(store))
-    auditor = Audit(replica or store)
+    auditor = Audit(store) if replica is None else Audit(replica, primary=Audit(store))
     hub = Hub(streams_per_caller)
     tails = Tails(service, hub)
     limiter = limiter or RateLimiter()

@@ -52,12 +52,15 @@ class Moment:
 class Audit:
     """Replays, records and verification of the matches of one store."""
 
-    def __init__(self, store: ReadStore) -> None:
+    def __init__(self, store: ReadStore, primary: Audit | None = None) -> None:
         self.store = store
+        self.primary = primary  # when `store` is a replica: asked for a version the replica has not received yet
 
     def state_at(self, match_id: str, version: int | None) -> Moment:
         """The match folded up to `version` (None: now); MatchNotFound, UnknownVersion or RecordCorrupt."""
         record, stored = self.intact(match_id)
+        if self.primary is not None and version is not None and version > record.version:
+            return self.primary.state_at(match_id, version)
         version = record.version if version is None else version
         if version > record.version:
             raise UnknownVersion(version, record.version)

@@ -100,11 +100,16 @@ class ReplicaReads:
     def lag(self) -> tuple[int, int] | None:
         """The primary's and the replica's log heads, or None when the replica does not answer in time."""
         primary_head = self.primary.head_position()
+        if not self.up:  # read around for now: no probe (a hung replica would hold a thread per scrape)
+            return None
         future = self._calls.submit(self.replica.head_position)
         try:
             return primary_head, future.result(timeout=self.timeout_s)
-        except Exception:  # noqa: BLE001  (a timeout or a driver error: either way no head to report)
-            return None
+        except FutureTimeout:
+            self._trip("hung", f"no answer within {self.timeout_s} s")
+        except Exception as exc:  # noqa: BLE001  (whatever the driver raises, there is no head to report)
+            self._trip("failed", f"{type(exc).__name__}: {exc}")
+        return None
 
     def close(self) -> None:
         """Close the replica (not the primary: its owner does); a hung call is abandoned."""
