@@ -31,6 +31,14 @@ class Settings:
     # Redis for the projection workers' queue; unset: projections fold in-process (the embedded default).
     redis_url: str | None = None
     queue: str = "turnstile-projections"
+    # A PostgreSQL read replica of the store (streaming replication): statistics, leaderboards, match lists, event
+    # logs, exports and replays read it; moves, match creation and the match detail read the primary. A replica
+    # call slower than `replica_timeout_s` or failing reads the primary instead, for `replica_cool_down_s`; a read
+    # asking for a `min_position` the replica has not reached waits `replica_wait_s`, then reads the primary.
+    read_database_url: str | None = None
+    replica_timeout_s: float = 1.0
+    replica_cool_down_s: float = 5.0
+    replica_wait_s: float = 0.5
     # How the API reaches Redis after a move: a short timeout per connect and reply, then a circuit breaker.
     notify_timeout_s: float = 0.25
     notify_breaker_failures: int = 3
@@ -92,12 +100,13 @@ class Settings:
         positive = ("notify_timeout_s", "notify_breaker_failures", "projection_batch", "inprocess_projection_batch",
                     "sweep_seconds", "state_cache_size", "streams_per_caller", "rate_app_burst", "rate_seat_burst",
                     "rate_address_burst", "webhooks_per_app", "webhook_timeout_s", "webhook_retry_s",
-                    "webhook_give_up_s", "webhook_senders", "webhook_poll_s", "webhook_lease_s")
+                    "webhook_give_up_s", "webhook_senders", "webhook_poll_s", "webhook_lease_s", "replica_timeout_s")
         for name in positive:
             if getattr(self, name) <= 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} must be positive, not {getattr(self, name)!r}")
         for name in ("notify_breaker_cool_down_s", "projection_delay_s", "workers", "inprocess_projection_interval_s",
-                     "rate_app_per_s", "rate_seat_per_s", "rate_address_per_s", "webhook_max_attempts"):
+                     "rate_app_per_s", "rate_seat_per_s", "rate_address_per_s", "webhook_max_attempts",
+                     "replica_cool_down_s", "replica_wait_s"):
             if getattr(self, name) < 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} may not be negative")
         if self.webhook_lease_s <= self.webhook_timeout_s:  # else a second attempt could start beside a slow one

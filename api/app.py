@@ -40,6 +40,7 @@ from service.records import MEDIA_TYPE as RECORD_MEDIA_TYPE
 from service.statistics import Statistics
 from service.webhooks import Webhooks
 from store.read_models import Store
+from store.replica import ReplicaReads
 from workers.notify import Notifier
 
 VERSION = "0.1.0"
@@ -67,18 +68,21 @@ def cors(origins: str) -> CORSConfig | None:
 
 def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = False, cors_origins: str = "",
                streams_per_caller: int = 20, cache: StateCache | None = None, limiter: RateLimiter | None = None,
-               operations: Operations | None = None, webhooks: Webhooks | None = None) -> Litestar:
+               operations: Operations | None = None, webhooks: Webhooks | None = None,
+               replica: ReplicaReads | None = None, replica_wait_s: float = 0.5) -> Litestar:
     """The Litestar app serving `store`; `notifier` hears of every append (projections); `cache` keeps folded
     matches (512 by default); `limiter` keeps callers to their rate (default limits, in memory); `operations` is
     what readiness and metrics look at (the store alone by default); `webhooks` manages subscriptions (by default:
-    public receivers only, 20 an app)."""
-    service = MatchService(store, cache=cache, notifier=notifier)
-    stats = Statistics(store)
-    auditor = Audit(store)
+    public receivers only, 20 an app); `replica` serves the read-only endpoints, waiting `replica_wait_s` for a
+    `min_position` before it reads the primary."""
+    service = MatchService(store, cache=cache, notifier=notifier, reads=replica)
+    stats = Statistics(store) if replica is None else Statistics(
+        replica, wait_seconds=replica_wait_s, primary=Statistics(store))
+    auditor = Audit(store) if replica is None else Audit(replica, primary=Audit(store))
     hub = Hub(streams_per_caller)
     tails = Tails(service, hub)
     limiter = limiter or RateLimiter()
-    operations = operations or Operations(store)
+    operations = operations or Operations(store, replica=replica)
     hooks = webhooks or Webhooks(store)
     app = Litestar(
         route_handlers=[OperationsController, home, WebController, WEB_ASSETS, GamesController, MatchesController,
