@@ -17,8 +17,9 @@ KINDS_DOC = ("What to be told of the app's matches: `turn` (a seat became to mov
 class CreateWebhookRequest(Strict, frozen=True):
     """Body of POST /v1/webhooks."""
 
-    url: Annotated[str, msgspec.Meta(min_length=8, max_length=2000, pattern=r"^https?://[^\s\u0000]+$",
-                                     description="Where to POST deliveries: http(s); private, loopback and "
+    url: Annotated[str, msgspec.Meta(min_length=8, max_length=2000, pattern=r"^https?://[!-~]+$",
+                                     description="Where to POST deliveries: an http(s) URL in printable ASCII "
+                                                 "(percent-encode the rest, punycode a host); private, loopback and "
                                                  "link-local addresses are refused unless the operator allows them")]
     kinds: Annotated[list[HookKind], msgspec.Meta(min_length=1, max_length=3, description=KINDS_DOC)]
     game: Annotated[str, msgspec.Meta(min_length=1, max_length=64,
