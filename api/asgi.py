@@ -13,11 +13,12 @@ from litestar import Litestar
 from api.app import create_app
 from api.ratelimit import Buckets, Limits, MemoryBuckets, RateLimiter, RedisBuckets
 from api.routes.ops import Operations
+from service.deadlines import sweep as sweep_deadlines
 from service.matches import StateCache
 from service.metrics import process_exited
 from settings import Settings
 from store.factory import open_store
-from workers.notify import notifier_for
+from workers.notify import InProcessNotifier, notifier_for
 from workers.queue_status import QueueStatus
 
 
@@ -45,5 +46,8 @@ def create(settings: Settings | None = None) -> Litestar:
         store.close()
         process_exited(settings.metrics_dir, os.getpid())
 
+    if isinstance(notifier, InProcessNotifier):  # no worker process: this one records the timeouts due
+        service = app.state.service
+        notifier.tasks.append(lambda: sweep_deadlines(service))
     app.on_shutdown.append(close)
     return app

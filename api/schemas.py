@@ -127,6 +127,9 @@ class SeatInfo(msgspec.Struct, frozen=True):
 
     seat: int
     player: str | None
+    deadline_at: Annotated[str | None, msgspec.Meta(
+        description="With a move deadline (option `move_deadline`), for a seat to move: when its time runs out "
+                    "(the recorded time of the event that put it to move, plus the deadline)")] = None
 
 
 class SeatResultOut(msgspec.Struct, frozen=True):

@@ -75,6 +75,12 @@ class MatchEnded(Event, frozen=True, tag="match.ended"):
     team_won: bool | None = None
 
 
+class TimedOut(Event, frozen=True, tag="match.timed-out"):
+    """A seat to move let its deadline pass; the events after it apply the game's rule (domain/match.py)."""
+
+    seat: int
+
+
 class Resign(Command, frozen=True, tag="match.resign"):
     """Give up the match (any seat, any time while it is active)."""
 
@@ -89,7 +95,14 @@ class Cancel(Command, frozen=True, tag="match.cancel"):
     """Call off a match that never started (its creator, through the service; recorded with no seat)."""
 
 
-LIFECYCLE_EVENTS: tuple[type[Event], ...] = (MatchStarted, SeatResigned, MatchEnded, MatchOpened, SeatJoined)
+class TimeOut(Command, frozen=True, tag="match.time-out"):
+    """Seat `seat` missed its deadline (the service's deadline sweep, recorded with no seat; never sent as a move)."""
+
+    seat: int
+
+
+LIFECYCLE_EVENTS: tuple[type[Event], ...] = (MatchStarted, SeatResigned, MatchEnded, MatchOpened, SeatJoined,
+                                             TimedOut)
 LIFECYCLE_COMMANDS: tuple[type[Command], ...] = (Resign,)
-# Recorded commands that no seat sends as a move: the service takes them for a join or a cancellation.
-SERVICE_COMMANDS: tuple[type[Command], ...] = (Join, Cancel)
+# Recorded commands that no seat sends as a move: the service takes them for a join, a cancellation, a timeout.
+SERVICE_COMMANDS: tuple[type[Command], ...] = (Join, Cancel, TimeOut)
