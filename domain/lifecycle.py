@@ -81,6 +81,18 @@ class TimedOut(Event, frozen=True, tag="match.timed-out"):
     seat: int
 
 
+class DrawOffered(Event, frozen=True, tag="match.draw-offered"):
+    """A seat offers a draw; it stands until every seat accepts (the match ends `draw`) or a move is played."""
+
+    seat: int
+
+
+class DrawAccepted(Event, frozen=True, tag="match.draw-accepted"):
+    """A seat accepts the draw on offer."""
+
+    seat: int
+
+
 class Resign(Command, frozen=True, tag="match.resign"):
     """Give up the match (any seat, any time while it is active)."""
 
@@ -95,6 +107,18 @@ class Cancel(Command, frozen=True, tag="match.cancel"):
     """Call off a match that never started (its creator, through the service; recorded with no seat)."""
 
 
+class OfferDraw(Command, frozen=True, tag="match.offer-draw"):
+    """Offer a draw (competitive games with two seats or more; the offer lapses when a move is played)."""
+
+
+class AcceptDraw(Command, frozen=True, tag="match.accept-draw"):
+    """Accept the draw on offer; when every seat has, the match ends in a draw (every seat ranked first)."""
+
+
+class Abandon(Command, frozen=True, tag="match.abandon"):
+    """Close a match nobody moved in for its `abandon_after` (the service's sweep, recorded with no seat)."""
+
+
 class TimeOut(Command, frozen=True, tag="match.time-out"):
     """Seat `seat` missed its deadline (the service's deadline sweep, recorded with no seat; never sent as a move)."""
 
@@ -102,7 +126,8 @@ class TimeOut(Command, frozen=True, tag="match.time-out"):
 
 
 LIFECYCLE_EVENTS: tuple[type[Event], ...] = (MatchStarted, SeatResigned, MatchEnded, MatchOpened, SeatJoined,
-                                             TimedOut)
-LIFECYCLE_COMMANDS: tuple[type[Command], ...] = (Resign,)
-# Recorded commands that no seat sends as a move: the service takes them for a join, a cancellation, a timeout.
-SERVICE_COMMANDS: tuple[type[Command], ...] = (Join, Cancel, TimeOut)
+                                             TimedOut, DrawOffered, DrawAccepted)
+LIFECYCLE_COMMANDS: tuple[type[Command], ...] = (Resign, OfferDraw, AcceptDraw)
+# Recorded commands that no seat sends as a move: the service takes them for a join, a cancellation, a timeout,
+# an abandonment.
+SERVICE_COMMANDS: tuple[type[Command], ...] = (Join, Cancel, TimeOut, Abandon)

@@ -15,11 +15,16 @@ import msgspec
 from domain import timing
 from domain.engine import Command, Decision, Event, Game, Outcome, Refusal, SeatResult, competition_ranks
 from domain.lifecycle import (
+    Abandon,
+    AcceptDraw,
     Cancel,
+    DrawAccepted,
+    DrawOffered,
     Join,
     MatchEnded,
     MatchOpened,
     MatchStarted,
+    OfferDraw,
     Resign,
     SeatJoined,
     SeatResigned,
@@ -44,6 +49,7 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True):
     # With a move deadline: per seat, the version whose event put it to move (0: not to move). The service reads
     # that event's recorded time, so a deadline is derived from the record and replays the same.
     since: tuple[int, ...] = ()
+    draw: tuple[int, ...] = ()  # the seats agreeing to the draw on offer (none: no offer stands)
 
     @property
     def finished(self) -> bool:
@@ -139,11 +145,13 @@ def evolve(game: Game[Any], state: MatchState | None, event: Event) -> MatchStat
         return msgspec.structs.replace(state, version=version, ended=event)
     if isinstance(event, TimedOut):
         return msgspec.structs.replace(state, version=version)
-    game_state = game.evolve(state.game_state, event)
+    if isinstance(event, DrawOffered | DrawAccepted):
+        return msgspec.structs.replace(state, version=version, draw=(*state.draw, event.seat))
+    game_state = game.evolve(state.game_state, event)  # a move: any draw offer lapses
     if not state.options.get("move_deadline"):
-        return msgspec.structs.replace(state, version=version, game_state=game_state)
+        return msgspec.structs.replace(state, version=version, game_state=game_state, draw=())
     since = timing.put_to_move(state.since, game.to_move(game_state), len(state.players), version)
-    return msgspec.structs.replace(state, version=version, game_state=game_state, since=since)
+    return msgspec.structs.replace(state, version=version, game_state=game_state, since=since, draw=())
 
 
 def fold(game: Game[Any], events: Iterable[Event], state: MatchState | None = None) -> MatchState:
@@ -182,14 +190,20 @@ def decide(game: Game[Any], state: MatchState, seat: int | None, command: Comman
         return [MatchEnded(reason="cancelled", results=())]
     if isinstance(command, TimeOut) and seat is None:
         return _time_out(game, state, command.seat, rng)
+    if isinstance(command, Abandon) and seat is None:
+        if not state.options.get("abandon_after"):
+            raise Refusal("no-abandon-after", "this match is not closed for want of moves")
+        return [MatchEnded(reason="abandoned", results=())]
     if seat is None or not 0 <= seat < len(state.players):
         raise Refusal("no-such-seat", f"seat {seat} is not at this match")
     if state.waiting:
         return _join(game, state, seat, command, rng)
-    if isinstance(command, (Join, Cancel, TimeOut)):
+    if isinstance(command, (Join, Cancel, TimeOut, Abandon)):
         raise Refusal("match-started", "the match has started: its seats are taken")
     if isinstance(command, Resign):
         return [SeatResigned(seat=seat), resignation_end(game, state, seat)]
+    if isinstance(command, OfferDraw | AcceptDraw):
+        return _draw(game, state, seat, command)
     if not isinstance(command, game.command_types):
         raise Refusal("wrong-game", f"{command.__struct_config__.tag!r} is not a {game.slug} command")
     decision = Decision(state.game_state, game.evolve)
@@ -240,6 +254,32 @@ def _time_out(game: Game[Any], state: MatchState, seat: int, rng: Rng) -> list[E
     if game.cooperative:
         return [timed_out, resignation_end(game, state, seat, "timed-out")]
     return [timed_out, SeatResigned(seat=seat), resignation_end(game, state, seat, "timed-out")]
+
+
+def _draw(game: Game[Any], state: MatchState, seat: int, command: OfferDraw | AcceptDraw) -> list[Event]:
+    """A draw offer, or its acceptance: when every seat agrees the match ends `draw`, all seats ranked first.
+    Competitive games of two seats or more only: a team cannot draw against the game, a solo player with nobody."""
+    if game.cooperative or len(state.players) < 2:
+        raise Refusal("draw-not-allowed", f"{game.slug} matches of {len(state.players)} seats have no draws")
+    if state.game_state is None:
+        raise Refusal("match-not-started", "the match has not been set up")
+    if seat in state.draw:
+        raise Refusal("draw-agreed", f"seat {seat} already agrees to the draw on offer")
+    if isinstance(command, OfferDraw):
+        if state.draw:
+            raise Refusal("draw-offered", "a draw is already on offer: accept it")
+        return [DrawOffered(seat=seat)]
+    if not state.draw:
+        raise Refusal("no-draw-offer", "no draw is on offer")
+    accepted: list[Event] = [DrawAccepted(seat=seat)]
+    return [*accepted, draw_end(game, state)] if len(state.draw) + 1 == len(state.players) else accepted
+
+
+def draw_end(game: Game[Any], state: MatchState) -> MatchEnded:
+    """The end of a draw by agreement: every seat shares first place (a result: rated as a tie)."""
+    scores = list(game.scores(state.game_state))
+    return MatchEnded(reason="draw", results=tuple(SeatResult(seat=s, rank=1, score=float(scores[s]), winner=True)
+                                                   for s in range(len(scores))))
 
 
 def ended_event(outcome: Outcome) -> MatchEnded:

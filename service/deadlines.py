@@ -1,4 +1,5 @@
-"""Turn deadlines and abandonment: when a seat's time runs out, and the sweep that records it.
+"""Turn deadlines and abandonment: when a seat's time runs out, and the sweep that records it (and closes a
+match nobody moved in for its `abandon_after`, under the command id `abandon:<version>`).
 
 A deadline is the recorded time of the event that put the seat to move plus the match's `move_deadline`, so it is
 read from the record and a replay (or the verifier) finds the same one. The sweep is given the time (`now`), so
@@ -14,7 +15,7 @@ from datetime import datetime, timedelta
 
 from domain import match
 from domain.engine import Refusal
-from domain.lifecycle import TimeOut
+from domain.lifecycle import Abandon, TimeOut
 from service.matches import LoadedMatch, MatchService, VersionMismatch
 from store.base import MatchRecord, match_key, utc_now
 
@@ -62,12 +63,33 @@ def time_out(service: MatchService, loaded: LoadedMatch, now: datetime) -> int:
     return written
 
 
+def abandon(service: MatchService, loaded: LoadedMatch, now: datetime) -> int:
+    """Close the match as abandoned if nothing was recorded in it for its `abandon_after` up to `now` (1 append, or
+    0: not due, or another sweep did it first under the same command id)."""
+    seconds = loaded.state.options.get("abandon_after")
+    if not seconds or loaded.state.finished or at(loaded.record.updated_at) + timedelta(seconds=seconds) > now:
+        return 0
+    version = loaded.state.version
+    try:
+        played = service.play(loaded.record.id, None, Abandon(), expected_version=version,
+                              command_id=f"abandon:{version}")
+    except (VersionMismatch, Refusal) as exc:  # someone moved meanwhile: it is not abandoned
+        log.info("match %s: not closed as abandoned (%s)", loaded.record.id, exc)
+        return 0
+    return 0 if played.result.duplicate else 1
+
+
 def sweep(service: MatchService, now: Callable[[], datetime] = utc_now) -> int:
-    """Look at every active match with a move deadline and record the timeouts due; returns the appends written."""
+    """Look at every open or active match with a move deadline or `abandon_after`: record the timeouts and
+    abandonments due; returns the appends written."""
     written = 0
-    for record in _matches(service, "active"):
+    for record in [*_matches(service, "active"), *_matches(service, "open")]:
+        if record.options.get("abandon_after"):
+            written += abandon(service, service.load(record.id), now())
         if record.options.get("move_deadline"):
-            written += time_out(service, service.load(record.id), now())
+            loaded = service.load(record.id)
+            if not loaded.state.finished:
+                written += time_out(service, loaded, now())
     return written
 
 

@@ -14,7 +14,7 @@ import msgspec
 from domain import match
 from domain.codec import command_from_builtins, event_from_builtins, to_builtins
 from domain.engine import Event, Game, Refusal
-from domain.lifecycle import MatchEnded, MatchOpened, MatchStarted, SeatResigned, TimedOut
+from domain.lifecycle import DrawAccepted, MatchEnded, MatchOpened, MatchStarted, SeatResigned, TimedOut
 from domain.match import MatchState
 from domain.rng import Rng
 from service.records import Record, RecordLine
@@ -185,10 +185,19 @@ def _same(game: Game[Any], recorded: dict[str, Any], made: Event) -> bool:
 
 def check_deadlines(record: Record, states: list[MatchState]) -> Check:
     """Every `match.timed-out` is recorded at or after the seat's deadline: the recorded time of the event that put
-    it to move plus the match's `move_deadline` (a timeout forged early, or with no deadline, fails)."""
+    it to move plus the match's `move_deadline` (a timeout forged early, or with no deadline, fails); an abandonment
+    at or after `abandon_after` from the event before it."""
     lines, checked = record.lines, 0
     for index, line in enumerate(lines):
-        if line.type != "match.timed-out" or index == 0 or index > len(states):
+        if index == 0 or index > len(states):
+            continue
+        if (line.command or {}).get("type") == "match.abandon":
+            seconds = states[index - 1].options.get("abandon_after") or 0
+            if _moment(line.recorded_at) < _moment(lines[index - 1].recorded_at) + timedelta(seconds=seconds):
+                return Check(name="deadlines", status="failed", version=line.version,
+                             detail=f"the match was closed as abandoned before {seconds} s without a move")
+            checked += 1
+        if line.type != "match.timed-out":
             continue
         before, seat = states[index - 1], line.event.get("seat")
         seconds = before.options.get("move_deadline")
@@ -203,7 +212,7 @@ def check_deadlines(record: Record, states: list[MatchState]) -> Check:
                                 f"(version {put}'s time plus {seconds} s)")
         checked += 1
     return Check(name="deadlines", status="passed",
-                 detail=f"{checked} timeouts, each recorded at or after its deadline")
+                 detail=f"{checked} timeouts and abandonments, each recorded at or after its time")
 
 
 def _moment(recorded_at: str) -> datetime:
@@ -224,6 +233,10 @@ def check_outcome(game: Game[Any], record: Record, states: list[MatchState]) -> 
     if isinstance(last_but_one, SeatResigned | TimedOut):
         reason = "timed-out" if isinstance(last_but_one, TimedOut) or isinstance(third_last, TimedOut) else "resigned"
         expected: Event | None = match.resignation_end(game, before, last_but_one.seat, reason)
+    elif isinstance(last_but_one, DrawAccepted):
+        expected = match.draw_end(game, before)
+    elif (record.lines[-1].command or {}).get("type") == "match.abandon":
+        expected = MatchEnded(reason="abandoned", results=())
     elif before.waiting:  # called off before it started
         expected = MatchEnded(reason="cancelled", results=())
     else:
