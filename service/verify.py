@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 
+from domain import timing
 from domain.catalog import by_slug
 from domain.codec import event_from_builtins
 from domain.engine import Game
@@ -87,11 +88,19 @@ def verify_record(record: Record) -> Verdict:
     fold, states = check_fold(game, record)
     checks.append(fold)
     checks.append(check_redecide(game, record, states))
-    checks.append(check_deadlines(record, states) if fold.status == "passed" else
-                  Check(name="deadlines", status="not-run", detail="the record does not fold"))
+    if _timed(record):
+        checks.append(check_deadlines(record, states) if fold.status == "passed" else
+                      Check(name="deadlines", status="not-run", detail="the record does not fold"))
     checks.append(check_outcome(game, record, states) if fold.status == "passed" else
                   Check(name="outcome", status="not-run", detail="the record does not fold"))
     return _verdict(checks, record)
+
+
+def _timed(record: Record) -> bool:
+    """Whether the match runs clocks (`move_deadline`, `abandon_after`) or records a timeout or abandonment."""
+    options = record.header.options or {}
+    return any(options.get(name) for name in timing.NAMES) or any(
+        line.type == "match.timed-out" or (line.command or {}).get("type") == "match.abandon" for line in record.lines)
 
 
 def check_format(record: Record) -> Check:

@@ -99,7 +99,8 @@ class InProcessNotifier:
     A move only sets a flag; folding never runs on a request's thread. `batch` events are folded per transaction:
     on SQLite a batch holds the store's one write lock, so a small batch bounds how long a move waits behind it.
     After a catch-up the thread rests `interval_s`, so the appends of that time are folded together. `tasks` run at
-    every wake-up too (the composition root adds the deadline sweep: workers do not know the match service).
+    each timed sweep, not at an append's wake-up (the composition root adds the deadline sweep, which reads every
+    active match: workers do not know the match service).
     """
 
     def __init__(self, store: Any, sweep_seconds: float = 5.0, batch: int = BATCH, interval_s: float = 0.0) -> None:
@@ -119,11 +120,11 @@ class InProcessNotifier:
 
     def _run(self) -> None:
         while not self.stopping.is_set():
-            self.wake.wait(self.sweep_seconds)
+            woken = self.wake.wait(self.sweep_seconds)
             self.wake.clear()
             if self.stopping.is_set():
                 return
-            for task in self.tasks:
+            for task in () if woken else self.tasks:
                 try:
                     task()
                 except Exception:  # a failed sweep is logged and run again at the next wake-up

@@ -55,8 +55,8 @@ def test_the_worker_records_the_timeouts_due(pg_clean_url: str, redis_url: str,
 
 def test_the_embedded_server_sweeps_in_its_background_thread(tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """With no Redis, the server's in-process notifier runs the sweep at its wake-ups: an overdue match ends."""
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'store.db'}", redis_url=None, sweep_seconds=3600)
+    """With no Redis, the server's in-process notifier runs the sweep at its timed wake-ups: an overdue match ends."""
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'store.db'}", redis_url=None, sweep_seconds=0.05)
     app = create(settings)
     notifier = app.state.notifier
     assert isinstance(notifier, InProcessNotifier)
@@ -65,7 +65,8 @@ def test_the_embedded_server_sweeps_in_its_background_thread(tmp_path: Path,
         match_id = backdated(service, monkeypatch)
         ran = threading.Event()
         notifier.tasks.append(ran.set)  # after the sweep, in the same wake-up
-        notifier.appended()
+        assert ran.wait(30)
+        ran.clear()  # that sweep may have begun before the match was created: the next one began after
         assert ran.wait(30)
         ended = service.load(match_id).state.ended
         assert ended is not None and ended.reason == "timed-out"

@@ -32,7 +32,7 @@ def create(life: dict[str, Any], game: str, players: int, **options: Any) -> dic
 def due(life: dict[str, Any], match_id: str) -> dict[int, datetime]:
     """Each seat's deadline as the API shows it (seats not to move have none)."""
     seats = life["client"].get(f"/v1/matches/{match_id}").json()["seats"]
-    return {s["seat"]: at(s["deadline_at"]) for s in seats if s["deadline_at"] is not None}
+    return {s["seat"]: at(s["deadline_at"]) for s in seats if "deadline_at" in s}
 
 
 def first_due(life: dict[str, Any], match_id: str) -> tuple[int, datetime]:
