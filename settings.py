@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 PREFIX = "TURNSTILE_"
+YES = ("1", "true", "yes", "on")
+NO = ("0", "false", "no", "off")
 
 
 class SettingsError(ValueError):
@@ -29,6 +31,14 @@ class Settings:
     # Redis for the projection workers' queue; unset: projections fold in-process (the embedded default).
     redis_url: str | None = None
     queue: str = "turnstile-projections"
+    # A PostgreSQL read replica of the store (streaming replication): statistics, leaderboards, match lists, event
+    # logs, exports and replays read it; moves, match creation and the match detail read the primary. A replica
+    # call slower than `replica_timeout_s` or failing reads the primary instead, for `replica_cool_down_s`; a read
+    # asking for a `min_position` the replica has not reached waits `replica_wait_s`, then reads the primary.
+    read_database_url: str | None = None
+    replica_timeout_s: float = 1.0
+    replica_cool_down_s: float = 5.0
+    replica_wait_s: float = 0.5
     # How the API reaches Redis after a move: a short timeout per connect and reply, then a circuit breaker.
     notify_timeout_s: float = 0.25
     notify_breaker_failures: int = 3
@@ -67,18 +77,40 @@ class Settings:
     cors_origins: str = ""
     # Tests only: a pause per folded event, so a worker can be killed in the middle of a batch.
     projection_delay_s: float = 0.0
+    # Webhooks. Receivers on private, loopback or link-local addresses are refused unless the operator allows them
+    # (`TURNSTILE_WEBHOOK_ALLOW_PRIVATE=1`: tests and receivers on the same private network).
+    webhook_allow_private: bool = False
+    webhooks_per_app: int = 20
+    # One attempt: connect, send and answer within this many seconds, or it failed.
+    webhook_timeout_s: float = 5.0
+    # A failed delivery is retried after about this long, doubling per failure (with jitter, at most an hour
+    # apart), until `webhook_give_up_s` after it was due (a day); then it has failed and its subscription is
+    # disabled. `webhook_max_attempts` (0: no limit) gives up sooner.
+    webhook_retry_s: float = 10.0
+    webhook_give_up_s: float = 86400.0
+    webhook_max_attempts: int = 0
+    # Deliveries sent at once per process (one per subscription at a time, so a slow receiver holds one sender).
+    webhook_senders: int = 4
+    # How often a process looks for new events (to derive deliveries) and due deliveries without being woken.
+    webhook_poll_s: float = 0.5
+    # A sender holds its subscription this long per attempt: a sender killed mid-attempt frees it then.
+    webhook_lease_s: float = 30.0
 
     def __post_init__(self) -> None:
         positive = ("notify_timeout_s", "notify_breaker_failures", "projection_batch", "inprocess_projection_batch",
                     "sweep_seconds", "state_cache_size", "streams_per_caller", "rate_app_burst", "rate_seat_burst",
-                    "rate_address_burst")
+                    "rate_address_burst", "webhooks_per_app", "webhook_timeout_s", "webhook_retry_s",
+                    "webhook_give_up_s", "webhook_senders", "webhook_poll_s", "webhook_lease_s", "replica_timeout_s")
         for name in positive:
             if getattr(self, name) <= 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} must be positive, not {getattr(self, name)!r}")
         for name in ("notify_breaker_cool_down_s", "projection_delay_s", "workers", "inprocess_projection_interval_s",
-                     "rate_app_per_s", "rate_seat_per_s", "rate_address_per_s"):
+                     "rate_app_per_s", "rate_seat_per_s", "rate_address_per_s", "webhook_max_attempts",
+                     "replica_cool_down_s", "replica_wait_s"):
             if getattr(self, name) < 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} may not be negative")
+        if self.webhook_lease_s <= self.webhook_timeout_s:  # else a second attempt could start beside a slow one
+            raise SettingsError(f"{PREFIX}WEBHOOK_LEASE_S must be longer than {PREFIX}WEBHOOK_TIMEOUT_S")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -100,6 +132,11 @@ def share_with_children(**variables: str) -> None:
 
 def _parse(name: str, text: str, kind: Any) -> Any:
     """The value of one variable, as its field's type (the annotation, a string under postponed evaluation)."""
+    if str(kind) == "bool":
+        flag = text.strip().lower()
+        if flag not in YES + NO:
+            raise SettingsError(f"{name}={text!r} is not one of {', '.join(YES + NO)}")
+        return flag in YES
     converters = {"int": int, "float": float}
     convert = converters.get(str(kind))
     if convert is None:  # str and str | None

@@ -19,7 +19,8 @@ def allow_all_route_methods(app: ASGIApp) -> ASGIApp:
             await app(scope, receive, send)
             return
         template = scope.get("path_template")
-        methods = next((route.methods for route in scope["litestar_app"].routes if route.path == template), None)
+        methods = next((route.methods for route in scope["litestar_app"].routes
+                        if template in (route.path, getattr(route, "path_format", None))), None)
 
         async def send_with_allow(message: Message) -> None:
             if message["type"] == "http.response.start" and methods:

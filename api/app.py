@@ -18,9 +18,10 @@ from api.body import JsonRequest
 from api.edge import refuse_nul
 from api.listener import live
 from api.observe import observe
-from api.openapi_games import type_options
+from api.openapi_games import type_options, type_views
 from api.openapi_names import describe_event_streams, name_components, offer_plain_text, type_headers
 from api.openapi_schema import ClosedStructSchemaPlugin, add_discriminators, forbid_nul
+from api.openapi_webhooks import add_webhooks
 from api.problems import EXCEPTION_HANDLERS
 from api.ratelimit import RateLimiter
 from api.routes.audit import AuditController
@@ -30,13 +31,16 @@ from api.routes.matches import MatchesController
 from api.routes.ops import Operations, OperationsController
 from api.routes.seating import SeatingController
 from api.routes.stats import StatsController
+from api.routes.webhooks import WebhooksController
 from api.web.routes import WEB_ASSETS, WebController, home
 from service.audit import Audit
 from service.live import Hub, Tails
 from service.matches import MatchService, StateCache
 from service.records import MEDIA_TYPE as RECORD_MEDIA_TYPE
 from service.statistics import Statistics
+from service.webhooks import Webhooks
 from store.read_models import Store
+from store.replica import ReplicaReads
 from workers.notify import Notifier
 
 VERSION = "0.1.0"
@@ -64,20 +68,25 @@ def cors(origins: str) -> CORSConfig | None:
 
 def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = False, cors_origins: str = "",
                streams_per_caller: int = 20, cache: StateCache | None = None, limiter: RateLimiter | None = None,
-               operations: Operations | None = None) -> Litestar:
+               operations: Operations | None = None, webhooks: Webhooks | None = None,
+               replica: ReplicaReads | None = None, replica_wait_s: float = 0.5) -> Litestar:
     """The Litestar app serving `store`; `notifier` hears of every append (projections); `cache` keeps folded
     matches (512 by default); `limiter` keeps callers to their rate (default limits, in memory); `operations` is
-    what readiness and metrics look at (the store alone by default)."""
-    service = MatchService(store, cache=cache, notifier=notifier)
-    stats = Statistics(store)
-    auditor = Audit(store)
+    what readiness and metrics look at (the store alone by default); `webhooks` manages subscriptions (by default:
+    public receivers only, 20 an app); `replica` serves the read-only endpoints, waiting `replica_wait_s` for a
+    `min_position` before it reads the primary."""
+    service = MatchService(store, cache=cache, notifier=notifier, reads=replica)
+    stats = Statistics(store) if replica is None else Statistics(
+        replica, wait_seconds=replica_wait_s, primary=Statistics(store))
+    auditor = Audit(store) if replica is None else Audit(replica, primary=Audit(store))
     hub = Hub(streams_per_caller)
     tails = Tails(service, hub)
     limiter = limiter or RateLimiter()
-    operations = operations or Operations(store)
+    operations = operations or Operations(store, replica=replica)
+    hooks = webhooks or Webhooks(store)
     app = Litestar(
         route_handlers=[OperationsController, home, WebController, WEB_ASSETS, GamesController, MatchesController,
-                        SeatingController, StatsController, AuditController, LiveController,
+                        SeatingController, StatsController, AuditController, LiveController, WebhooksController,
                         create_static_files_router(path=DOCS_ASSETS, directories=[DOCS_FILES],
                                                    include_in_schema=False)],
         cors_config=cors(cors_origins),
@@ -86,7 +95,8 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
                       "auditor": Provide(lambda: auditor, sync_to_thread=False),
                       "live": Provide(lambda: hub, sync_to_thread=False),
                       "tails": Provide(lambda: tails, sync_to_thread=False),
-                      "ops": Provide(lambda: operations, sync_to_thread=False)},
+                      "ops": Provide(lambda: operations, sync_to_thread=False),
+                      "hooks": Provide(lambda: hooks, sync_to_thread=False)},
         lifespan=[lambda _: live(service, hub)],
         on_shutdown=[limiter.buckets.close],
         exception_handlers=EXCEPTION_HANDLERS,
@@ -111,6 +121,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     app.state.hub = hub
     app.state.tails = tails
     # Built once here; what /schema serves. Names first: the discriminators map tags to the final names.
-    document = describe_event_streams(type_headers(type_options(name_components(app.openapi_schema))))
+    document = add_webhooks(describe_event_streams(type_headers(type_views(type_options(
+        name_components(app.openapi_schema))))))
     forbid_nul(add_discriminators(offer_plain_text(document, RECORD_MEDIA_TYPE)))
     return observe(app)

@@ -29,7 +29,7 @@ def require_app(request: Request[Any, Any, Any], app_name: Callable[[str], str |
     """The name of the calling app (`app_name` looks a key up), or 401/403."""
     secret = bearer(request)
     if secret is None:
-        raise ApiError(401, "app-key-required", "creating a match needs an app key (Authorization: Bearer …)")
+        raise ApiError(401, "app-key-required", "this needs an app key (Authorization: Bearer …)")
     name = app_name(secret)
     if name is None:
         raise ApiError(403, "unknown-app-key", "this app key is not known")

@@ -10,9 +10,11 @@ from service.audit import Audit
 from service.live import Hub, Tails
 from service.matches import MatchService
 from service.statistics import Statistics
+from service.webhooks import Webhooks
 
 Service: TypeAlias = NamedDependency[MatchService]  # the app's one MatchService (see api.app.create_app)
 Stats: TypeAlias = NamedDependency[Statistics]  # the read models: statistics, ratings, projection status
 Auditor: TypeAlias = NamedDependency[Audit]  # replays, records and their verification
 Live: TypeAlias = NamedDependency[Hub]  # signals that wake streams and long polls
 Tail: TypeAlias = NamedDependency[Tails]  # the newest events of followed matches, read once per signal
+Hooks: TypeAlias = NamedDependency[Webhooks]  # the app's webhook subscriptions

@@ -8,7 +8,7 @@ document that object is one of the games' option schemas, each a component named
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_type_hints
 
 import msgspec
 from litestar.openapi.spec import OpenAPI, OpenAPIType, Reference, Schema
@@ -69,4 +69,65 @@ def type_options(openapi: OpenAPI) -> OpenAPI:
         described = "The game's options (the schema named after the game named by `game`)"
         assert schema.properties is not None
         schema.properties["options"] = Schema(one_of=options, description=described)
+    return openapi
+
+
+def view_type(game: Any) -> Any:
+    """What a game's `view` returns (its annotation): the type of the `view` a client of that game reads."""
+    return get_type_hints(game.view)["return"]
+
+
+def view_components() -> dict[str, dict[str, Schema]]:
+    """Each game's view schema and the types it refers to, as components named after the game (`MetroXTableView`,
+    `TerminusPlayerView`, ...), by game slug; the first of each is the view itself."""
+    out: dict[str, dict[str, Schema]] = {}
+    for game in GAMES:
+        (root,), defs = msgspec.json.schema_components([view_type(game)], ref_template=PREFIX + "{name}")
+        prefix = pascal(game.slug)
+        names = {name: name if name.startswith(prefix) else prefix + name for name in defs}
+
+        def renamed(node: Any, names: dict[str, str] = names) -> Any:
+            if isinstance(node, dict):
+                if "$ref" in node:
+                    return {"$ref": PREFIX + names[node["$ref"].removeprefix(PREFIX)]}
+                if "prefixItems" in node:  # a fixed-length tuple: generators read arrays of one item schema
+                    node = fixed_length_array(node)
+                return {key: renamed(value) for key, value in node.items()}
+            return [renamed(item) for item in node] if isinstance(node, list) else node
+
+        first = names[root["$ref"].removeprefix(PREFIX)]
+        components = {names[name]: from_json_schema({**renamed(body), "title": names[name]})
+                      for name, body in defs.items()}
+        out[game.slug] = {first: components.pop(first), **components}
+    return out
+
+
+def fixed_length_array(tuple_schema: dict[str, Any]) -> dict[str, Any]:
+    """A tuple's JSON Schema (`prefixItems`, `items: false`) as an array of its one item schema (or any of its
+    distinct ones) with its length: `items: false` is valid JSON Schema that client generators do not read."""
+    items = tuple_schema["prefixItems"]
+    distinct = [item for index, item in enumerate(items) if item not in items[:index]]
+    rest = {key: value for key, value in tuple_schema.items() if key not in ("prefixItems", "items")}
+    return {**rest, "items": distinct[0] if len(distinct) == 1 else {"anyOf": distinct}, "minItems": len(items),
+            "maxItems": len(items)}
+
+
+def type_views(openapi: OpenAPI) -> OpenAPI:
+    """Add the games' view components, and make every `view` property one of them (the game named by `game`)."""
+    assert openapi.components is not None and openapi.components.schemas is not None
+    schemas = openapi.components.schemas
+    roots: list[Schema | Reference] = []
+    for slug, components in view_components().items():
+        for name, schema in components.items():
+            if name in schemas and schemas[name] != schema:
+                raise ValueError(f"{slug}: the view's {name} differs from the component of that name")
+            schemas[name] = schema
+        roots.append(Reference(ref=PREFIX + next(iter(components))))
+    described = ("The table as the caller may see it: the view of the game named by `game` (its `...View` schema); "
+                 "null before the game is set up (a match waiting for its open seats, or its version 1)")
+    for holder in ("MatchDetail", "MatchStateAt", "MoveResult"):
+        owner = schemas.get(holder)
+        if not isinstance(owner, Schema) or owner.properties is None or "view" not in owner.properties:
+            raise ValueError(f"{holder} has no `view` to type")
+        owner.properties["view"] = Schema(any_of=[*roots, Schema(type=OpenAPIType.NULL)], description=described)
     return openapi

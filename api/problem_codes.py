@@ -17,7 +17,7 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "invalid-request": ((400,), "a parameter, header or body is malformed; `errors` names each field and why"),
     "invalid-cursor": ((400,), "a `cursor` that is not a `next_cursor` this API gave (see the parameter's pattern)"),
     "bad-authorization": ((401,), "the Authorization header is not `Bearer <token>`"),
-    "app-key-required": ((401,), "creating matches and listing an app's own need an app key"),
+    "app-key-required": ((401,), "creating matches, listing an app's own and its webhooks need an app key"),
     "seat-token-required": ((401, 403), "moves and legal moves need one of the match's seat tokens (403: an app key "
                                         "was shown; an app reads its matches as a spectator)"),
     "unknown-app-key": ((403,), "this app key is not known"),
@@ -28,6 +28,7 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "unknown-match": ((404,), "no match has this id (or it is private, and the caller has no part in it)"),
     "unknown-version": ((404,), "the match has no such version yet; `current_version` says where it is"),
     "unknown-player": ((404,), "no finished match of this player has been folded into statistics yet"),
+    "unknown-webhook": ((404,), "the calling app has no webhook (or delivery) of this id"),
     "not-found": ((404,), "no such route"),
     "method-not-allowed": ((405,), "the route does not take this method"),
     "version-conflict": ((409, 412), "the expected version (412: given as If-Match) is stale; `current_version` "
@@ -36,6 +37,8 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "match-started": ((409,), "the match has started: only a match waiting for its open seats can be called off"),
     "match-not-finished": ((409,), "only a match played to its end (not one called off) can be replayed"),
     "rematch-exists": ((409,), "this match already has its rematch (`rematch` in the match says which)"),
+    "too-many-webhooks": ((409,), "the app holds as many webhooks as it may (`TURNSTILE_WEBHOOKS_PER_APP`, 20); "
+                                  "delete one first"),
     "not-yet": ((409,), "statistics are not yet folded up to `min_position`; `position` says how far they are"),
     "request-too-large": ((413,), "the body is larger than the operation takes (64 KiB for matches and moves)"),
     "unsupported-media-type": ((415,), "a body that is not JSON (`application/json` or `application/*+json`)"),
@@ -43,6 +46,8 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "bad-seat-count": ((422,), "the game does not take this many seats"),
     "bad-seat": ((422,), "a seat names none or several of `player`, `bot` and `open: true`"),
     "unknown-bot": ((422,), "the game has no bot of this name (its `bots` in GET /v1/games list them)"),
+    "bad-webhook-url": ((422,), "the URL is not http(s), its host does not resolve, or it resolves to a private, "
+                                "loopback or link-local address the operator does not allow"),
     "expected-version-disagrees": ((422,), "If-Match and `expected_version` name different versions"),
     "idempotency-key-reused": ((422,), "this Idempotency-Key was used for another move of this match"),
     RULES: ((422,), "the rules refuse the move, e.g. `not-your-turn`, `match-finished`; nothing was written"),

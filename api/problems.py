@@ -21,6 +21,7 @@ from service.matches import VersionMismatch
 from service.metrics import REFUSALS
 from service.seating import NotYourMatch, SeatTaken, WrongJoinCode
 from service.statistics import NotYet, UnknownPlayer
+from service.webhooks import BadWebhookUrl, TooManyWebhooks, UnknownWebhook
 from store.base import IdempotencyMismatch, MatchNotFound, RecordCorrupt, RematchExists
 
 log = logging.getLogger("turnstile.api")
@@ -169,6 +170,21 @@ def on_rate_limited(_: Request[Any, Any, Any], exc: RateLimited) -> Response[Any
     return problem_response(problem(429, "rate-limited", str(exc)), headers={"Retry-After": str(math.ceil(exc.wait_s))})
 
 
+def on_unknown_webhook(_: Request[Any, Any, Any], exc: UnknownWebhook) -> Response[Any]:
+    """No webhook (or delivery) of the calling app has this id; another app's are as unknown."""
+    return problem_response(problem(404, "unknown-webhook", f"the app has no webhook or delivery {exc.args[0]!r}"))
+
+
+def on_bad_webhook_url(_: Request[Any, Any, Any], exc: BadWebhookUrl) -> Response[Any]:
+    """A URL that may not receive webhooks."""
+    return problem_response(problem(422, "bad-webhook-url", str(exc)))
+
+
+def on_too_many_webhooks(_: Request[Any, Any, Any], exc: TooManyWebhooks) -> Response[Any]:
+    """The app is at its limit of webhooks."""
+    return problem_response(problem(409, "too-many-webhooks", str(exc)))
+
+
 def on_unexpected(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     """A bug: logged with its traceback, answered as a problem without internals."""
     log.exception("unhandled error", exc_info=exc)
@@ -194,6 +210,9 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
     SeatTaken: on_seat_taken,
     NotYourMatch: on_not_your_match,
     RematchExists: on_rematch_exists,
+    UnknownWebhook: on_unknown_webhook,
+    BadWebhookUrl: on_bad_webhook_url,
+    TooManyWebhooks: on_too_many_webhooks,
     ValidationException: on_validation_error,
     NotFoundException: on_not_found,
     HTTPException: on_http_error,

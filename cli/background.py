@@ -16,10 +16,13 @@ DEFAULTS = argparse.ArgumentDefaultsHelpFormatter
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    """Run an RQ worker for projection jobs, with a sweep that enqueues a catch-up every few seconds; with --burst,
-    catch up once and drain the queue, then exit (a one-shot catch-up, e.g. from cron or after a deploy)."""
+    """Run an RQ worker for projection jobs, with a sweep that enqueues a catch-up every few seconds, and the
+    webhook dispatcher (folding and sending deliveries on threads of its own); with --burst, catch up once and drain
+    the queue, then exit (a one-shot catch-up, e.g. from cron or after a deploy)."""
     from service.logs import configure
+    from service.webhook_fold import WebhookDispatcher
     from settings import Settings
+    from store.factory import open_store
     from workers.jobs import catch_up_job
 
     configure()
@@ -30,7 +33,6 @@ def cmd_worker(args: argparse.Namespace) -> int:
         raise UserError("a worker takes its jobs from Redis: set TURNSTILE_REDIS_URL (e.g. redis://127.0.0.1:6379/0)")
     from service.deadlines import sweep as sweep_deadlines
     from service.matches import MatchService
-    from store.factory import open_store
     from workers.notify import RQNotifier
 
     # The sweep makes a lost or never-sent notification cost a delay only: it asks for a catch-up anyway. Each
@@ -62,10 +64,14 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
     threading.Thread(target=sweep, name="turnstile-sweep", daemon=True).start()
     sweeper.appended()
+    hooks_store = open_store(settings.database_url)
+    dispatcher = WebhookDispatcher(hooks_store, settings)
     run_worker(settings, burst=False)
     stop.set()
     sweeper.close()
     service.store.close()
+    dispatcher.close()
+    hooks_store.close()
     return 0
 
 

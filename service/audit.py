@@ -15,8 +15,9 @@ from domain.match import MatchState
 from service.games import game_of
 from service.records import Record, build_record
 from service.verify import Verdict, verify_record
-from store.base import EventStore, MatchNotFound, MatchRecord, RecordCorrupt, StoredEvent, chain_break, match_key
+from store.base import MatchNotFound, MatchRecord, RecordCorrupt, StoredEvent, chain_break, match_key
 from store.chain import GENESIS
+from store.replica import ReadStore
 
 
 class UnknownVersion(Exception):
@@ -51,12 +52,15 @@ class Moment:
 class Audit:
     """Replays, records and verification of the matches of one store."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: ReadStore, primary: Audit | None = None) -> None:
         self.store = store
+        self.primary = primary  # when `store` is a replica: asked for a version the replica has not received yet
 
     def state_at(self, match_id: str, version: int | None) -> Moment:
         """The match folded up to `version` (None: now); MatchNotFound, UnknownVersion or RecordCorrupt."""
         record, stored = self.intact(match_id)
+        if self.primary is not None and version is not None and version > record.version:
+            return self.primary.state_at(match_id, version)
         version = record.version if version is None else version
         if version > record.version:
             raise UnknownVersion(version, record.version)

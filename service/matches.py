@@ -45,6 +45,7 @@ from store.base import (
 )
 from store.chain import GENESIS, SCHEME_FULL, canonical
 from store.read_models import Store
+from store.replica import ReadStore
 from workers.notify import NoNotifier, Notifier
 
 if TYPE_CHECKING:
@@ -157,8 +158,10 @@ def choose_seed(seed: str | None, client_entropy: str | None) -> tuple[str, Seed
 class MatchService:
     """Creates matches and plays moves against an event store."""
 
-    def __init__(self, store: Store, cache: StateCache | None = None, notifier: Notifier | None = None) -> None:
+    def __init__(self, store: Store, cache: StateCache | None = None, notifier: Notifier | None = None,
+                 reads: ReadStore | None = None) -> None:
         self.store = store
+        self.reads = reads or store  # match lists and event logs (a read replica); moves and details: the primary
         self.cache = cache or StateCache()
         self.notifier = notifier or NoNotifier()
         self.watchers: list[Callable[[str], None]] = []  # told the id of every match this process appends to
@@ -233,13 +236,18 @@ class MatchService:
                      after: tuple[datetime, str] | None, limit: int) -> list[MatchRecord]:
         """Matches newest first, filtered; `after` is the (created_at, id) to go on after. Public matches only,
         unless `owner` names the app whose matches (of any visibility) to list."""
-        return self.store.list_matches(game=game, player=player, status=status, owner=owner,
+        return self.reads.list_matches(game=game, player=player, status=status, owner=owner,
                                        visibility="public" if owner is None else None, after=after, limit=limit)
 
     def events(self, loaded: LoadedMatch, after: int, limit: int) -> list[StoredEvent]:
         """Up to `limit` stored events of a loaded match after version `after` (none past its version)."""
         last = min(after + limit, loaded.record.version)
-        return self.store.read_match(loaded.record.id, after + 1, last) if after < last else []
+        if after >= last:
+            return []
+        found = self.reads.read_match(loaded.record.id, after + 1, last)
+        if len(found) < last - after:  # a replica behind the match's row (from the primary): the rest from there
+            found += self.store.read_match(loaded.record.id, after + 1 + len(found), last)
+        return found
 
     def first_redacted(self, loaded: LoadedMatch, seat: int | None) -> int | None:
         """Scheme 1 matches only, while live: the first event redacted for `seat`. Every hash from it on would let

@@ -35,6 +35,9 @@ RATE_LIMITED = Counter("turnstile_rate_limited", "Requests refused with 429 by a
                        ["kind"])
 RATE_LIMIT_FAIL_OPEN = Counter("turnstile_rate_limit_fail_open",
                                "Requests let through unchecked because the rate limit store (Redis) failed")
+REPLICA_FALLBACKS = Counter("turnstile_replica_fallbacks",
+                            "Reads meant for the read replica answered from the primary, by reason "
+                            "(down, failed, hung, behind, min-position)", ["reason"])
 
 
 class ScrapeCollector(Collector):
@@ -62,17 +65,34 @@ def projection_families(head: int, states: Iterable[tuple[str, int, int]]) -> li
     return [log_head, position, lag]
 
 
+def replica_families(heads: tuple[int, int] | None) -> list[GaugeMetricFamily]:
+    """The read replica's log head and its lag behind the primary's (heads: primary's, replica's);
+    `turnstile_replica_up` 0 when it did not answer this scrape."""
+    up = "1 when the read replica answered this scrape, else 0"
+    return _answered("turnstile_replica_up", up, None if heads is None else [
+        ("turnstile_replica_head_position", "Position of the newest event on the read replica", heads[1]),
+        ("turnstile_replica_lag_positions", "The primary's log head minus the replica's (0: caught up)",
+         max(0, heads[0] - heads[1]))])
+
+
 def queue_families(depth: tuple[int, int] | None) -> list[GaugeMetricFamily]:
     """Jobs waiting and failed in the projection queue; `turnstile_queue_up` 0 when Redis did not answer."""
-    up = GaugeMetricFamily("turnstile_queue_up", "1 when the queue's Redis answered this scrape, else 0")
-    up.add_metric([], 0 if depth is None else 1)
-    if depth is None:
-        return [up]
-    queued = GaugeMetricFamily("turnstile_queue_jobs", "Projection jobs waiting in the queue")
-    queued.add_metric([], depth[0])
-    failed = GaugeMetricFamily("turnstile_queue_failed_jobs", "Projection jobs in the failed job registry")
-    failed.add_metric([], depth[1])
-    return [up, queued, failed]
+    up = "1 when the queue's Redis answered this scrape, else 0"
+    return _answered("turnstile_queue_up", up, None if depth is None else [
+        ("turnstile_queue_jobs", "Projection jobs waiting in the queue", depth[0]),
+        ("turnstile_queue_failed_jobs", "Projection jobs in the failed job registry", depth[1])])
+
+
+def _answered(up_name: str, up_help: str, gauges: list[tuple[str, str, int]] | None) -> list[GaugeMetricFamily]:
+    """An `up` gauge (0 when `gauges` is None: its source did not answer), then each gauge with its value."""
+    up = GaugeMetricFamily(up_name, up_help)
+    up.add_metric([], 0 if gauges is None else 1)
+    families = [up]
+    for name, help_text, number in gauges or []:
+        family = GaugeMetricFamily(name, help_text)
+        family.add_metric([], number)
+        families.append(family)
+    return families
 
 
 def exposition(multiprocess_dir: str | None, collectors: Iterable[Collector]) -> bytes:

@@ -67,14 +67,22 @@ class Follower:
     def read(self, after: int, *, owner: str | None = None, limit: int = 500) -> tuple[list[Notification], int]:
         """Notifications of the complete appends after position `after` (of `owner`'s matches only, if given), and
         the position to read after next time."""
+        told, cursor = self.read_appends(after, owner=owner, limit=limit)
+        return [note for _, notes in told for note in notes], cursor
+
+    def read_appends(self, after: int, *, owner: str | None = None,
+                     limit: int = 500) -> tuple[list[tuple[list[StoredEvent], list[Notification]]], int]:
+        """Each complete append after position `after` (of `owner`'s matches only, if given) with its notifications,
+        and the position to read after next time."""
         events = self.store.read_all(after, limit, owner=owner)
         groups = appends(events)
+        while len(events) == limit and len(groups) == 1:  # one append longer than the page: read all of it
+            limit *= 2
+            events = self.store.read_all(after, limit, owner=owner)
+            groups = appends(events)
         if len(events) == limit and len(groups) > 1:
             groups = groups[:-1]  # the last append may go on past the page: read it whole next time
-        out: list[Notification] = []
-        for group in groups:
-            out.extend(self.notifications(group))
-        return out, groups[-1][-1].position if groups else after
+        return [(group, self.notifications(group)) for group in groups], groups[-1][-1].position if groups else after
 
     def notifications(self, group: list[StoredEvent]) -> list[Notification]:
         """What one append tells: created / moved / ended, and each seat whose turn it became."""

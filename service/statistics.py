@@ -6,6 +6,7 @@ as a position it saw (a move's `position`) and waits briefly for the workers to 
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -13,9 +14,12 @@ from typing import Any
 
 from projections import game_stats, player_stats, ratings
 from projections.catalog import PROJECTIONS
-from store.read_models import Checkpoint, DocRow, Store
+from service import metrics
+from store.read_models import Checkpoint, DocRow
+from store.replica import ReadStore
 
 WAIT_SECONDS = 2.0
+log = logging.getLogger("turnstile.statistics")
 
 
 class NotYet(Exception):
@@ -42,14 +46,30 @@ class ProjectionState:
 
 
 class Statistics:
-    """The read models of one store."""
+    """The read models of one store (a replica's, with `primary` to fall back on)."""
 
-    def __init__(self, store: Store, *, wait_seconds: float = WAIT_SECONDS,
-                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(self, store: ReadStore, *, wait_seconds: float = WAIT_SECONDS,
+                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
+                 primary: Statistics | None = None) -> None:
         self.store = store
         self.wait_seconds = wait_seconds
         self.clock = clock
         self.sleep = sleep
+        self.primary = primary
+
+    def fresh(self, projection: str, min_position: int | None) -> tuple[Statistics, int]:
+        """The statistics to answer from and their projection's position, at least `min_position`: the replica's
+        when it gets there within its wait, else the primary's (which waits as long as ever; NotYet after)."""
+        if self.primary is None or min_position is None:
+            return self, self.position(projection, min_position)
+        try:
+            return self, self.position(projection, min_position)
+        except NotYet as behind:
+            # The caller saw this position (its own move, say): the primary is where it is sure to be folded.
+            log.info("replica folded %s up to %s, not %s: reading the primary", projection, behind.position,
+                     min_position)
+            metrics.REPLICA_FALLBACKS.labels("min-position").inc()
+            return self.primary, self.primary.position(projection, min_position)
 
     def position(self, projection: str, min_position: int | None) -> int:
         """The projection's position, after waiting briefly for `min_position`; NotYet if still behind."""

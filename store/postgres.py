@@ -99,6 +99,12 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
     set_json_loads(msgspec.json.decode, conn)
 
 
+def _configure_read_only(conn: psycopg.Connection[Any]) -> None:
+    # A write sent to a replica by mistake fails here, not on a standby's refusal (or worse, a writable copy).
+    _configure(conn)
+    conn.execute("SET default_transaction_read_only = on")
+
+
 @lru_cache(maxsize=64)
 def _insert_sql(rows: int) -> str:
     """One multi-row INSERT (one statement, one round trip), cached per row count."""
@@ -173,6 +179,20 @@ class PostgresStore(SqlStore):
         except BaseException:
             self._pool.close()
             raise
+
+    @classmethod
+    def read_replica(cls, conninfo: str, *, timeout_s: float = 1.0, max_size: int = 10) -> PostgresStore:
+        """A store on a read replica of the primary's database: every transaction read-only, no migrations (the
+        primary's schema arrives by replication), and nothing waited for here (a replica down at start is read
+        around, and its pool connects when it comes back)."""
+        store = cls.__new__(cls)
+        store._conninfo = conninfo
+        store._pool = ConnectionPool(
+            conninfo, min_size=1, max_size=max_size, timeout=timeout_s, configure=_configure_read_only,
+            check=ConnectionPool.check_connection,  # a replica restarted meanwhile: a fresh connection, not an error
+            kwargs={"autocommit": True, "connect_timeout": max(2, int(timeout_s))},
+            name="turnstile-replica", open=True)
+        return store
 
     # ---- plumbing --------------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 import msgspec
 
 from store.base import EventStore
+from store.webhooks import WebhookStore
 
 
 class Checkpoint(msgspec.Struct, frozen=True):
@@ -86,5 +87,5 @@ class ReadModelStore(Protocol):
         ...
 
 
-class Store(EventStore, ReadModelStore, Protocol):
-    """What an adapter provides: the event store and the read models beside it."""
+class Store(EventStore, ReadModelStore, WebhookStore, Protocol):
+    """What an adapter provides: the event store, and the read models and webhooks beside it."""

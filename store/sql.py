@@ -1,4 +1,4 @@
-"""What both SQL adapters share: one SQL shape for reads, app keys and read models, two dialects.
+"""What both SQL adapters share: one SQL shape for reads, app keys, read models and webhooks, two dialects.
 
 An adapter (store/postgres.py, store/sqlite.py) subclasses `SqlStore` and keeps only what differs: how it holds
 connections (`_reading`, `_transaction`), its migrations, and its writes of events (append, create_match) with
@@ -29,6 +29,7 @@ from store.base import (
 from store.dialect import Dialect
 from store.read_models import Checkpoint, DocRow
 from store.sql_read_models import SqlBatch, all_checkpoints, open_batch, query_docs, reset
+from store.sql_webhooks import SqlWebhooks
 
 EVENT_COLUMNS = (
     "match_id, version, position, type, payload, seat, command, command_id, recorded_at, prev_hash, hash, "
@@ -43,8 +44,8 @@ MATCH_COLUMNS = (
 _seats = msgspec.convert
 
 
-class SqlStore:
-    """The reads every SQL adapter does the same way, over the connections its subclass holds."""
+class SqlStore(SqlWebhooks):
+    """The reads every SQL adapter does the same way, over the connections its subclass holds (and the webhooks')."""
 
     dialect: Dialect
     schema_folder: str  # the folder of store/migrations this adapter's schema comes from

@@ -30,8 +30,10 @@ def serving(db: Path) -> Iterator[tuple[str, dict[str, str]]]:
     port = free_port()
     env = {**os.environ, "TURNSTILE_DATABASE_URL": f"sqlite:///{db}"}
     env.pop("TURNSTILE_REDIS_URL", None)
+    # Its output goes to a file, not a pipe: a pipe nobody reads fills up with request logs and stalls the server.
+    log = db.with_suffix(".log").open("w+")
     server = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port)], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                              stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -41,10 +43,11 @@ def serving(db: Path) -> Iterator[tuple[str, dict[str, str]]]:
                     break
             except httpx.TransportError:
                 pass
-            assert server.poll() is None, server.stderr.read() if server.stderr else "the server exited"
+            assert server.poll() is None, db.with_suffix(".log").read_text()
             assert time.monotonic() < deadline, "the server did not start"
             time.sleep(0.1)
         yield base, env
     finally:
         server.terminate()
         server.wait(10)
+        log.close()

@@ -16,6 +16,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from service import metrics
 from service.statistics import Statistics
 from store.read_models import Store
+from store.replica import ReplicaReads
 from workers.queue_status import QueueStatus
 
 log = logging.getLogger("turnstile.api")
@@ -34,6 +35,9 @@ class Readiness(msgspec.Struct, frozen=True, omit_defaults=True):
     store: Literal["ok", "unreachable"]
     migrations: Literal["current", "behind", "ahead", "unknown"]
     redis: Literal["ok", "unreachable", "not-configured"]  # reported, never required: moves do not need it
+    # The read replica (TURNSTILE_READ_DATABASE_URL), reported, never required: its reads fall back to the store.
+    replica: Literal["ok", "unreachable", "not-configured"] = "not-configured"
+    replica_lag: int | None = None  # the store's log head minus the replica's, in positions
     detail: str | None = None
 
 
@@ -44,19 +48,24 @@ class Operations:
     store: Store
     queue: QueueStatus | None = None
     multiprocess_dir: str | None = None  # metrics of several processes, summed at scrape (settings.metrics_dir)
+    replica: ReplicaReads | None = None
 
     def readiness(self) -> Readiness:
-        """Store reachable and migrated; Redis answering, when there is one."""
+        """Store reachable and migrated; Redis and the read replica answering, when there are ones."""
         redis: Any = "not-configured" if self.queue is None else "ok" if self.queue.ping() else "unreachable"
         try:
             applied, known = self.store.schema_status()
+            heads = self.replica.lag() if self.replica is not None else None
         except Exception as exc:  # noqa: BLE001  (whatever the driver raises, the store is not usable now)
             log.warning("readiness: the store does not answer (%s: %s)", type(exc).__name__, exc)
-            return Readiness("not-ready", "unreachable", "unknown", redis, "the store does not answer")
+            return Readiness("not-ready", "unreachable", "unknown", redis, detail="the store does not answer")
+        replica: Any = "not-configured" if self.replica is None else "ok" if heads else "unreachable"
+        lag = max(0, heads[0] - heads[1]) if heads else None
         if applied == known:
-            return Readiness("ready", "ok", "current", redis)
+            return Readiness("ready", "ok", "current", redis, replica, lag)
         state: Any = "behind" if applied < known else "ahead"
-        return Readiness("not-ready", "ok", state, redis, f"{applied} migrations applied, this code knows {known}")
+        return Readiness("not-ready", "ok", state, redis, replica, lag,
+                         f"{applied} migrations applied, this code knows {known}")
 
     def scraped(self) -> Iterator[Any]:
         """The metrics read at scrape time: projections from the store, the queue from Redis."""
@@ -69,6 +78,11 @@ class Operations:
                 head, [(s.name, s.checkpoint.position if s.checkpoint else 0, s.lag) for s in states])
         if self.queue is not None:
             yield from metrics.queue_families(self.queue.depth())
+        if self.replica is not None:
+            try:
+                yield from metrics.replica_families(self.replica.lag())
+            except Exception as exc:  # noqa: BLE001  (the primary's head: logged above already if it fails)
+                log.warning("metrics: cannot read the log head (%s: %s)", type(exc).__name__, exc)
 
 
 Ops = NamedDependency[Operations]

@@ -71,7 +71,7 @@ class StatsController(Controller):
         """Players by conservative rating (mu - 3 sigma), best first, with at least `min_matches` rated matches."""
         known_game(game)
         after = cursors.leaderboard_after(cursor)
-        position = stats.position(ratings.NAME, min_position)
+        stats, position = stats.fresh(ratings.NAME, min_position)
         rows = stats.leaderboard(game, min_matches, after, limit + 1)
         page = rows[:limit]
         next_cursor = cursors.leaderboard_cursor(page[-1].rank, page[-1].doc["player"]) if len(rows) > limit else None
@@ -82,7 +82,7 @@ class StatsController(Controller):
          responses=problem_responses("unknown-player", "not-yet"))
     def player(self, player: FromPath[str], stats: Stats, min_position: MinPosition = None) -> Player:
         """Which games a player has finished matches of, and how many."""
-        position = stats.position(player_stats.NAME, min_position)
+        stats, position = stats.fresh(player_stats.NAME, min_position)
         return Player(player=player, position=position, games=stats.player_games(player))
 
     @get("/v1/players/{player:str}/stats", summary="A player's statistics", operation_id="getPlayerStats",
@@ -90,7 +90,7 @@ class StatsController(Controller):
          responses=problem_responses("unknown-player", "not-yet"))
     def player_stats(self, player: FromPath[str], stats: Stats, min_position: MinPosition = None) -> PlayerStats:
         """Per game: played, won, lost, drawn, scores, placement, streaks and rating."""
-        position = stats.position(player_stats.NAME, min_position)
+        stats, position = stats.fresh(player_stats.NAME, min_position)
         games = [PlayerGameStats(
             game=doc["game"], played=doc["played"], won=doc["won"], lost=doc["lost"], drawn=doc["drawn"],
             mean_score=doc.get("mean_score"), best_score=doc["best_score"], mean_placement=doc.get("mean_placement"),
@@ -103,7 +103,7 @@ class StatsController(Controller):
     def game_stats(self, game: FromPath[str], stats: Stats, min_position: MinPosition = None) -> GameStats:
         """Win rate by seat, score distribution, match length, end reasons, cooperative and solo results."""
         known_game(game)
-        position = stats.position(game_stats.NAME, min_position)
+        stats, position = stats.fresh(game_stats.NAME, min_position)
         doc = stats.game_stats(game)
         return GameStats(game=game, position=position, started=doc["started"], finished=doc["finished"],
                          win_rate_by_seat=win_rates(doc), scores=doc["scores"], moves_mean=doc.get("moves_mean"),

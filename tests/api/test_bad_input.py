@@ -215,7 +215,7 @@ def test_415_is_documented_on_every_json_body() -> None:
     document = json.loads(OPENAPI_PATH.read_text())
     with_body = [(path, method, op) for path, item in document["paths"].items() for method, op in item.items()
                  if isinstance(op, dict) and "requestBody" in op]
-    assert len(with_body) == 4  # create, move, verify, join
+    assert len(with_body) == 5  # create a match, play a move, verify a record, join a seat, create a webhook
     for path, method, op in with_body:
         assert "application/problem+json" in op["responses"].get("415", {}).get("content", {}), (method, path)
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from api.openapi_games import view_components
 from api.openapi_schema import OPENAPI_PATH
 from domain.catalog import GAMES
 from domain.engine import Game, setups
@@ -116,6 +117,8 @@ def test_a_generated_client_plays_a_whole_match(generated: ModuleType, server: t
         moves += 1
         assert moves < 5_000, "the match did not end"
     assert detail.outcome is not None and len(detail.outcome.results) == seats
+    # `view` is typed: the game's own view model, not a bare dict (the document names one schema per game).
+    assert type(detail.view).__name__ == next(iter(view_components()[game.slug])), type(detail.view)
     events = api(generated, "matches.get_events").sync(created.id, client=app, limit=500)
     assert isinstance(events, models.EventPage) and isinstance(events.items[0].event, models.MatchStarted)
     record = api(generated, "audit.export_record").sync(created.id, client=app)

@@ -63,3 +63,20 @@ def test_the_layout_check_sees_a_stray_module() -> None:
     """The name rule above can fail: `common.py` or `helpers.py` is not a layout name."""
     assert not TOPIC.fullmatch("common") and not TOPIC.fullmatch("helpers") and not TOPIC.fullmatch("act_build")
     assert TOPIC.fullmatch("rules_build") and TOPIC.fullmatch("state_players")
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_every_view_is_a_typed_struct(game: Game[Any]) -> None:
+    """`view` is annotated with the Struct it returns: the OpenAPI document types each game's view from it, so a
+    generated client reads it as the game's own model (api/openapi_games.py)."""
+    import msgspec
+
+    from api.openapi_games import view_type
+    from domain import match
+
+    kind = view_type(game)
+    assert isinstance(kind, type) and issubclass(kind, msgspec.Struct), kind
+    seats, options = (game.sample_setups or ((game.min_seats, {}),))[0]
+    state = match.fold(game, match.open_match(game, [f"p{i}" for i in range(seats)], options, "typed-view"))
+    for seat in (None, *range(seats)):
+        assert isinstance(game.view(state.game_state, seat), kind)

@@ -18,6 +18,7 @@ from domain.games.terminus.events import (
     SecretAgendaKept,
 )
 from domain.games.terminus.state import State
+from domain.games.terminus.state_view import TerminusView
 from domain.rng import Rng
 
 # The view keeps the shape clients have read since rules version 1, where -1 (and -2 for a tile out of the game)
@@ -74,7 +75,7 @@ def scramble(state: State, seat: int | None, rng: Rng) -> State:
     return replace(state, deck=tuple(deck), players=tuple(players))
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None) -> TerminusView:
     """The table as the seat (None: a spectator) sees it: others' hands as counts, others' secret Agendas (until the
     end, Rules, Turn Order & Prime Hub Placement 2) and Bonus choices (while choosing, Bonuses) only as whether they
     exist."""
@@ -90,7 +91,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             shown["secret"] = bool(player.secret)
         if state.phase == "bonus":
             shown["bonus"] = player.bonus is not None
-    return data
+    return msgspec.convert(data, TerminusView)
 
 
 def _published(data: dict[str, Any]) -> dict[str, Any]:

@@ -42,7 +42,7 @@ def test_bonus_choices_stay_hidden_until_all_have_chosen() -> None:
     state, events = move.state, move.events
     assert events == [BonusChosen(seat=0, option=2)]
     assert GAME.redact(events[0], 1) == BonusChosen(seat=0, option=-1)
-    assert GAME.view(state, 1)["players"][0]["bonus"] is True
+    assert GAME.view(state, 1).players[0].bonus is True
     given(GAME, state).when(0, C.ChooseBonus(option=1)).then_refused("not-your-turn")
     given(GAME, state).when(1, C.ChooseBonus(option=9)).then_refused("no-such-bonus")
     move = given(GAME, state).when(1, C.ChooseBonus(option=3))

@@ -40,8 +40,8 @@ def test_the_secret_agenda_stays_hidden_all_game() -> None:
     state = table(3)
     secret = state.players[0].secret
     assert secret in GAME.hidden_from(state, 1) and secret not in GAME.hidden_from(state, 0)
-    assert GAME.view(state, 1)["players"][0]["secret"] is True
-    assert GAME.view(state, 0)["players"][0]["secret"] == secret
+    assert GAME.view(state, 1).players[0].secret is True
+    assert GAME.view(state, 0).players[0].secret == secret
     assert secret.encode() not in encode(GAME.view(state, 2))
 
 
@@ -60,7 +60,7 @@ def test_drawn_agendas_are_seen_by_the_drawer_only() -> None:
     drawn = next(e for e in events if isinstance(e, AgendasDrawn))
     assert GAME.redact(drawn, 1).cards == () and GAME.redact(drawn, 0).cards == drawn.cards
     assert set(drawn.cards) <= GAME.hidden_from(state, 1)
-    assert GAME.view(state, 1)["players"][0]["hand"] == 2
+    assert GAME.view(state, 1).players[0].hand == 2
     move = given(GAME, state).when(0, C.KeepAgenda(agenda=drawn.cards[0]))
     state, events = move.state, move.events
     chosen = next(e for e in events if isinstance(e, AgendaChosen))
@@ -88,9 +88,9 @@ def test_bonus_choices_are_hidden_until_everyone_chose() -> None:
     while state.phase == "place-hub":
         state = given(GAME, state).when(state.current, C.PlaceHub(plot=["P11", "P51"][state.current])).state
     state = given(GAME, state).when(1, C.ChooseBonus(option=3)).state
-    assert GAME.view(state, 0)["players"][1]["bonus"] is True
-    assert GAME.view(state, 1)["players"][1]["bonus"] == 3
-    assert GAME.view(state, 0)["players"][0]["bonus"] == -1
+    assert GAME.view(state, 0).players[1].bonus is True
+    assert GAME.view(state, 1).players[1].bonus == 3
+    assert GAME.view(state, 0).players[0].bonus == -1
 
 
 def test_render_draws_the_table() -> None:

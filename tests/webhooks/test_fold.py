@@ -1,0 +1,57 @@
+"""Deliveries are folded from the log like a projection: from a cursor, the same deliveries every time."""
+
+from __future__ import annotations
+
+import random
+
+from service.matches import MatchService
+from service.notifications import Follower
+from service.simulate import play_random_moves
+from service.webhook_fold import fold_all
+from service.webhooks import Webhooks, delivery_id
+from store.read_models import Store
+from store.webhooks import NewDelivery
+
+
+def bodies(store: Store, app: str, webhook_id: str) -> dict[str, str]:
+    """Each delivery's body by id."""
+    return {d.id: d.body for d in store.deliveries(app, webhook_id, 10_000) or []}
+
+
+def test_a_fold_lost_in_a_crash_folds_again_into_the_same_deliveries(store: Store) -> None:
+    service, hooks = MatchService(store), Webhooks(store, allow_private=True)
+    store.create_app_key("app-c", "hash-c")
+    before = service.create("metro-x", ["a"], None, owner="app-c").record.id  # before the webhook: not for it
+    hook = hooks.create("app-c", "http://127.0.0.1:9/", ["turn", "match.created", "match.ended"])
+    rng = random.Random(5)
+    for _ in range(2):
+        play_random_moves(service, service.create("expect-delays", ["a", "b"], {"max_turns": 12},
+                                                  owner="app-c").record.id, rng, 10_000)
+    play_random_moves(service, before, rng, 3)
+    made = fold_all(store, Follower(store), batch=40)  # many small batches
+    first = bodies(store, "app-c", hook.id)
+    assert made == len(first) > 10 and fold_all(store, Follower(store)) == 0  # caught up: nothing more
+    kinds = [d.kind for d in store.deliveries("app-c", hook.id, 10_000) or []]
+    assert kinds.count("match.created") == 2 and kinds.count("match.ended") == 2
+    # A crash: the fold's transactions as if never committed (cursor back where it began, no deliveries).
+    with store._transaction() as conn:  # type: ignore[attr-defined]
+        d = store.dialect  # type: ignore[attr-defined]
+        conn.execute(d.sql("DELETE FROM webhook_deliveries WHERE webhook_id = ?"), (hook.id,))
+        conn.execute(d.sql("UPDATE webhooks SET log_cursor = ? WHERE id = ?"), (hook.log_cursor, hook.id))
+    assert fold_all(store, Follower(store), batch=7) == len(first)
+    assert bodies(store, "app-c", hook.id) == first  # the same ids, the same bytes
+
+
+def test_a_fold_from_a_stale_cursor_writes_nothing(store: Store) -> None:
+    hooks = Webhooks(store, allow_private=True)
+    store.create_app_key("app-s", "hash-s")
+    hook = hooks.create("app-s", "http://127.0.0.1:9/", ["match.created"])
+    MatchService(store).create("metro-x", ["a"], None, owner="app-s")
+    assert fold_all(store, Follower(store)) == 1
+    moved = store.webhook("app-s", hook.id)
+    assert moved is not None and moved.log_cursor > hook.log_cursor
+    late = NewDelivery(id=delivery_id(hook.id, 99, "turn", 0), webhook_id=hook.id, position=99, ordinal=0,
+                       kind="turn", match_id="m", body="{}")
+    assert not store.commit_fold(hook.id, [late], hook.log_cursor, moved.log_cursor + 5)  # another folder was first
+    assert [d.kind for d in store.deliveries("app-s", hook.id, 10) or []] == ["match.created"]
+    assert store.webhook("app-s", hook.id) == moved
