@@ -15,6 +15,7 @@ from api.app import create_app
 from api.ratelimit import Buckets, Limits, MemoryBuckets, RateLimiter, RedisBuckets
 from api.routes.ops import Operations
 from service import metrics
+from service.deadlines import sweep as sweep_deadlines
 from service.matches import StateCache
 from service.metrics import process_exited
 from service.webhook_fold import WebhookDispatcher
@@ -24,7 +25,7 @@ from store.base import StoreUnavailable
 from store.factory import open_store
 from store.read_models import Store
 from store.replica import ReplicaReads
-from workers.notify import notifier_for
+from workers.notify import InProcessNotifier, notifier_for
 from workers.queue_status import QueueStatus
 
 
@@ -62,6 +63,10 @@ def create(settings: Settings | None = None) -> Litestar:
         store.close()
         process_exited(settings.metrics_dir, os.getpid())
 
+    if isinstance(notifier, InProcessNotifier):  # no worker process: this one records the timeouts due
+        service = app.state.service
+        notifier.tasks.append(lambda: sweep_deadlines(service))
+    app.state.notifier = notifier
     app.on_shutdown.append(close)
     return app
 

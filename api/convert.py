@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -24,7 +25,7 @@ from domain.engine import Game
 from domain.lifecycle import MatchEnded
 from service.matches import LoadedMatch, status_of
 from service.records import seen_by
-from store.base import MatchRecord, StoredEvent
+from store.base import MatchRecord, StoredEvent, iso
 
 
 def players(seats: Sequence[SeatRequest]) -> list[str | None]:
@@ -55,9 +56,12 @@ def game_info(game: Game[Any]) -> GameInfo:
     )
 
 
-def seats(record: MatchRecord) -> list[SeatInfo]:
-    """The seats of a match, without their token hashes (an open seat's player is None)."""
-    return [SeatInfo(seat=s.seat, player=s.player or None) for s in record.seats]
+def seats(record: MatchRecord, deadlines: dict[int, datetime] | None = None) -> list[SeatInfo]:
+    """The seats of a match, without their token hashes (an open seat's player is None), with the deadline of each
+    seat to move when the match has one."""
+    due = deadlines or {}
+    return [SeatInfo(seat=s.seat, player=s.player or None,
+                     deadline_at=iso(due[s.seat]) if s.seat in due else None) for s in record.seats]
 
 
 def summary(record: MatchRecord) -> MatchSummary:
@@ -75,8 +79,9 @@ def outcome(ended: MatchEnded | None) -> OutcomeOut | None:
     return OutcomeOut(reason=ended.reason, results=results, cooperative=ended.cooperative, team_won=ended.team_won)
 
 
-def detail(loaded: LoadedMatch, seat: int | None, head_withheld: bool, legal: bool = False) -> MatchDetail:
-    """A match as `seat` (None: a spectator) may see it, with its legal moves if asked.
+def detail(loaded: LoadedMatch, seat: int | None, head_withheld: bool, legal: bool = False,
+           deadlines: dict[int, datetime] | None = None) -> MatchDetail:
+    """A match as `seat` (None: a spectator) may see it, with its legal moves if asked, and its seats' deadlines.
 
     `head_withheld` hides the head hash of a scheme 1 match whose last event is redacted for the caller.
     """
@@ -88,7 +93,7 @@ def detail(loaded: LoadedMatch, seat: int | None, head_withheld: bool, legal: bo
         rules_version=record.rules_version,
         status=status_of(state),  # type: ignore[arg-type]
         version=state.version,
-        seats=seats(record),
+        seats=seats(record, deadlines),
         to_move=match.to_move(game, state),
         you=seat,
         view=msgspec.to_builtins(view),

@@ -122,11 +122,15 @@ class CreatedMatch(msgspec.Struct, frozen=True):
     rematch_of: str | None = None
 
 
-class SeatInfo(msgspec.Struct, frozen=True):
-    """A seat and its player (null while the seat is open; `bot:<policy>` for a bot)."""
+class SeatInfo(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A seat and its player (null while the seat is open; `bot:<policy>` for a bot), and its deadline if running."""
 
     seat: int
     player: str | None
+    deadline_at: Annotated[str | None, msgspec.Meta(
+        description="With a move deadline (option `move_deadline`), for a seat to move: when its time runs out "
+                    "(the recorded time of the event that put it to move, plus the deadline). Given by GET "
+                    "/v1/matches/{id} only; left out in listings, other answers, and for seats with none")] = None
 
 
 class SeatResultOut(msgspec.Struct, frozen=True):

@@ -31,20 +31,35 @@ def cmd_worker(args: argparse.Namespace) -> int:
         from cli import UserError
 
         raise UserError("a worker takes its jobs from Redis: set TURNSTILE_REDIS_URL (e.g. redis://127.0.0.1:6379/0)")
+    from service.deadlines import sweep as sweep_deadlines
+    from service.matches import MatchService
+    from workers.notify import RQNotifier
+
+    # The sweep makes a lost or never-sent notification cost a delay only: it asks for a catch-up anyway. Each
+    # sweep also records the move deadlines that have passed (a second worker's sweep writes nothing again).
+    sweeper = RQNotifier(settings)
+    service = MatchService(open_store(settings.database_url), notifier=sweeper)
+
+    def timeouts() -> None:
+        try:
+            sweep_deadlines(service)
+        except Exception:  # logged; the next sweep looks again
+            log.exception("deadline sweep failed")
+
     if args.burst:
+        timeouts()
         folded = catch_up_job()  # here and now: a burst worker must not exit before a sweep's job arrives
         log.info("burst: %d positions folded; draining the queue", folded)
         run_worker(settings, burst=True)
+        sweeper.close()
+        service.store.close()
         return 0
-    from workers.notify import RQNotifier
-
-    # The sweep makes a lost or never-sent notification cost a delay only: it asks for a catch-up anyway.
-    sweeper = RQNotifier(settings)
     stop = threading.Event()
     sweep_seconds = args.sweep_seconds or settings.sweep_seconds
 
     def sweep() -> None:
         while not stop.wait(sweep_seconds):
+            timeouts()
             sweeper.appended()
 
     threading.Thread(target=sweep, name="turnstile-sweep", daemon=True).start()
@@ -54,6 +69,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     run_worker(settings, burst=False)
     stop.set()
     sweeper.close()
+    service.store.close()
     dispatcher.close()
     hooks_store.close()
     return 0

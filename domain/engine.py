@@ -75,7 +75,7 @@ class Game(Generic[S]):
     - `render(state)` -> a plain-text picture of the table.
 
     `bots` names the game's own bot policies beside the generic `random` one (domain/bots.py): each maps
-    `(state, seat, rng)` to a command `legal` lists for that seat.
+    `(state, seat, rng)` to a command `legal` lists for that seat. `idle` names the game's do-nothing commands.
     """
 
     slug: str
@@ -92,6 +92,8 @@ class Game(Generic[S]):
     # (seat count, options) pairs the conformance suite plays; empty means min and max seats, default options.
     sample_setups: tuple[tuple[int, dict[str, Any]], ...] = ()
     bots: tuple[tuple[str, Callable[[S, int, Rng], Command]], ...] = ()
+    # Commands that do nothing for a seat (a pass), played for a seat that misses its deadline when legal.
+    idle: tuple[type[Command], ...] = ()
     start: Callable[[Any, int, Rng], Sequence[Event]]
     evolve: Callable[[S | None, Event], S]
     decide: Callable[[S, int, Command, Rng], Sequence[Event]]

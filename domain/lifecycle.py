@@ -75,6 +75,24 @@ class MatchEnded(Event, frozen=True, tag="match.ended"):
     team_won: bool | None = None
 
 
+class TimedOut(Event, frozen=True, tag="match.timed-out"):
+    """A seat to move let its deadline pass; the events after it apply the game's rule (domain/match.py)."""
+
+    seat: int
+
+
+class DrawOffered(Event, frozen=True, tag="match.draw-offered"):
+    """A seat offers a draw; it stands until every seat accepts (the match ends `draw`) or a move is played."""
+
+    seat: int
+
+
+class DrawAccepted(Event, frozen=True, tag="match.draw-accepted"):
+    """A seat accepts the draw on offer."""
+
+    seat: int
+
+
 class Resign(Command, frozen=True, tag="match.resign"):
     """Give up the match (any seat, any time while it is active)."""
 
@@ -89,7 +107,27 @@ class Cancel(Command, frozen=True, tag="match.cancel"):
     """Call off a match that never started (its creator, through the service; recorded with no seat)."""
 
 
-LIFECYCLE_EVENTS: tuple[type[Event], ...] = (MatchStarted, SeatResigned, MatchEnded, MatchOpened, SeatJoined)
-LIFECYCLE_COMMANDS: tuple[type[Command], ...] = (Resign,)
-# Recorded commands that no seat sends as a move: the service takes them for a join or a cancellation.
-SERVICE_COMMANDS: tuple[type[Command], ...] = (Join, Cancel)
+class OfferDraw(Command, frozen=True, tag="match.offer-draw"):
+    """Offer a draw (competitive games with two seats or more; the offer lapses when a move is played)."""
+
+
+class AcceptDraw(Command, frozen=True, tag="match.accept-draw"):
+    """Accept the draw on offer; when every seat has, the match ends in a draw (every seat ranked first)."""
+
+
+class Abandon(Command, frozen=True, tag="match.abandon"):
+    """Close a match nobody moved in for its `abandon_after` (the service's sweep, recorded with no seat)."""
+
+
+class TimeOut(Command, frozen=True, tag="match.time-out"):
+    """Seat `seat` missed its deadline (the service's deadline sweep, recorded with no seat; never sent as a move)."""
+
+    seat: int
+
+
+LIFECYCLE_EVENTS: tuple[type[Event], ...] = (MatchStarted, SeatResigned, MatchEnded, MatchOpened, SeatJoined,
+                                             TimedOut, DrawOffered, DrawAccepted)
+LIFECYCLE_COMMANDS: tuple[type[Command], ...] = (Resign, OfferDraw, AcceptDraw)
+# Recorded commands that no seat sends as a move: the service takes them for a join, a cancellation, a timeout,
+# an abandonment.
+SERVICE_COMMANDS: tuple[type[Command], ...] = (Join, Cancel, TimeOut, Abandon)

@@ -1,4 +1,5 @@
-"""A match: one game's stream wrapped in the shared lifecycle (opened, seat joined, started, resigned, ended).
+"""A match: one game's stream wrapped in the shared lifecycle (opened, seat joined, started, timed out, resigned,
+ended).
 
 `open_match`, `evolve`, `decide` here are what the service calls; they delegate the rules to the
 game record and add the lifecycle events themselves, so no game writes `match.ended`.
@@ -11,8 +12,25 @@ from typing import Any
 
 import msgspec
 
+from domain import timing
 from domain.engine import Command, Decision, Event, Game, Outcome, Refusal, SeatResult, competition_ranks
-from domain.lifecycle import Cancel, Join, MatchEnded, MatchOpened, MatchStarted, Resign, SeatJoined, SeatResigned
+from domain.lifecycle import (
+    Abandon,
+    AcceptDraw,
+    Cancel,
+    DrawAccepted,
+    DrawOffered,
+    Join,
+    MatchEnded,
+    MatchOpened,
+    MatchStarted,
+    OfferDraw,
+    Resign,
+    SeatJoined,
+    SeatResigned,
+    TimedOut,
+    TimeOut,
+)
 from domain.rng import Rng, seed_commitment
 
 
@@ -28,6 +46,10 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True):
     ended: MatchEnded | None = None
     opened: MatchOpened | None = None  # while seats are open (players holds "" for each): how it will start
     rematch_of: str | None = None
+    # With a move deadline: per seat, the version whose event put it to move (0: not to move). The service reads
+    # that event's recorded time, so a deadline is derived from the record and replays the same.
+    since: tuple[int, ...] = ()
+    draw: tuple[int, ...] = ()  # the seats agreeing to the draw on offer (none: no offer stands)
 
     @property
     def finished(self) -> bool:
@@ -41,12 +63,20 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def decode_options(game: Game[Any], raw: dict[str, Any] | None) -> Any:
-    """The game's typed options from a JSON object, or a `bad-options` refusal."""
+    """The game's typed options from a JSON object (the match's own, domain/timing.py, set aside), or a
+    `bad-options` refusal."""
+    return recorded_options(game, raw)[0]
+
+
+def recorded_options(game: Game[Any], raw: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
+    """The game's typed options, and the options object a match records: the game's, then the match's."""
+    own, ours = timing.split(raw)
     try:
         # Strict, as the bodies around them: "12" is not a number of turns, nor "true" a yes.
-        return msgspec.convert(raw or {}, game.options_type, strict=True)
+        options = msgspec.convert(own, game.options_type, strict=True)
     except msgspec.ValidationError as exc:
         raise Refusal("bad-options", f"options for {game.slug}: {exc}") from exc
+    return options, {**msgspec.to_builtins(options), **timing.builtins(ours)}
 
 
 def open_match(game: Game[Any], players: Sequence[str | None], raw_options: dict[str, Any] | None, seed: str, *,
@@ -58,14 +88,13 @@ def open_match(game: Game[Any], players: Sequence[str | None], raw_options: dict
         raise Refusal(
             "bad-seat-count", f"{game.slug} takes {game.min_seats}-{game.max_seats} seats, not {len(players)}"
         )
-    options = decode_options(game, raw_options)
+    options, recorded = recorded_options(game, raw_options)
     provenance = _provenance(seed_source, client_entropy, visibility, rematch_of)
     if None in players:
         return [MatchOpened(game=game.slug, rules_version=game.rules_version, seats=tuple(players),
-                            options=msgspec.to_builtins(options), seed_commitment=seed_commitment(seed),
-                            **provenance)]
+                            options=recorded, seed_commitment=seed_commitment(seed), **provenance)]
     started = MatchStarted(game=game.slug, rules_version=game.rules_version, players=tuple(p or "" for p in players),
-                           options=msgspec.to_builtins(options), seed_commitment=seed_commitment(seed), **provenance)
+                           options=recorded, seed_commitment=seed_commitment(seed), **provenance)
     return [started, *game.start(options, len(players), Rng.derive(seed, 0))]
 
 
@@ -83,11 +112,12 @@ def _provenance(seed_source: str, client_entropy: str | None, visibility: str,
     return provenance
 
 
-def started_event(game: Game[Any], players: Sequence[str], options: Any, commitment: str, *, seed_source: str,
-                  client_entropy: str | None, visibility: str, rematch_of: str | None = None) -> MatchStarted:
-    """`match.started` of a match: its game, players, typed options and seed commitment, and where it came from."""
+def started_event(game: Game[Any], players: Sequence[str], options: dict[str, Any], commitment: str, *,
+                  seed_source: str, client_entropy: str | None, visibility: str,
+                  rematch_of: str | None = None) -> MatchStarted:
+    """`match.started` of a match: its game, players, recorded options and seed commitment, and its provenance."""
     return MatchStarted(game=game.slug, rules_version=game.rules_version, players=tuple(players),
-                        options=msgspec.to_builtins(options), seed_commitment=commitment,
+                        options=options, seed_commitment=commitment,
                         **_provenance(seed_source, client_entropy, visibility, rematch_of))
 
 
@@ -113,7 +143,15 @@ def evolve(game: Game[Any], state: MatchState | None, event: Event) -> MatchStat
         return msgspec.structs.replace(state, version=version, resigned=(*state.resigned, event.seat))
     if isinstance(event, MatchEnded):
         return msgspec.structs.replace(state, version=version, ended=event)
-    return msgspec.structs.replace(state, version=version, game_state=game.evolve(state.game_state, event))
+    if isinstance(event, TimedOut):
+        return msgspec.structs.replace(state, version=version)
+    if isinstance(event, DrawOffered | DrawAccepted):
+        return msgspec.structs.replace(state, version=version, draw=(*state.draw, event.seat))
+    game_state = game.evolve(state.game_state, event)  # a move: any draw offer lapses
+    if not state.options.get("move_deadline"):
+        return msgspec.structs.replace(state, version=version, game_state=game_state, draw=())
+    since = timing.put_to_move(state.since, game.to_move(game_state), len(state.players), version)
+    return msgspec.structs.replace(state, version=version, game_state=game_state, since=since, draw=())
 
 
 def fold(game: Game[Any], events: Iterable[Event], state: MatchState | None = None) -> MatchState:
@@ -150,14 +188,22 @@ def decide(game: Game[Any], state: MatchState, seat: int | None, command: Comman
         if not state.waiting:
             raise Refusal("match-started", "only a match that has not started can be called off")
         return [MatchEnded(reason="cancelled", results=())]
+    if isinstance(command, TimeOut) and seat is None:
+        return _time_out(game, state, command.seat, rng)
+    if isinstance(command, Abandon) and seat is None:
+        if not state.options.get("abandon_after"):
+            raise Refusal("no-abandon-after", "this match is not closed for want of moves")
+        return [MatchEnded(reason="abandoned", results=())]
     if seat is None or not 0 <= seat < len(state.players):
         raise Refusal("no-such-seat", f"seat {seat} is not at this match")
     if state.waiting:
         return _join(game, state, seat, command, rng)
-    if isinstance(command, (Join, Cancel)):
+    if isinstance(command, (Join, Cancel, TimeOut, Abandon)):
         raise Refusal("match-started", "the match has started: its seats are taken")
     if isinstance(command, Resign):
         return [SeatResigned(seat=seat), resignation_end(game, state, seat)]
+    if isinstance(command, OfferDraw | AcceptDraw):
+        return _draw(game, state, seat, command)
     if not isinstance(command, game.command_types):
         raise Refusal("wrong-game", f"{command.__struct_config__.tag!r} is not a {game.slug} command")
     decision = Decision(state.game_state, game.evolve)
@@ -179,11 +225,61 @@ def _join(game: Game[Any], state: MatchState, seat: int, command: Command, rng: 
     players = tuple(command.player if s == seat else p for s, p in enumerate(state.players))
     if not all(players):
         return [joined]
-    options = decode_options(game, opened.options)
-    started = started_event(game, players, options, opened.seed_commitment, seed_source=opened.seed_source,
+    options, recorded = recorded_options(game, opened.options)
+    started = started_event(game, players, recorded, opened.seed_commitment, seed_source=opened.seed_source,
                             client_entropy=opened.client_entropy, visibility=opened.visibility,
                             rematch_of=opened.rematch_of)
     return [joined, started, *game.start(options, len(players), rng)]
+
+
+def _time_out(game: Game[Any], state: MatchState, seat: int, rng: Rng) -> list[Event]:
+    """Seat `seat` missed its deadline: `match.timed-out`, then the game's rule. A legal idle command of the game
+    (`Game.idle`: Metro X's pass) is played for it; else the match is lost (cooperative) or the seat resigns.
+
+    The time is the service's to judge (and the verifier's, from the recorded times): the rules check the rest.
+    """
+    if state.waiting:
+        raise Refusal("match-not-started", "the match waits for its open seats to be taken")
+    if not state.options.get("move_deadline"):
+        raise Refusal("no-deadline", "this match has no move deadline")
+    if seat not in to_move(game, state):
+        raise Refusal("not-to-move", f"seat {seat} is not to move")
+    timed_out = TimedOut(seat=seat)
+    idle = next((c for c in game.legal(state.game_state, seat) if isinstance(c, game.idle)), None)
+    if idle is not None:
+        decision = Decision(state.game_state, game.evolve)
+        decision.emit(*game.decide(state.game_state, seat, idle, rng))
+        outcome = game.outcome(decision.state)
+        return [timed_out, *decision.events, *([] if outcome is None else [ended_event(outcome)])]
+    if game.cooperative:
+        return [timed_out, resignation_end(game, state, seat, "timed-out")]
+    return [timed_out, SeatResigned(seat=seat), resignation_end(game, state, seat, "timed-out")]
+
+
+def _draw(game: Game[Any], state: MatchState, seat: int, command: OfferDraw | AcceptDraw) -> list[Event]:
+    """A draw offer, or its acceptance: when every seat agrees the match ends `draw`, all seats ranked first.
+    Competitive games of two seats or more only: a team cannot draw against the game, a solo player with nobody."""
+    if game.cooperative or len(state.players) < 2:
+        raise Refusal("draw-not-allowed", f"{game.slug} matches of {len(state.players)} seats have no draws")
+    if state.game_state is None:
+        raise Refusal("match-not-started", "the match has not been set up")
+    if seat in state.draw:
+        raise Refusal("draw-agreed", f"seat {seat} already agrees to the draw on offer")
+    if isinstance(command, OfferDraw):
+        if state.draw:
+            raise Refusal("draw-offered", "a draw is already on offer: accept it")
+        return [DrawOffered(seat=seat)]
+    if not state.draw:
+        raise Refusal("no-draw-offer", "no draw is on offer")
+    accepted: list[Event] = [DrawAccepted(seat=seat)]
+    return [*accepted, draw_end(game, state)] if len(state.draw) + 1 == len(state.players) else accepted
+
+
+def draw_end(game: Game[Any], state: MatchState) -> MatchEnded:
+    """The end of a draw by agreement: every seat shares first place (a result: rated as a tie)."""
+    scores = list(game.scores(state.game_state))
+    return MatchEnded(reason="draw", results=tuple(SeatResult(seat=s, rank=1, score=float(scores[s]), winner=True)
+                                                   for s in range(len(scores))))
 
 
 def ended_event(outcome: Outcome) -> MatchEnded:
@@ -196,16 +292,17 @@ def ended_event(outcome: Outcome) -> MatchEnded:
     )
 
 
-def resignation_end(game: Game[Any], state: MatchState, seat: int) -> MatchEnded:
-    """Seat `seat` resigns: it ranks last; others rank by their current scores (a team loses together)."""
+def resignation_end(game: Game[Any], state: MatchState, seat: int, reason: str = "resigned") -> MatchEnded:
+    """Seat `seat` resigns (or times out): it ranks last; others rank by their current scores (a team loses
+    together)."""
     scores = list(game.scores(state.game_state))
     if game.cooperative:
         results = tuple(SeatResult(seat=s, rank=1, score=float(scores[s]), winner=False) for s in range(len(scores)))
-        return MatchEnded(reason="resigned", results=results, cooperative=True, team_won=False)
+        return MatchEnded(reason=reason, results=results, cooperative=True, team_won=False)
     keys = [(s != seat, scores[s]) for s in range(len(scores))]
     ranks = competition_ranks(keys)
     results = tuple(
         SeatResult(seat=s, rank=ranks[s], score=float(scores[s]), winner=ranks[s] == 1 and s != seat)
         for s in range(len(scores))
     )
-    return MatchEnded(reason="resigned", results=results)
+    return MatchEnded(reason=reason, results=results)

@@ -42,6 +42,14 @@ def counted(info: dict[str, Any]) -> bool:
     return info.get("seed_source", "server") != "caller" and info.get("visibility", "public") == "public"
 
 
+NOT_PLAYED = ("abandoned", "cancelled", "aborted")  # ends that are no result (a draw, a timeout are results)
+
+
+def played(entry: LogEntry) -> bool:
+    """Whether a `match.ended` is a result that statistics and ratings count (not an abandonment or a call-off)."""
+    return entry.payload.get("reason") not in NOT_PLAYED
+
+
 def known(projection: str, docs: Docs, entry: LogEntry) -> dict[str, Any]:
     """The remembered match of an event; a match never started is an error, not a skip."""
     info = docs.get(MATCH, entry.match_id)

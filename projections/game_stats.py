@@ -71,7 +71,7 @@ def apply(docs: Docs, entry: LogEntry) -> None:
     if entry.type != "match.ended":
         docs.put(common.MATCH, entry.match_id, info)
         return
-    if not common.counted(info):
+    if not common.counted(info) or not common.played(entry):
         docs.delete(common.MATCH, entry.match_id)
         return
     doc = finished(docs.get(GAME, info["game"]) or empty(info["game"]), info, entry)

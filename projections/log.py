@@ -93,7 +93,8 @@ def require(projection: str, entry: LogEntry, *fields: str) -> list[Any]:
     return [entry.payload[name] for name in fields]
 
 
-LIFECYCLE = ("match.started", "match.seat-resigned", "match.ended", "match.opened", "match.seat-joined")
+LIFECYCLE = ("match.started", "match.seat-resigned", "match.ended", "match.opened", "match.seat-joined",
+             "match.timed-out", "match.draw-offered", "match.draw-accepted")
 
 
 def check_lifecycle(projection: str, entry: LogEntry) -> None:

@@ -61,7 +61,7 @@ def apply(docs: Docs, entry: LogEntry) -> None:
         return
     info = common.known(NAME, docs, entry)
     docs.delete(common.MATCH, entry.match_id)
-    if not common.counted(info):
+    if not common.counted(info) or not common.played(entry):
         return
     game = info["game"]
     found, _, cooperative, team_won = common.results(NAME, entry)

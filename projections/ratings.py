@@ -1,7 +1,7 @@
 """Ratings per game with openskill (Plackett-Luce, free-for-all with ties), in global log order.
 
 Cooperative and solo matches are not rated, nor a match where one player holds several seats, nor a match whose
-seed the caller chose (tests and teaching).
+seed the caller chose (tests and teaching), nor one abandoned or called off (a draw or a timeout is rated).
 Leaderboards order players by the conservative rating `ordinal` (mu - 3 sigma).
 """
 
@@ -37,7 +37,8 @@ def rated_match(info: dict[str, Any], entry: LogEntry) -> list[tuple[str, int]] 
     """(player, rank) per seat of a match that counts for ratings, else None."""
     found, _, cooperative, _ = common.results(NAME, entry)
     players = [info["players"][r["seat"]] for r in found]
-    if not common.counted(info) or cooperative or len(found) < 2 or len(set(players)) < len(players):
+    if not common.counted(info) or not common.played(entry) or cooperative or len(found) < 2 \
+            or len(set(players)) < len(players):
         return None
     return [(player, int(result["rank"])) for player, result in zip(players, found, strict=True)]
 

@@ -6,6 +6,7 @@ decisions run on a sealed RNG, so every decision that draws nothing is still che
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 import msgspec
@@ -13,7 +14,7 @@ import msgspec
 from domain import match
 from domain.codec import command_from_builtins, event_from_builtins, to_builtins
 from domain.engine import Event, Game, Refusal
-from domain.lifecycle import MatchEnded, MatchOpened, MatchStarted, SeatResigned
+from domain.lifecycle import DrawAccepted, MatchEnded, MatchOpened, MatchStarted, SeatResigned, TimedOut
 from domain.match import MatchState
 from domain.rng import Rng
 from service.records import Record, RecordLine
@@ -147,8 +148,8 @@ def _setup(game: Game[Any], header: Any, seed: str | None, first: RecordLine | N
                                 rematch_of=header.rematch_of)
     if not game.min_seats <= len(header.players) <= game.max_seats:
         raise Refusal("bad-seat-count", f"{game.slug} takes {game.min_seats}-{game.max_seats} seats")
-    options = match.decode_options(game, header.options)
-    started = match.started_event(game, header.players, options, header.seed_commitment,
+    options, recorded = match.recorded_options(game, header.options)
+    started = match.started_event(game, header.players, recorded, header.seed_commitment,
                                   seed_source=header.seed_source, client_entropy=header.client_entropy,
                                   visibility=header.visibility, rematch_of=header.rematch_of)
     try:
@@ -182,6 +183,42 @@ def _same(game: Game[Any], recorded: dict[str, Any], made: Event) -> bool:
         return False
 
 
+def check_deadlines(record: Record, states: list[MatchState]) -> Check:
+    """Every `match.timed-out` is recorded at or after the seat's deadline: the recorded time of the event that put
+    it to move plus the match's `move_deadline` (a timeout forged early, or with no deadline, fails); an abandonment
+    at or after `abandon_after` from the event before it."""
+    lines, checked = record.lines, 0
+    for index, line in enumerate(lines):
+        if index == 0 or index > len(states):
+            continue
+        if (line.command or {}).get("type") == "match.abandon":
+            seconds = states[index - 1].options.get("abandon_after") or 0
+            if _moment(line.recorded_at) < _moment(lines[index - 1].recorded_at) + timedelta(seconds=seconds):
+                return Check(name="deadlines", status="failed", version=line.version,
+                             detail=f"the match was closed as abandoned before {seconds} s without a move")
+            checked += 1
+        if line.type != "match.timed-out":
+            continue
+        before, seat = states[index - 1], line.event.get("seat")
+        seconds = before.options.get("move_deadline")
+        put = before.since[seat] if isinstance(seat, int) and 0 <= seat < len(before.since) else 0
+        if not seconds or not put:
+            return Check(name="deadlines", status="failed", version=line.version,
+                         detail=f"seat {seat} timed out but had no deadline running")
+        due = _moment(lines[put - 1].recorded_at) + timedelta(seconds=seconds)
+        if _moment(line.recorded_at) < due:
+            return Check(name="deadlines", status="failed", version=line.version,
+                         detail=f"seat {seat} timed out at {line.recorded_at}, before its deadline "
+                                f"(version {put}'s time plus {seconds} s)")
+        checked += 1
+    return Check(name="deadlines", status="passed",
+                 detail=f"{checked} timeouts and abandonments, each recorded at or after its time")
+
+
+def _moment(recorded_at: str) -> datetime:
+    return datetime.fromisoformat(recorded_at.replace("Z", "+00:00"))
+
+
 def check_outcome(game: Game[Any], record: Record, states: list[MatchState]) -> Check:
     """The recorded `match.ended` is the outcome the rules give (or the resignation's); none while not over."""
     final = states[-1]
@@ -192,8 +229,14 @@ def check_outcome(game: Game[Any], record: Record, states: list[MatchState]) -> 
         return Check(name="outcome", status="passed", detail="the match has not ended, and the rules agree")
     before = states[-2] if len(states) > 1 else final
     last_but_one = event_from_builtins(game, record.lines[-2].event) if len(record.lines) > 1 else None
-    if isinstance(last_but_one, SeatResigned):
-        expected: Event | None = match.resignation_end(game, before, last_but_one.seat)
+    third_last = event_from_builtins(game, record.lines[-3].event) if len(record.lines) > 2 else None
+    if isinstance(last_but_one, SeatResigned | TimedOut):
+        reason = "timed-out" if isinstance(last_but_one, TimedOut) or isinstance(third_last, TimedOut) else "resigned"
+        expected: Event | None = match.resignation_end(game, before, last_but_one.seat, reason)
+    elif isinstance(last_but_one, DrawAccepted):
+        expected = match.draw_end(game, before)
+    elif (record.lines[-1].command or {}).get("type") == "match.abandon":
+        expected = MatchEnded(reason="abandoned", results=())
     elif before.waiting:  # called off before it started
         expected = MatchEnded(reason="cancelled", results=())
     else:

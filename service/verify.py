@@ -6,7 +6,8 @@ players' entropy was mixed in when they gave some), `rules` (the record's rules 
 `commitments` (format 2: with the seed revealed, each commitment opens to its full event and command, and each
 public form is that event's honest redaction), `fold` (the events decode and fold from `match.started`),
 `redecide` (every recorded command, re-decided from the state before it with `Rng.derive(seed, version)`, gives
-exactly the recorded events; set-up from `match.open_match`) and `outcome` (the recorded `match.ended` is the one
+exactly the recorded events; set-up from `match.open_match`), `deadlines` (each `match.timed-out` is recorded at
+or after the seat's deadline, from the recorded times) and `outcome` (the recorded `match.ended` is the one
 the rules give). The verdict names the first failing event; `rules-version-changed` says "recorded under other
 rules", not "tampered".
 """
@@ -17,12 +18,13 @@ from typing import Any
 
 import msgspec
 
+from domain import timing
 from domain.catalog import by_slug
 from domain.codec import event_from_builtins
 from domain.engine import Game
 from domain.rng import mixed_seed, seed_commitment
 from service.records import Record, RecordError, RecordHeader, RecordLine, parse_record
-from service.rules_checks import Check, check_fold, check_outcome, check_redecide
+from service.rules_checks import Check, check_deadlines, check_fold, check_outcome, check_redecide
 from service.sealing import public_form
 from store.base import StoredEvent
 from store.chain import SCHEME_FULL, canonical, commitment, event_salt, verify_chain
@@ -30,7 +32,8 @@ from store.chain import SCHEME_FULL, canonical, commitment, event_salt, verify_c
 # The verdict code of each check's failure (a check may name a more precise one, e.g. the chain's "truncated").
 FAILURE_CODES = {"format": "malformed-record", "game": "unknown-game", "chain": "chain-broken",
                  "seed": "seed-mismatch", "rules": "rules-version-changed", "commitments": "commitment-mismatch",
-                 "fold": "fold-failed", "redecide": "decision-mismatch", "outcome": "outcome-mismatch"}
+                 "fold": "fold-failed", "redecide": "decision-mismatch", "deadlines": "early-timeout",
+                 "outcome": "outcome-mismatch"}
 
 
 class Verdict(msgspec.Struct, frozen=True, kw_only=True):
@@ -85,9 +88,19 @@ def verify_record(record: Record) -> Verdict:
     fold, states = check_fold(game, record)
     checks.append(fold)
     checks.append(check_redecide(game, record, states))
+    if _timed(record):
+        checks.append(check_deadlines(record, states) if fold.status == "passed" else
+                      Check(name="deadlines", status="not-run", detail="the record does not fold"))
     checks.append(check_outcome(game, record, states) if fold.status == "passed" else
                   Check(name="outcome", status="not-run", detail="the record does not fold"))
     return _verdict(checks, record)
+
+
+def _timed(record: Record) -> bool:
+    """Whether the match runs clocks (`move_deadline`, `abandon_after`) or records a timeout or abandonment."""
+    options = record.header.options or {}
+    return any(options.get(name) for name in timing.NAMES) or any(
+        line.type == "match.timed-out" or (line.command or {}).get("type") == "match.abandon" for line in record.lines)
 
 
 def check_format(record: Record) -> Check:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from settings import Settings
@@ -97,7 +98,9 @@ class InProcessNotifier:
 
     A move only sets a flag; folding never runs on a request's thread. `batch` events are folded per transaction:
     on SQLite a batch holds the store's one write lock, so a small batch bounds how long a move waits behind it.
-    After a catch-up the thread rests `interval_s`, so the appends of that time are folded together.
+    After a catch-up the thread rests `interval_s`, so the appends of that time are folded together. `tasks` run at
+    each timed sweep, not at an append's wake-up (the composition root adds the deadline sweep, which reads every
+    active match: workers do not know the match service).
     """
 
     def __init__(self, store: Any, sweep_seconds: float = 5.0, batch: int = BATCH, interval_s: float = 0.0) -> None:
@@ -105,6 +108,7 @@ class InProcessNotifier:
         self.sweep_seconds = sweep_seconds
         self.batch = batch
         self.interval_s = interval_s
+        self.tasks: list[Callable[[], object]] = []
         self.wake = threading.Event()
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, name="turnstile-projections", daemon=True)
@@ -116,10 +120,15 @@ class InProcessNotifier:
 
     def _run(self) -> None:
         while not self.stopping.is_set():
-            self.wake.wait(self.sweep_seconds)
+            woken = self.wake.wait(self.sweep_seconds)
             self.wake.clear()
             if self.stopping.is_set():
                 return
+            for task in () if woken else self.tasks:
+                try:
+                    task()
+                except Exception:  # a failed sweep is logged and run again at the next wake-up
+                    log.exception("background task failed")
             try:
                 catch_up(self.store, limit=self.batch)
             except Exception:  # a broken batch is logged and retried at the next wake-up

@@ -30,6 +30,7 @@ from api.schemas import (
     Status,
 )
 from domain import match
+from service.deadlines import deadlines
 from service.matches import OpenedMatch, status_of
 
 IdempotencyKey = Annotated[str, HeaderParameter(name="Idempotency-Key", required=False, max_length=200,
@@ -161,7 +162,8 @@ class MatchesController(Controller):
             await live.wait(match_id, min(left, REREAD_S))
             loaded = await sync_to_thread(service.load, match_id)
         redacted = await sync_to_thread(service.first_redacted, loaded, seat)
-        body = convert.detail(loaded, seat, redacted is not None, legal="legal" in include)
+        due = await sync_to_thread(deadlines, service, loaded)
+        body = convert.detail(loaded, seat, redacted is not None, legal="legal" in include, deadlines=due)
         return Response(body, headers={"ETag": f'"{body.version}"'})
 
     @get("/{match_id:str}/legal-moves", summary="Legal moves of the caller's seat", operation_id="getLegalMoves",

@@ -18,6 +18,7 @@ from api.app import create_app
 from api.openapi_schema import OPENAPI_PATH, openapi_json
 from domain.catalog import GAMES
 from domain.engine import setups
+from domain.lifecycle import LIFECYCLE_COMMANDS
 from service.matches import MatchService, OpenedMatch
 from service.simulate import play_random_moves
 from service.tokens import new_secret, secret_hash
@@ -35,7 +36,9 @@ def test_command_and_event_unions_carry_type_discriminators() -> None:
     """Clients can dispatch on `type`: every union of commands or events declares its discriminator."""
     document = json.loads(OPENAPI_PATH.read_text())
     move = document["components"]["schemas"]["MoveRequest"]["properties"]["move"]
-    tags = {kind.__struct_config__.tag for game in GAMES for kind in game.command_types} | {"match.resign"}
+    kinds = [*LIFECYCLE_COMMANDS, *(kind for game in GAMES for kind in game.command_types)]
+    tags = {kind.__struct_config__.tag for kind in kinds}
+    assert {"match.resign", "match.offer-draw", "match.accept-draw"} <= tags
     assert move["discriminator"]["propertyName"] == "type"
     assert set(move["discriminator"]["mapping"]) == tags
     event = document["components"]["schemas"]["RecordedEvent"]["properties"]["event"]

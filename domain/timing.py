@@ -1,0 +1,51 @@
+"""Match options every game takes, kept by the match wrapper: `move_deadline` and `abandon_after` (seconds).
+
+They ride in the match's options object beside the game's own options, so a match records them in
+`match.started` (and a rematch copies them); the game never sees them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+import msgspec
+
+from domain.engine import Refusal
+
+Seconds = Annotated[int, msgspec.Meta(ge=1, le=366 * 86_400)]
+
+
+class MatchOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """`move_deadline`: seconds a seat has for each turn once put to move; `abandon_after`: seconds with no move
+    after which the match is closed as abandoned. None: no limit."""
+
+    move_deadline: Seconds | None = None
+    abandon_after: Seconds | None = None
+
+
+NAMES = tuple(MatchOptions.__struct_fields__)
+
+
+def split(raw: dict[str, Any] | None) -> tuple[dict[str, Any], MatchOptions]:
+    """The game's own options and the match's, from one options object (`bad-options` when the match's are bad)."""
+    raw = raw or {}
+    ours = {k: v for k, v in raw.items() if k in NAMES}
+    try:
+        # Strict, as the game's options: "60" is not a number of seconds.
+        decoded = msgspec.convert(ours, MatchOptions, strict=True)
+    except msgspec.ValidationError as exc:
+        raise Refusal("bad-options", f"match options: {exc}") from exc
+    return {k: v for k, v in raw.items() if k not in NAMES}, decoded
+
+
+def builtins(options: MatchOptions) -> dict[str, Any]:
+    """The match options as they are recorded (only those set)."""
+    return msgspec.to_builtins(options)  # type: ignore[no-any-return]
+
+
+def put_to_move(since: tuple[int, ...], to_move: Sequence[int], seats: int, version: int) -> tuple[int, ...]:
+    """Per seat, the version that put it to move (0: not to move): a seat still to move keeps its first version."""
+    now = set(to_move)
+    old = since or (0,) * seats
+    return tuple((old[s] or version) if s in now else 0 for s in range(seats))
