@@ -27,6 +27,8 @@ from service.webhooks import KINDS
 PAYLOAD = "WebhookPayload"
 WHAT = {"turn": "A seat of one of the app's matches became to move (`seat`).",
         "match.created": "The app created a match.",
+        "match.timed-out": "A seat of one of the app's matches missed its move deadline (`seat`); what the game's "
+                           "rule makes of it follows (`match.ended`, or play goes on).",
         "match.ended": "One of the app's matches ended (`outcome`)."}
 RECEIVED = "Received. Any other answer, a redirect, or none within 5 s is retried with backoff for up to a day"
 HEADERS = {

@@ -22,7 +22,7 @@ from service.games import game_of
 from store.base import StoredEvent
 from store.read_models import Store
 
-Kind = Literal["match.created", "moved", "turn", "match.ended"]
+Kind = Literal["match.created", "moved", "turn", "match.timed-out", "match.ended"]
 
 
 class Notification(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -95,13 +95,16 @@ class Follower:
         moving = match.to_move(game, after)
         base = Notification(kind="moved", match_id=first.match_id, game=game.slug, position=last.position,
                             version=last.version, to_move=moving)
+        # A missed deadline is told first (its seat), then what the game's rule made of it (an end, or play on).
+        timed_out = [msgspec.structs.replace(base, kind="match.timed-out", seat=e.payload["seat"])
+                     for e in group if e.type == "match.timed-out"]
         if after.ended is not None:
             outcome = msgspec.to_builtins(after.ended)
-            return [msgspec.structs.replace(base, kind="match.ended",
-                                            outcome={k: v for k, v in outcome.items() if k != "type"})]
+            return [*timed_out, msgspec.structs.replace(base, kind="match.ended",
+                                                        outcome={k: v for k, v in outcome.items() if k != "type"})]
         waiting = set(match.to_move(game, before)) if before is not None else set()
         kind: Kind = "match.created" if record_game else "moved"
-        return [msgspec.structs.replace(base, kind=kind),
+        return [*timed_out, msgspec.structs.replace(base, kind=kind),
                 *(msgspec.structs.replace(base, kind="turn", seat=seat) for seat in moving if seat not in waiting)]
 
     def _before(self, first: StoredEvent) -> MatchState:

@@ -20,8 +20,8 @@ from store.read_models import Store
 from store.webhooks import DeliveryRecord, NewWebhook, WebhookRecord
 from workers.webhook_http import RefusedTarget, target
 
-HookKind = Literal["turn", "match.created", "match.ended"]
-KINDS: tuple[str, ...] = ("turn", "match.created", "match.ended")
+HookKind = Literal["turn", "match.created", "match.timed-out", "match.ended"]
+KINDS: tuple[str, ...] = ("turn", "match.created", "match.timed-out", "match.ended")
 # Names webhook delivery ids (uuid5 of subscription, position, kind and seat): a refold derives the same ones.
 DELIVERY_NAMESPACE = uuid.UUID("6f1f7d3c-2b0e-4d43-9a55-7a1f0c7e5b21")
 

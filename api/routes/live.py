@@ -101,7 +101,8 @@ class LiveController(Controller):
     async def feed(self, request: Request[Any, Any, Any], service: Service, live: Live, after: After = 0,
                    last_event_id: LastEventId = "") -> ServerSentEvent:
         """The lifecycle of the calling app's matches, in log order: `match.created`, `moved` (with the new `version`
-        and `to_move`), `turn` (a seat became to move) and `match.ended` (with the outcome); never a hidden card.
+        and `to_move`), `turn` (a seat became to move), `match.timed-out` (a seat missed its deadline) and `match.ended`
+        (with the outcome); never a hidden card.
         Resume by global position with `Last-Event-ID` (or `after`): one connection drives "your turn"."""
         app = await sync_to_thread(require_app, request, service.app_name)
         release = live.open(caller_key(request, app))

@@ -153,13 +153,17 @@ def test_a_timed_out_match_replays_and_verifies_and_a_forged_early_timeout_does_
 
 
 def test_the_feed_tells_a_timed_out_match_ended(life: dict[str, Any]) -> None:
-    """A consumer of the notifications (webhooks, the feed) hears `match.ended` with the timed-out result."""
+    """A consumer of the notifications (webhooks, the feed) hears `match.timed-out` with the seat that missed its
+    deadline, then `match.ended` with the timed-out result."""
     service: MatchService = life["service"]
     follower = service.follower()
     _, position = follower.read(0, limit=100_000)
     match_id = create(life, "touched-on", 2, move_deadline=60)["id"]
-    time_out(service, service.load(match_id), first_due(life, match_id)[1])
+    seat, due = first_due(life, match_id)
+    time_out(service, service.load(match_id), due)
     told, _ = follower.read(position)
+    kinds = [(n.kind, n.seat) for n in told if n.match_id == match_id and n.kind != "match.created"]
+    assert kinds[-2:] == [("match.timed-out", seat), ("match.ended", None)], kinds
     ended = [n for n in told if n.match_id == match_id and n.kind == "match.ended"]
     assert len(ended) == 1 and ended[0].outcome is not None and ended[0].outcome["reason"] == "timed-out"
 

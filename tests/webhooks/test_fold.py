@@ -55,3 +55,25 @@ def test_a_fold_from_a_stale_cursor_writes_nothing(store: Store) -> None:
     assert not store.commit_fold(hook.id, [late], hook.log_cursor, moved.log_cursor + 5)  # another folder was first
     assert [d.kind for d in store.deliveries("app-s", hook.id, 10) or []] == ["match.created"]
     assert store.webhook("app-s", hook.id) == moved
+
+
+def test_a_missed_deadline_is_delivered_to_who_asked_for_it(store: Store) -> None:
+    """`match.timed-out` (with the seat) goes to subscriptions of that kind, before the match's end."""
+    from datetime import timedelta
+
+    from service.deadlines import deadlines, time_out
+
+    service, hooks = MatchService(store), Webhooks(store, allow_private=True)
+    store.create_app_key("app-t", "hash-t")
+    told = hooks.create("app-t", "http://127.0.0.1:9/", ["match.timed-out", "match.ended"])
+    untold = hooks.create("app-t", "http://127.0.0.1:9/", ["turn"])
+    match_id = service.create("touched-on", ["a", "b"], {"move_deadline": 60}, owner="app-t").record.id
+    loaded = service.load(match_id)
+    (seat, due), = deadlines(service, loaded).items()
+    assert time_out(service, loaded, due + timedelta(seconds=1)) == 1
+    fold_all(store, Follower(store))
+    delivered = {d.kind: d for d in store.deliveries("app-t", told.id, 100) or []}
+    assert sorted(delivered) == ["match.ended", "match.timed-out"]
+    assert delivered["match.timed-out"].position == delivered["match.ended"].position, "told by one append"
+    assert f'"seat":{seat}' in delivered["match.timed-out"].body
+    assert all(d.kind == "turn" for d in store.deliveries("app-t", untold.id, 100) or [])
