@@ -19,6 +19,7 @@ from api.edge import refuse_nul
 from api.listener import live
 from api.observe import observe
 from api.openapi_games import type_options, type_views
+from api.openapi_links import add_links
 from api.openapi_names import describe_event_streams, name_components, offer_plain_text, type_headers
 from api.openapi_schema import ClosedStructSchemaPlugin, add_discriminators, forbid_nul
 from api.openapi_webhooks import add_webhooks
@@ -121,7 +122,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     app.state.hub = hub
     app.state.tails = tails
     # Built once here; what /schema serves. Names first: the discriminators map tags to the final names.
-    document = add_webhooks(describe_event_streams(type_headers(type_views(type_options(
-        name_components(app.openapi_schema))))))
+    document = add_links(add_webhooks(describe_event_streams(type_headers(type_views(type_options(
+        name_components(app.openapi_schema)))))))
     forbid_nul(add_discriminators(offer_plain_text(document, RECORD_MEDIA_TYPE)))
     return observe(app)

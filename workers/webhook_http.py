@@ -58,7 +58,10 @@ def allowed(address: str, allow_private: bool) -> bool:
 
 def target(url: str, allow_private: bool) -> Target:
     """The checked target of a webhook URL (its host resolved now); RefusedTarget saying why it cannot be one."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:  # e.g. "http://[": an IPv6 bracket never closed
+        raise RefusedTarget(f"the URL cannot be read ({exc})") from None
     if parts.scheme not in ("http", "https"):
         raise RefusedTarget("the URL must be http:// or https://")
     if not parts.hostname:

@@ -7,6 +7,7 @@ import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 import schemathesis
@@ -133,3 +134,41 @@ def test_every_operation_that_takes_a_credential_says_so() -> None:
     assert paths["/v1/matches"]["post"]["security"] == [{"bearer": []}]
     assert paths["/v1/matches/{match_id}/moves"]["post"]["security"] == [{"bearer": []}]
     assert paths["/v1/matches/{match_id}"]["get"]["security"] == [{}, {"bearer": []}]
+
+
+def test_the_api_holds_up_when_its_links_are_followed(served: Served, api_schema: BaseSchema) -> None:
+    """schemathesis's stateful run: it creates matches with the app key, then follows the document's links (read,
+    legal moves, a listed move played, events, a state, the export) with one of the created match's seat tokens, as
+    an integrating app would; every answer must be documented and none a 5xx."""
+    seats: dict[str, list[str]] = {}
+    # Schema-valid calls only: invalid input is the per-operation test's (above); this one is about call sequences.
+    api_schema.config.generation.update(modes=[schemathesis.GenerationMode.POSITIVE])
+    # Creations are replaced by real ones (below), so a creation generated as invalid is "accepted": not a finding.
+    api_schema.config.checks.update(excluded_check_names=["negative_data_rejection"])
+
+    class Workflow(api_schema.as_state_machine()):  # type: ignore[misc]
+        def before_call(self, case: schemathesis.Case) -> None:
+            # Creations are what the links start from: make each one a real match (a game at its sample set-up)
+            # rather than the random bodies the create operation's own fuzzing already covers.
+            if case.operation.path == "/v1/matches" and case.method.upper() == "POST":
+                game = random.Random(case.id).choice(GAMES)
+                count, options = setups(game)[0]
+                case.body = {"game": game.slug, "seats": [{"player": f"linked-{i}"} for i in range(count)],
+                             "options": options}
+            if isinstance(case.query, dict) and "wait_for_version" in case.query:
+                case.query.update(timeout=1, wait_for_version=0)  # a long poll is checked above; here: no waits
+
+        def after_call(self, response: Any, case: schemathesis.Case) -> None:
+            super().after_call(response, case)
+            if case.operation.path == "/v1/matches" and case.method.upper() == "POST" and response.status_code == 201:
+                created = response.json()
+                seats[created["id"]] = [seat["token"] for seat in created["seats"]]
+
+        def get_call_kwargs(self, case: schemathesis.Case) -> dict[str, Any]:
+            tokens = seats.get((case.path_parameters or {}).get("match_id", ""), [])
+            secret = random.Random(case.id).choice(tokens) if tokens else served.key
+            return {"headers": {"Authorization": f"Bearer {secret}"}}
+
+    Workflow.run(settings=settings(max_examples=15, stateful_step_count=6, deadline=None,
+                                   suppress_health_check=list(HealthCheck)))
+    assert seats, "the run created matches and followed them"

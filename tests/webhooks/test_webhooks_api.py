@@ -91,6 +91,7 @@ def test_another_apps_webhook_does_not_exist_for_an_app(client: TestClient, stor
     ({**HOOK, "url": "ftp://127.0.0.1/hook"}, 400, "invalid-request"),
     ({**HOOK, "url": "http://user:pw@127.0.0.1/hook"}, 422, "bad-webhook-url"),
     ({**HOOK, "url": "http://no-such-host.invalid/hook"}, 422, "bad-webhook-url"),
+    ({**HOOK, "url": "http://[::1/hook"}, 422, "bad-webhook-url"),  # an unclosed IPv6 bracket: found as a 500
     ({**HOOK, "kinds": []}, 400, "invalid-request"),
     ({**HOOK, "kinds": ["moved"]}, 400, "invalid-request"),
     ({**HOOK, "secret": "mine"}, 400, "invalid-request"),
