@@ -112,28 +112,17 @@ def readers(base: str, match_ids: list[str], streams: range, since: float, secon
 
 def server_rss_kib(port: int) -> int:
     """Resident memory of the server on `port` and its worker processes (KiB, from /proc)."""
-    def status(pid: str) -> dict[str, str]:
-        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
-        return {k: v.strip() for k, _, v in (line.partition(":") for line in lines)}
-
-    pids = [p for p in os.listdir("/proc") if p.isdigit()]
-    root = [p for p in pids if f"--port\0{port}\0".encode() in _cmdline(p)]
-    family = set(root) | {p for p in pids if _safe(lambda p=p: status(p).get("PPid")) in root}
-    return sum(int(_safe(lambda p=p: status(p).get("VmRSS", "0 kB")).split()[0]) for p in family)
-
-
-def _cmdline(pid: str) -> bytes:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes() + b"\0"
-    except OSError:
-        return b""
-
-
-def _safe(read: Any) -> Any:
-    try:
-        return read()
-    except OSError:
-        return "0 kB"
+    processes: dict[str, tuple[bytes, dict[str, str]]] = {}  # pid -> (command line, status fields)
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes() + b"\0"
+            lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+        except OSError:  # gone meanwhile
+            continue
+        processes[pid] = (command, {k: v.strip() for k, _, v in (line.partition(":") for line in lines)})
+    root = {pid for pid, (command, _) in processes.items() if f"--port\0{port}\0".encode() in command}
+    family = root | {pid for pid, (_, status) in processes.items() if status.get("PPid") in root}
+    return sum(int(processes[pid][1].get("VmRSS", "0 kB").split()[0]) for pid in family)
 
 
 def idle_streams(base: str, key: str, count: int) -> int:
