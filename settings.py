@@ -93,6 +93,8 @@ class Settings:
     webhook_senders: int = 4
     # How often a process looks for new events (to derive deliveries) and due deliveries without being woken.
     webhook_poll_s: float = 0.5
+    # ... and the least time between two folds: the appends of that time are folded together.
+    webhook_fold_interval_s: float = 0.1
     # A sender holds its subscription this long per attempt: a sender killed mid-attempt frees it then.
     webhook_lease_s: float = 30.0
 
@@ -106,7 +108,7 @@ class Settings:
                 raise SettingsError(f"{PREFIX}{name.upper()} must be positive, not {getattr(self, name)!r}")
         for name in ("notify_breaker_cool_down_s", "projection_delay_s", "workers", "inprocess_projection_interval_s",
                      "rate_app_per_s", "rate_seat_per_s", "rate_address_per_s", "webhook_max_attempts",
-                     "replica_cool_down_s", "replica_wait_s"):
+                     "replica_cool_down_s", "replica_wait_s", "webhook_fold_interval_s"):
             if getattr(self, name) < 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} may not be negative")
         if self.webhook_lease_s <= self.webhook_timeout_s:  # else a second attempt could start beside a slow one

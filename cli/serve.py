@@ -30,9 +30,11 @@ def default_workers(database_url: str, cpus: int | None = None) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """Run the API with uvicorn (httptools, uvloop) in N worker processes, each with its own store and notifier."""
+    """Run the API with uvicorn (httptools, uvloop, one write per answer) in N worker processes, each with its own
+    store and notifier."""
     import uvicorn
 
+    from api.one_write import PROTOCOL
     from service.logs import uvicorn_log_config
     from settings import Settings
     from store.factory import open_store
@@ -48,7 +50,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # An import string and a factory, so every worker process builds its own app (api.asgi.create). Each request is
     # one JSON log line of ours (api/observe.py), so uvicorn's own access log stays off unless asked for.
     uvicorn.run("api.asgi:create", factory=True, host=args.host, port=args.port, workers=workers,
-                http="httptools", loop="uvloop", log_level="info", access_log=args.access_log,
+                http=PROTOCOL, loop="uvloop", log_level="info", access_log=args.access_log,
                 log_config=uvicorn_log_config(not sys.stderr.isatty(), args.access_log), timeout_graceful_shutdown=10)
     return 0
 

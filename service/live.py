@@ -14,7 +14,7 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from service.metrics import OPEN_STREAMS
 
@@ -33,6 +33,14 @@ class TooManyStreams(Exception):
         self.limit = limit
 
 
+class MatchListener(Protocol):
+    """Told of the signals of the matches it follows."""
+
+    def follows(self, match_id: str) -> bool: ...
+
+    def signalled(self, match_id: str) -> None: ...
+
+
 class Hub:
     """Signals per match and for the whole log, waited on by the event loop, raised from any thread."""
 
@@ -43,7 +51,7 @@ class Hub:
         self._lock = threading.Lock()
         self.streams_per_caller = streams_per_caller
         self.closing = False
-        self.listeners: list[Callable[[str], None]] = []  # told of every signal, on the loop (Tails)
+        self.listeners: list[MatchListener] = []  # told of the signals of matches they follow, on the loop (Tails)
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """Use this event loop (the server's) for waiting; signals from other threads are handed to it."""
@@ -51,19 +59,28 @@ class Hub:
         self.closing = False
 
     def moved(self, match_id: str) -> None:
-        """A match got new events (this process's append, or another's, heard through the database)."""
+        """A match got new events (this process's append, or another's, heard through the database).
+
+        Nothing to do when nobody here waits for that match or for the feed: most moves are of matches nobody
+        streams, and this spares them a hop to the event loop (a wake-up of its thread) from the move's thread."""
         loop = self._loop
-        if loop is None or loop.is_closed():
+        if loop is None or loop.is_closed() or not self.awaited(match_id):
             return
         if _running_loop() is loop:
             self._wake(match_id)
         else:
             loop.call_soon_threadsafe(self._wake, match_id)
 
+    def awaited(self, match_id: str) -> bool:
+        """Whether a signal of this match would wake anyone (read from any thread: a waiter who registers just after
+        this says no re-reads within its timeout, as it would after missing a signal sent just before it waited)."""
+        waiting = self._waiting
+        return match_id in waiting or None in waiting or any(each.follows(match_id) for each in self.listeners)
+
     def _wake(self, match_id: str | None) -> None:
         if match_id is not None:
             for listener in self.listeners:
-                listener(match_id)
+                listener.signalled(match_id)
         for key in {match_id, None}:
             for event in self._waiting.get(key, ()):
                 event.set()
@@ -163,11 +180,16 @@ class Tails:
                  fresh_s: float = 5.0) -> None:
         self.service, self.kept, self.matches, self.fresh_s = service, kept, matches, fresh_s
         self._slots: OrderedDict[str, _Slot] = OrderedDict()
-        hub.listeners.append(self._signalled)
+        hub.listeners.append(self)
         self._made: OrderedDict[Hashable, Any] = OrderedDict()
         self.reads = 0  # store reads made (what the sharing saves is visible in tests and benches)
 
-    def _signalled(self, match_id: str) -> None:
+    def follows(self, match_id: str) -> bool:
+        """Whether a stream here has read this match (its signals must be counted)."""
+        return match_id in self._slots
+
+    def signalled(self, match_id: str) -> None:
+        """A signal of the match: its shared read is stale."""
         slot = self._slots.get(match_id)
         if slot is not None:
             slot.signals += 1

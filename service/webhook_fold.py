@@ -120,6 +120,8 @@ class WebhookDispatcher:
                         self.courier.wake()
             except Exception:  # a broken fold is logged and tried again at the next wake-up
                 log.exception("folding webhook deliveries failed")
+            # Appends meanwhile only raise the flag: a busy server folds a few times a second, not once per move.
+            self._stopping.wait(self.settings.webhook_fold_interval_s)
 
     def close(self) -> None:
         """Stop folding and sending (an attempt in flight ends within its timeout)."""

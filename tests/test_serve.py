@@ -9,9 +9,12 @@ from typing import Any
 
 import pytest
 from litestar.testing import TestClient
+from uvicorn.importer import import_from_string
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 import cli
 from api.asgi import create
+from api.one_write import PROTOCOL
 from cli import serve
 from settings import Settings, SettingsError
 from workers import notify
@@ -36,11 +39,12 @@ def ran(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[dict[str, Any]]
     return calls
 
 
-def test_serve_hands_uvicorn_the_factory_its_c_parser_and_uvloop(ran: list[dict[str, Any]]) -> None:
+def test_serve_hands_uvicorn_the_factory_a_c_parser_writing_once_and_uvloop(ran: list[dict[str, Any]]) -> None:
     assert cli.main(["serve", "--port", "8123"]) == 0
     (call,) = ran
     assert call["app"] == "api.asgi:create" and call["factory"] is True
-    assert (call["workers"], call["port"], call["http"], call["loop"]) == (1, 8123, "httptools", "uvloop")
+    assert (call["workers"], call["port"], call["http"], call["loop"]) == (1, 8123, PROTOCOL, "uvloop")
+    assert issubclass(import_from_string(PROTOCOL), HttpToolsProtocol)  # the C parser, writing once per answer
     assert call["access_log"] is False
 
 

@@ -89,16 +89,21 @@ class LogPages:
 
 def run_batch(store: Store, projection: Projection, limit: int = BATCH, pages: LogPages | None = None) -> int:
     """Fold one batch after the checkpoint; returns how many positions it advanced (0: caught up or stopped)."""
+    return fold_batch(store, projection, limit, pages)[0]
+
+
+def fold_batch(store: Store, projection: Projection, limit: int, pages: LogPages | None) -> tuple[int, bool]:
+    """Fold one batch: (positions advanced, whether the log may hold more: the batch read `limit` entries)."""
     with store.read_model_batch(projection.name, projection.version) as batch:
         checkpoint = batch.checkpoint
         if checkpoint.error is not None:
-            return 0
+            return 0, False
         if pages is None:
             entries = [log_entry(e) for e in store.read_all(checkpoint.position, limit)]
         else:
             entries = pages.read(checkpoint.position, limit)
         if not entries:
-            return 0
+            return 0, False
         staged = StagedDocs(batch)
         done = checkpoint.position
         error: ProjectionError | None = None
@@ -115,7 +120,9 @@ def run_batch(store: Store, projection: Projection, limit: int = BATCH, pages: L
         batch.commit(list(staged.changes.values()), Checkpoint(
             projection=projection.name, version=projection.version, position=done,
             error=None if error is None else str(error), error_position=None if error is None else error.position))
-        return done - checkpoint.position if error is None else 0
+        if error is not None:
+            return 0, False
+        return done - checkpoint.position, len(entries) == limit
 
 
 def catch_up(store: Store, projections: tuple[Projection, ...] = PROJECTIONS, limit: int = BATCH,
@@ -123,15 +130,17 @@ def catch_up(store: Store, projections: tuple[Projection, ...] = PROJECTIONS, li
     """Run every projection until it reaches the head of the log (or stops on an error), or `stopping()` says so
     between rounds of batches (a worker asked to stop finishes its batch, not the whole backlog).
 
-    The projections take turns batch by batch, so they read the same stretches of the log and each is read once.
+    The projections take turns batch by batch, so they read the same stretches of the log and each is read once. A
+    projection whose batch came back short has reached the head: it is not asked again (an append after that read
+    woke the runner, which catches up again).
     """
     pages = LogPages(store, keep=4 * limit)
     total = 0
     running = list(projections)
     while running and not stopping():
-        advanced = [(projection, run_batch(store, projection, limit, pages)) for projection in running]
-        total += sum(folded for _, folded in advanced)
-        running = [projection for projection, folded in advanced if folded > 0]
+        folded = [(projection, *fold_batch(store, projection, limit, pages)) for projection in running]
+        total += sum(advanced for _, advanced, _ in folded)
+        running = [projection for projection, _, more in folded if more]
     return total
 
 

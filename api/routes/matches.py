@@ -31,7 +31,7 @@ from api.schemas import (
 )
 from domain import match
 from service.deadlines import deadlines
-from service.matches import OpenedMatch, status_of
+from service.matches import MatchService, OpenedMatch, status_of
 
 IdempotencyKey = Annotated[str, HeaderParameter(name="Idempotency-Key", required=False, max_length=200,
                                                   description="Retries with the same key return the first answer")]
@@ -73,6 +73,18 @@ def created_response(created: OpenedMatch) -> Response[CreatedMatch]:
         rematch_of=record.rematch_of,
     )
     return Response(body, status_code=201, headers={"Location": f"/v1/matches/{record.id}"})
+
+
+def read_detail(request: Request[Any, Any, Any], service: MatchService, match_id: str, seat: int | None,
+                legal: bool) -> tuple[MatchDetail, int | None]:
+    """The match as the caller may see it, and the caller's seat (`seat`: known from an earlier read of this
+    request). One call on a handler thread: the read, the token check and the answer, not a hop for each."""
+    loaded = service.load(match_id)
+    if seat is None:
+        seat = seat_of(request, loaded.record, service.app_name)
+    body = convert.detail(loaded, seat, service.first_redacted(loaded, seat) is not None, legal=legal,
+                          deadlines=deadlines(service, loaded))
+    return body, seat
 
 
 def expected_from(body: int | None, if_match: str) -> int | None:
@@ -152,18 +164,14 @@ class MatchesController(Controller):
         Long poll: with `wait_for_version=N` the answer waits until the match passes version N (answering as soon as
         it does), or `timeout` seconds; at the timeout it is the match as it is then (200, same version as before:
         compare `version`), so a client that cannot hold a stream asks again."""
-        loaded = await sync_to_thread(service.load, match_id)
-        seat = await sync_to_thread(seat_of, request, loaded.record, service.app_name)
+        body, seat = await sync_to_thread(read_detail, request, service, match_id, None, "legal" in include)
         deadline = time.monotonic() + timeout
-        while loaded.record.version <= wait_for_version and not live.closing:
+        while body.version <= wait_for_version and not live.closing:
             left = deadline - time.monotonic()
             if left <= 0:
                 break
             await live.wait(match_id, min(left, REREAD_S))
-            loaded = await sync_to_thread(service.load, match_id)
-        redacted = await sync_to_thread(service.first_redacted, loaded, seat)
-        due = await sync_to_thread(deadlines, service, loaded)
-        body = convert.detail(loaded, seat, redacted is not None, legal="legal" in include, deadlines=due)
+            body, seat = await sync_to_thread(read_detail, request, service, match_id, seat, "legal" in include)
         return Response(body, headers={"ETag": f'"{body.version}"'})
 
     @get("/{match_id:str}/legal-moves", summary="Legal moves of the caller's seat", operation_id="getLegalMoves",

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import time
+from typing import Any
 
 from service.matches import MatchService
 from service.notifications import Follower
 from service.simulate import play_random_moves
-from service.webhook_fold import fold_all
+from service.webhook_fold import WebhookDispatcher, fold_all
 from service.webhooks import Webhooks, delivery_id
 from store.read_models import Store
 from store.webhooks import NewDelivery
+from tests.webhooks.conftest import FAST
 
 
 def bodies(store: Store, app: str, webhook_id: str) -> dict[str, str]:
@@ -77,3 +81,27 @@ def test_a_missed_deadline_is_delivered_to_who_asked_for_it(store: Store) -> Non
     assert delivered["match.timed-out"].position == delivered["match.ended"].position, "told by one append"
     assert f'"seat":{seat}' in delivered["match.timed-out"].body
     assert all(d.kind == "turn" for d in store.deliveries("app-t", untold.id, 100) or [])
+
+
+def test_a_burst_of_moves_is_folded_a_few_times_not_once_a_move(store: Store) -> None:
+    """Moves only raise the dispatcher's flag; between two folds it rests `webhook_fold_interval_s`, so a busy server
+    looks at its subscriptions a few times a second whatever its move rate (here: 200 wake-ups in 0.5 s)."""
+    looked: list[float] = []
+    webhooks = store.webhooks
+
+    def counted(app: str | None) -> Any:
+        looked.append(time.monotonic())
+        return webhooks(app)
+
+    store.webhooks = counted  # type: ignore[method-assign]
+    settings = dataclasses.replace(FAST, webhook_poll_s=5.0, webhook_fold_interval_s=0.1)
+    dispatcher = WebhookDispatcher(store, settings)
+    try:
+        began = time.monotonic()
+        while time.monotonic() - began < 0.5:
+            dispatcher.moved()
+            time.sleep(0.0025)
+        time.sleep(0.15)
+    finally:
+        dispatcher.close()
+    assert 2 <= len(looked) <= 8, looked

@@ -99,3 +99,28 @@ def test_log_pages_answer_as_the_store_does_from_any_checkpoint(store: Any) -> N
     for after in [0, *[e.position for e in log[:: max(1, len(log) // 25)]], log[3].position, 0]:
         for limit in (1, 7, 50):
             assert [e.position for e in pages.read(after, limit)] == [e.position for e in store.read_all(after, limit)]
+
+
+def test_a_catch_up_that_reaches_the_head_asks_no_projection_again(store: Any) -> None:
+    """A batch that came back short has reached the head: one transaction per projection, not a second empty round."""
+    play_matches(store, 2, seed=8)
+    opened: list[str] = []
+    open_batch = store.read_model_batch
+
+    def counted(projection: str, version: int) -> Any:
+        opened.append(projection)
+        return open_batch(projection, version)
+
+    store.read_model_batch = counted
+    assert catch_up(store, limit=100_000) > 0
+    assert sorted(opened) == sorted(p.name for p in PROJECTIONS)
+    opened.clear()
+    events = store.events_after(0)
+    catch_up(store, limit=1)  # nothing new: each projection looks once
+    assert sorted(opened) == sorted(p.name for p in PROJECTIONS)
+    for projection in PROJECTIONS:
+        store.reset_read_model(projection.name)
+    opened.clear()
+    catch_up(store, limit=events)  # a full batch may have more behind it: looked at once more
+    assert len(opened) == 2 * len(PROJECTIONS)
+    assert_tables_equal_a_fresh_fold(store)
