@@ -6,7 +6,6 @@ anything else of the request (no headers, so no token or key can reach a log).
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import secrets
@@ -14,8 +13,14 @@ import sys
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
+import msgspec
+
 # What a caller's X-Request-ID may be: short, and safe to echo into headers and logs.
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
+
+
+# A log line's JSON (one per request): msgspec, a tenth of json.dumps's cost here; what it cannot encode, as text.
+LINE = msgspec.json.Encoder(enc_hook=str)
 
 
 def request_id(given: str | None) -> str:
@@ -42,7 +47,7 @@ class JsonFormatter(logging.Formatter):
             **fields_of(record)}
         if record.exc_info:
             line["traceback"] = self.formatException(record.exc_info)
-        return json.dumps(line, default=str, separators=(",", ":"))
+        return LINE.encode(line).decode()
 
 
 class HumanFormatter(logging.Formatter):
