@@ -3,7 +3,9 @@
 A move costs one round trip to the store when this process's cached state is current: it is decided on the
 cached state and appended with that state's version and head hash, and the append itself checks both the version
 and the command id. Only when the append finds the match moved on (another process wrote) is the state refreshed,
-in one more round trip. Reads refresh first (one round trip), so a client always reads its own writes.
+in one more round trip. Reads refresh first (one round trip), so a client always reads its own writes. A process
+that has not cached a match folds it on the match's snapshot (service/snapshots.py), saved as moves enter each new
+band of versions.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from domain.codec import to_builtins
 from domain.engine import Command, Event, Game, Refusal
 from domain.match import MatchState
 from domain.rng import Rng, mixed_seed, seed_commitment
-from service import metrics
+from service import metrics, snapshots
 from service.games import decode_events, game_of
 from service.records import seen_by
 from service.sealing import sealed
@@ -38,6 +40,7 @@ from store.base import (
     RecordCorrupt,
     SeatRecord,
     SeedSource,
+    Snapshot,
     StoredEvent,
     Visibility,
     chain_break,
@@ -117,6 +120,20 @@ def new_seats(players: Sequence[str | None]) -> tuple[tuple[SeatRecord, ...], tu
     return tuple(rows), tuple(tokens), tuple(codes)
 
 
+@dataclass(frozen=True)
+class Base:
+    """What a load folds the stored events on: the state at `version`, whose event has hash `head_hash` (a cached
+    match or a snapshot), or START, nothing before the first event."""
+
+    version: int
+    head_hash: str
+    state: MatchState | None = None
+    game: Game[Any] | None = None
+
+
+START = Base(0, GENESIS)
+
+
 class StateCache:
     """Folded matches by id, newest version only, bounded (LRU). Only ever an accelerator."""
 
@@ -159,8 +176,9 @@ class MatchService:
     """Creates matches and plays moves against an event store."""
 
     def __init__(self, store: Store, cache: StateCache | None = None, notifier: Notifier | None = None,
-                 reads: ReadStore | None = None) -> None:
+                 reads: ReadStore | None = None, *, use_snapshots: bool = True) -> None:
         self.store = store
+        self.use_snapshots = use_snapshots  # read and save snapshots (service/snapshots.py) of long matches
         self.reads = reads or store  # match lists and event logs (a read replica); moves and details: the primary
         self.cache = cache or StateCache()
         self.notifier = notifier or NoNotifier()
@@ -212,25 +230,84 @@ class MatchService:
     def load(self, match_id: str) -> LoadedMatch:
         """The match as stored now (one round trip), folding only what the cache lacks; RecordCorrupt if broken.
 
-        The read starts at the last cached event, so a tail deleted or replaced since it was served is noticed.
+        With the match cached it folds the events after the cached state; without, the events after the match's
+        snapshot (service/snapshots.py) when that fits the record, else all of them. The read starts at the base's
+        own event, so a tail deleted or replaced since it was served is noticed; a snapshot that does not fit is set
+        aside (the events are read again, from the first), never taken for damage.
         """
         cached = self.cache.get(match_id)
-        after = 0 if cached is None else cached.record.version
-        record, stored = self.store.match_with_events(match_id, max(after - 1, 0))
         if cached is not None:
-            if not stored or (stored[0].version, stored[0].hash) != (after, cached.record.head_hash):
-                self._corrupt(match_id, f"event {after}, already served, is missing or altered")
+            on = Base(cached.record.version, cached.record.head_hash, cached.state, cached.game)
+            loaded = self._fold(on, *self.store.match_with_events(match_id, max(on.version - 1, 0)))
+            if loaded is None:
+                self._corrupt(match_id, f"event {on.version}, already served, is missing or altered")
+            return loaded
+        if not self.use_snapshots:
+            return self._fold_all(match_id)
+        record, saved, stored = self.store.match_with_snapshot(match_id, snapshots.FINGERPRINT)
+        base = START if saved is None else self._base_of(match_id, saved)
+        loaded = None if base is None else self._fold(base, record, stored)
+        if base is None or loaded is None:  # a snapshot set aside
+            if base is not None:
+                log.warning("match %s: its snapshot at version %s does not fit the stored events; folding them all",
+                            match_id, base.version)
+            base, loaded = START, self._fold_all(match_id)
+        if snapshots.crossed(base.version, loaded.record.version):
+            self._save_snapshot(loaded, replace=saved is not None and base is START)  # over one set aside
+        return loaded
+
+    def _fold_all(self, match_id: str) -> LoadedMatch:
+        """The match as stored now, every event folded."""
+        loaded = self._fold(START, *self.store.match_with_events(match_id))
+        assert loaded is not None  # from the first event there is no base event to miss
+        return loaded
+
+    def _fold(self, base: Base, record: MatchRecord, stored: list[StoredEvent]) -> LoadedMatch | None:
+        """The match `record` with `stored` (its events from the base's own on) folded on `base`, and cached; None
+        when the first is not the base's event (or the match is another game). RecordCorrupt when the chain from
+        the base does not reach the row's head."""
+        if base.version:
+            if not stored or (stored[0].version, stored[0].hash) != (base.version, base.head_hash):
+                return None
+            if base.game is not None and base.game.slug != record.game:
+                return None
             stored = stored[1:]
-        broken = chain_break(record.version, record.head_hash, after,
-                             GENESIS if cached is None else cached.record.head_hash, stored)
+        broken = chain_break(record.version, record.head_hash, base.version, base.head_hash, stored)
         if broken is not None:
-            self._corrupt(match_id, broken)
-        game = game_of(record.game) if cached is None else cached.game
-        state = match.fold(game, decode_events(game, [e.payload for e in stored]),
-                           None if cached is None else cached.state)
+            self._corrupt(record.id, broken)
+        game = base.game or game_of(record.game)
+        state = match.fold(game, decode_events(game, [e.payload for e in stored]), base.state)
         loaded = LoadedMatch(record=record, game=game, state=state)
         self.cache.put(loaded)
         return loaded
+
+    def _base_of(self, match_id: str, saved: Snapshot) -> Base | None:
+        """A saved snapshot as a base to fold on, when it decodes to this match's state at its version (whether it
+        fits the stored events is seen in them)."""
+        try:
+            owner, game, state = snapshots.decode(saved.state)
+        except snapshots.Unfit as unfit:
+            log.warning("match %s: its snapshot at version %s does not decode (%s); folding the events", match_id,
+                        saved.version, unfit)
+            return None
+        if (owner, state.version) != (match_id, saved.version):
+            log.warning("match %s: its snapshot at version %s holds match %s at version %s; folding the events",
+                        match_id, saved.version, owner, state.version)
+            return None
+        return Base(saved.version, saved.head_hash, state, game)
+
+    def _save_snapshot(self, loaded: LoadedMatch, *, replace: bool = False) -> None:
+        """Save the match's state as its snapshot. Only ever an accelerator: a failure is logged, never raised."""
+        if not self.use_snapshots:
+            return
+        try:
+            blob = snapshots.encode(loaded.game, loaded.record.id, loaded.state)
+            if blob is not None:
+                self.store.save_snapshot(loaded.record.id, Snapshot(loaded.record.version, snapshots.FINGERPRINT,
+                                                                    loaded.record.head_hash, blob), replace=replace)
+        except Exception:  # noqa: BLE001  (a snapshot not saved costs a longer fold later, nothing else)
+            log.warning("match %s: could not save a snapshot at version %s", loaded.record.id,
+                        loaded.record.version, exc_info=True)
 
     def list_matches(self, *, game: str | None, player: str | None, status: str | None, owner: str | None,
                      after: tuple[datetime, str] | None, limit: int) -> list[MatchRecord]:
@@ -359,6 +436,8 @@ class MatchService:
             metrics.EVENTS_APPENDED.labels(loaded.game.slug).inc(len(result.events))
             after = self._advance(loaded, events, result, row_seats)
             self._moved(match_id)
+            if snapshots.crossed(version, after.record.version):
+                self._save_snapshot(after)
             return Played(result=result, after=after)
         raise VersionMismatch(loaded.state.version, self.load(match_id).state.version)
 

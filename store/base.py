@@ -113,6 +113,18 @@ class AppendResult(msgspec.Struct, frozen=True):
     duplicate: bool
 
 
+class Snapshot(msgspec.Struct, frozen=True):
+    """A match's folded state as saved at `version` (service/snapshots.py encodes and trusts it, or not).
+
+    `head_hash` is the hash of the event at `version`; `fingerprint` names the rules code that folded `state`.
+    """
+
+    version: int
+    fingerprint: str
+    head_hash: str
+    state: bytes
+
+
 class StoreError(Exception):
     """Base of every error the store raises on purpose."""
 
@@ -214,6 +226,21 @@ class EventStore(Protocol):
 
     def match_with_events(self, match_id: str, after_version: int = 0) -> tuple[MatchRecord, list[StoredEvent]]:
         """The match row and its events after `after_version` up to the row's version, in one round trip."""
+        ...
+
+    def match_with_snapshot(self, match_id: str,
+                            fingerprint: str) -> tuple[MatchRecord, Snapshot | None, list[StoredEvent]]:
+        """The match row, its snapshot if saved with `fingerprint`, and its events from the snapshot's version (from
+        the first without one) up to the row's version, in one round trip."""
+        ...
+
+    def snapshot(self, match_id: str) -> Snapshot | None:
+        """The match's saved snapshot (of any fingerprint), or None."""
+        ...
+
+    def save_snapshot(self, match_id: str, snapshot: Snapshot, *, replace: bool = False) -> None:
+        """Save the match's snapshot unless the saved one is as new or newer and of the same fingerprint (two
+        processes saving at once keep the newer); `replace` saves it whatever is saved (that one did not fit)."""
         ...
 
     def read_all(self, after_position: int = 0, limit: int = 500, *, owner: str | None = None) -> list[StoredEvent]:

@@ -40,6 +40,7 @@ from store.base import (
     NewMatch,
     RecordCorrupt,
     SeatRecord,
+    Snapshot,
     StoredEvent,
     StoreUnavailable,
     appended,
@@ -328,6 +329,32 @@ class PostgresStore(SqlStore):
             raise MatchNotFound(match_id)
         record = self.match_of(row)
         return record, [self.event_of(r) for r in rows if r[1] <= record.version]
+
+    def match_with_snapshot(self, match_id: str,
+                            fingerprint: str) -> tuple[MatchRecord, Snapshot | None, list[StoredEvent]]:
+        """The match row, its snapshot if saved with `fingerprint`, and its events from the snapshot's version (from
+        the first without one) up to the row's version, in one round trip (a second only when a snapshot is saved
+        between its two statements)."""
+        with self._pool.connection() as conn:
+            with conn.pipeline():
+                # The row and its snapshot in one statement (a snapshot is saved after its append commits, so it
+                # is never past the row), then the events from the snapshot's version as that statement finds it.
+                row_cursor = conn.execute(
+                    f"SELECT m.*, s.version, s.fingerprint, s.head_hash, s.state FROM (SELECT {MATCH_COLUMNS} FROM "
+                    "matches WHERE id = %s) AS m LEFT JOIN snapshots AS s ON s.match_id = m.id AND s.fingerprint = %s",
+                    (match_id, fingerprint),
+                )
+                events_cursor = conn.execute(
+                    f"SELECT {EVENT_COLUMNS} FROM events WHERE match_id = %s AND version >= coalesce((SELECT "
+                    "version FROM snapshots WHERE match_id = %s AND fingerprint = %s), 1) ORDER BY version",
+                    (match_id, match_id, fingerprint),
+                )
+            row, rows = row_cursor.fetchone(), events_cursor.fetchall()
+            if row is None:
+                raise MatchNotFound(match_id)
+            record = self.match_of(row[:20])
+            snapshot = None if row[20] is None else self.snapshot_of(row[20:])
+            return record, *self.snapshot_and_events(conn, record, snapshot, [self.event_of(r) for r in rows])
 
     def read_all(self, after_position: int = 0, limit: int = 500, *, owner: str | None = None) -> list[StoredEvent]:
         """The global log after the event at `after_position`, in (transaction, position) order, below the horizon."""

@@ -1,4 +1,4 @@
-"""What both SQL adapters share: one SQL shape for reads, app keys, read models and webhooks, two dialects.
+"""What both SQL adapters share: one SQL shape for reads, snapshots, app keys, read models and webhooks, two dialects.
 
 An adapter (store/postgres.py, store/sqlite.py) subclasses `SqlStore` and keeps only what differs: how it holds
 connections (`_reading`, `_transaction`), its migrations, and its writes of events (append, create_match) with
@@ -21,6 +21,7 @@ from store.base import (
     NewMatch,
     RematchExists,
     SeatRecord,
+    Snapshot,
     StoredEvent,
     StoreError,
     appended,
@@ -39,6 +40,8 @@ MATCH_COLUMNS = (
     "id, game, rules_version, seats, options, seed, seed_commitment, seed_source, client_entropy, server_seed, "
     "scheme, owner, visibility, status, version, created_at, updated_at, head_hash, rematch_of, rematch"
 )
+
+SNAPSHOT_COLUMNS = "version, fingerprint, head_hash, state"
 
 
 _seats = msgspec.convert
@@ -167,6 +170,47 @@ class SqlStore(SqlWebhooks):
         with self._reading() as conn:
             original = self._command_events(conn, match_id, command_id)
         return appended(original, duplicate=True) if original else None
+
+    # ---- snapshots (service/snapshots.py) ----------------------------------------------------------
+
+    @staticmethod
+    def snapshot_of(row: tuple[Any, ...]) -> Snapshot:
+        """A snapshots row (SNAPSHOT_COLUMNS) as a Snapshot."""
+        return Snapshot(row[0], row[1], row[2], bytes(row[3]))
+
+    def snapshot_and_events(self, conn: Any, record: MatchRecord, snapshot: Snapshot | None,
+                            events: list[StoredEvent]) -> tuple[Snapshot | None, list[StoredEvent]]:
+        """`match_with_snapshot`'s snapshot and events, from those read: the snapshot unless it is past the row (saved
+        after an append the row read does not show), and the events from its version (from the first without one) up
+        to the row's. When a snapshot saved between the reads left the events starting later, they are read again.
+        """
+        if snapshot is not None and snapshot.version > record.version:
+            snapshot = None
+        lo = 1 if snapshot is None else snapshot.version
+        if not events or events[0].version > lo:
+            events = self._read_match(conn, record.id, lo, record.version)
+        return snapshot, [e for e in events if lo <= e.version <= record.version]
+
+    def snapshot(self, match_id: str) -> Snapshot | None:
+        """The match's saved snapshot (of any fingerprint), or None."""
+        with self._reading() as conn:
+            row = conn.execute(self.dialect.sql(f"SELECT {SNAPSHOT_COLUMNS} FROM snapshots WHERE match_id = ?"),
+                               (match_id,)).fetchone()
+        return None if row is None else self.snapshot_of(row)
+
+    def save_snapshot(self, match_id: str, snapshot: Snapshot, *, replace: bool = False) -> None:
+        """Save the match's snapshot unless the saved one is as new or newer and of the same fingerprint (two
+        processes saving at once keep the newer); `replace` saves it whatever is saved (that one did not fit)."""
+        d = self.dialect
+        keep = "" if replace else (" WHERE snapshots.version < excluded.version "
+                                   "OR snapshots.fingerprint <> excluded.fingerprint")
+        with self._transaction() as conn:
+            conn.execute(d.sql(
+                "INSERT INTO snapshots (match_id, version, fingerprint, head_hash, state, saved_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET version = excluded.version, "
+                "fingerprint = excluded.fingerprint, head_hash = excluded.head_hash, state = excluded.state, "
+                "saved_at = excluded.saved_at" + keep),
+                (match_id, snapshot.version, snapshot.fingerprint, snapshot.head_hash, snapshot.state, d.now()))
 
     # ---- app keys --------------------------------------------------------------------------------
 

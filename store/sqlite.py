@@ -28,6 +28,7 @@ from store.base import (
     NewMatch,
     RecordCorrupt,
     SeatRecord,
+    Snapshot,
     StoredEvent,
     appended,
     build_events,
@@ -43,7 +44,7 @@ from store.base import (
 )
 from store.chain import GENESIS
 from store.dialect import Dialect
-from store.sql import EVENT_COLUMNS, MATCH_COLUMNS, SqlStore
+from store.sql import EVENT_COLUMNS, MATCH_COLUMNS, SNAPSHOT_COLUMNS, SqlStore
 
 DIALECT = Dialect(
     param="?",
@@ -221,6 +222,19 @@ class SqliteStore(SqlStore):
             if row is None:
                 raise MatchNotFound(match_id)
             return self.match_of(row), self._read_match(self._conn, match_id, after_version + 1, None)
+
+    def match_with_snapshot(self, match_id: str,
+                            fingerprint: str) -> tuple[MatchRecord, Snapshot | None, list[StoredEvent]]:
+        """The match row, its snapshot if saved with `fingerprint`, and its events from the snapshot's version (from
+        the first without one) up to the row's version (one read under the lock)."""
+        with self._lock:
+            row = self._conn.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
+            if row is None:
+                raise MatchNotFound(match_id)
+            found = self._conn.execute(f"SELECT {SNAPSHOT_COLUMNS} FROM snapshots WHERE match_id = ? AND "
+                                       "fingerprint = ?", (match_id, fingerprint)).fetchone()
+            record, snapshot = self.match_of(row), None if found is None else self.snapshot_of(found)
+            return record, *self.snapshot_and_events(self._conn, record, snapshot, [])
 
     def read_all(self, after_position: int = 0, limit: int = 500, *, owner: str | None = None) -> list[StoredEvent]:
         """The global log after a position, in position order (commit order: SQLite has one writer at a time)."""
