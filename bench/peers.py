@@ -40,6 +40,16 @@ class RawInsert:
         return {}
 
 
+class RawInsertNotify(RawInsert):
+    """The same INSERT with a NOTIFY in its statement, as Turnstile's append sends one (store/postgres.py). At commit
+    PostgreSQL serialises notifying transactions on one cluster-wide lock, held through the commit's flush: what
+    that costs a database that commits thousands of transactions a second is this row beside the plain one."""
+
+    def __call__(self) -> None:
+        self.conn.execute("WITH row AS (INSERT INTO bench_rows (payload) VALUES (%s::jsonb) RETURNING id) "
+                          "SELECT pg_notify('bench_rows', id::text) FROM row", (PAYLOAD,))
+
+
 def _es_env(url: str) -> dict[str, str]:
     parts = urlsplit(url)
     return {

@@ -35,7 +35,7 @@ import load  # noqa: E402
 import peers  # noqa: E402
 
 GAMES = ["expect-delays", "touched-on", "terminus", "metro-x", "mass-transit"]
-SYSTEMS = ["raw", "eventsourcing", "inprocess-pg", "http-pg", "http-pg-3", "http-sqlite", "http-sqlite-3",
+SYSTEMS = ["raw", "raw-notify", "eventsourcing", "inprocess-pg", "http-pg", "http-pg-3", "http-sqlite", "http-sqlite-3",
            "granian", "uvicorn-h11", "no-projections", "paced", "flat", "log"]
 
 
@@ -129,10 +129,11 @@ def measure(table: Table, name: str, make: Callable[[Any], Any], args: list[Any]
     return measured
 
 
-def run_raw(table: Table, n: int, seconds: float) -> None:
+def run_raw(table: Table, n: int, seconds: float, notify: bool = False) -> None:
     with load.throwaway_database("turnstile_bench_raw") as url:
         peers.raw_setup(url)
-        measure(table, "raw", peers.RawInsert, [url] * n, seconds)
+        step = peers.RawInsertNotify if notify else peers.RawInsert
+        measure(table, "raw-notify" if notify else "raw", step, [url] * n, seconds)
 
 
 def run_es(table: Table, n: int, seconds: float, aggregates: int) -> None:
@@ -291,6 +292,8 @@ def main() -> int:
         print(f"round {number}", flush=True)
         if "raw" in only:
             run_raw(table, n, s)
+        if "raw-notify" in only:
+            run_raw(table, n, s, notify=True)
         if "eventsourcing" in only:
             run_es(table, n, s, aggregates=3 if args.smoke else 20)
         if "inprocess-pg" in only:
