@@ -63,6 +63,7 @@ def _child(make: Callable[[Any], Step], arg: Any, seconds: float, rate: float | 
         step = make(arg)
         barrier.wait(timeout=300)
         times: list[float] = []
+        cpu = time.process_time()
         began = time.perf_counter()
         end = began + seconds
         if rate is None:
@@ -78,7 +79,8 @@ def _child(make: Callable[[Any], Step], arg: Any, seconds: float, rate: float | 
                 times.append(time.perf_counter() - planned)  # from the scheduled start: queueing counts
                 planned += 1.0 / rate
         elapsed = time.perf_counter() - began
-        results.put(("ok", elapsed, times, step.counts()))
+        # The client's own CPU in the window: what the load generator took from the machine it shares.
+        results.put(("ok", elapsed, times, {**step.counts(), "client_cpu_s": time.process_time() - cpu}))
     except BaseException as exc:  # noqa: BLE001  (reported by the parent, which stops the run)
         with contextlib.suppress(Exception):
             barrier.abort()
