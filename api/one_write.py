@@ -20,6 +20,9 @@ from typing import Any
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 PROTOCOL = "api.one_write:OneWriteHttpToolsProtocol"
+# Gathered bytes past this are sent at once: a stream that writes many chunks in one turn keeps the real transport's
+# flow control (uvicorn pauses the app when that transport's buffer is full), and memory stays bounded.
+SEND_AT = 64 * 1024
 
 
 class GatheringTransport:
@@ -29,6 +32,7 @@ class GatheringTransport:
         self._transport = transport
         self._loop = loop
         self._gathered: list[bytes] = []
+        self._size = 0
         self.sends = 0  # writes handed to the real transport (what the tests count)
 
     def write(self, data: bytes | bytearray | memoryview) -> None:
@@ -38,6 +42,9 @@ class GatheringTransport:
         if not self._gathered:
             self._loop.call_soon(self.flush)
         self._gathered.append(bytes(data))
+        self._size += len(data)
+        if self._size >= SEND_AT:
+            self.flush()
 
     def writelines(self, chunks: Any) -> None:
         """Gather every chunk."""
@@ -50,13 +57,14 @@ class GatheringTransport:
             return
         data = self._gathered[0] if len(self._gathered) == 1 else b"".join(self._gathered)
         self._gathered.clear()
+        self._size = 0
         if not self._transport.is_closing():
             self.sends += 1
             self._transport.write(data)
 
     def get_write_buffer_size(self) -> int:
         """Bytes not yet sent: gathered here and buffered by the real transport."""
-        return sum(map(len, self._gathered)) + self._transport.get_write_buffer_size()
+        return self._size + self._transport.get_write_buffer_size()
 
     def write_eof(self) -> None:
         """Send what was gathered, then half-close."""
@@ -71,6 +79,7 @@ class GatheringTransport:
     def abort(self) -> None:
         """Drop what was gathered and the connection."""
         self._gathered.clear()
+        self._size = 0
         self._transport.abort()
 
     def __getattr__(self, name: str) -> Any:

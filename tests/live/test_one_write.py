@@ -8,7 +8,7 @@ from typing import Any
 
 import uvicorn
 
-from api.one_write import GatheringTransport, OneWriteHttpToolsProtocol
+from api.one_write import SEND_AT, GatheringTransport, OneWriteHttpToolsProtocol
 from service.live import Hub
 
 
@@ -56,6 +56,21 @@ def test_the_writes_of_one_turn_leave_as_one_send_and_a_later_write_leaves_in_it
         gathering.close()  # sent before the connection closes, not dropped
         await asyncio.wait_for(peer.closed.wait(), 5)
         assert b"".join(peer.reads).endswith(b"last")
+
+    asyncio.run(main())
+
+
+def test_many_chunks_in_one_turn_are_sent_as_they_pass_the_threshold_not_held_to_the_end() -> None:
+    """A stream writing chunk after chunk without yielding keeps the real transport's flow control: past SEND_AT
+    gathered bytes go out at once, so nothing unbounded waits in memory for the end of the turn."""
+    async def main() -> None:
+        gathering, peer = await pair()
+        chunk = b"x" * 1000
+        for _ in range(3 * SEND_AT // len(chunk)):
+            gathering.write(chunk)
+        assert gathering.sends == 2, "sent within the turn, each time SEND_AT bytes had gathered"
+        await settle()
+        assert len(b"".join(peer.reads)) == 3 * SEND_AT // len(chunk) * len(chunk)
 
     asyncio.run(main())
 
