@@ -12,7 +12,8 @@ snapshot, leaving out those that `pg_stat_activity` shows working in other datab
 write our events; a transaction it cannot place, e.g. one that ended a moment ago, still counts). Events are read
 in (xid, position) order: no transaction can still commit below the horizon, so that order is final when read.
 A long write transaction in this database (a projection batch, say) holds readers back until it ends; moves are
-never held back.
+never held back. Nor do appends notify in their own transaction (PostgreSQL serialises notifying commits on one
+lock): the store announces committed appends from a thread of its own (store/announce.py).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from psycopg.types.json import Jsonb, set_json_dumps, set_json_loads
 from psycopg_pool import ConnectionPool
 
 from store import migrations
+from store.announce import Announcer
 from store.base import (
     AppendResult,
     ConflictError,
@@ -59,7 +61,8 @@ from store.chain import GENESIS
 from store.dialect import Dialect
 from store.sql import EVENT_COLUMNS, MATCH_COLUMNS, SqlStore
 
-# The NOTIFY channel on which every append says which match moved (service/live.py, api/listener.py).
+# The NOTIFY channel on which the store announces which matches moved, after their appends commit
+# (store/announce.py; heard by api/listener.py).
 CHANNEL = "turnstile_moves"
 # An arbitrary constant ("TS" + purpose) naming the advisory lock that serialises migrations.
 MIGRATE_LOCK = 0x5453_0002
@@ -127,8 +130,7 @@ def _append_sql(rows: int) -> str:
         "WHERE id = %s AND version = %s AND head_hash = %s "
         # Never extend a chain cut short: the event at the expected version must be the recorded head.
         "AND EXISTS (SELECT 1 FROM events WHERE match_id = %s AND version = %s AND hash = %s) "
-        # Delivered at COMMIT, to every process listening (streams): "this match moved"; they read the log themselves.
-        f"RETURNING id, pg_notify('{CHANNEL}', id)), "
+        "RETURNING id), "
         "command AS (INSERT INTO commands (match_id, command_id, first_version, last_version) "
         "SELECT id, %s, %s, %s FROM moved WHERE %s::text IS NOT NULL), "
         f"appended AS (INSERT INTO events ({_INSERT_COLUMNS}) "
@@ -175,6 +177,8 @@ class PostgresStore(SqlStore):
             name="turnstile-store",
             open=True,
         )
+        self._announcer = Announcer(lambda: psycopg.connect(conninfo, autocommit=True,
+                                                            connect_timeout=max(1, int(timeout_s))), CHANNEL)
         try:
             self._migrate()
         except BaseException:
@@ -193,6 +197,7 @@ class PostgresStore(SqlStore):
             check=ConnectionPool.check_connection,  # a replica restarted meanwhile: a fresh connection, not an error
             kwargs={"autocommit": True, "connect_timeout": max(2, int(timeout_s))},
             name="turnstile-replica", open=True)
+        store._announcer = Announcer(lambda: None, CHANNEL)  # never used: a replica takes no appends
         return store
 
     # ---- plumbing --------------------------------------------------------------------------------
@@ -238,12 +243,12 @@ class PostgresStore(SqlStore):
                 conn.execute(f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES ({', '.join(['%s'] * 20)})",
                              self.match_params(match, first_status(checked), len(built), now, built[-1].hash))
                 self.link_rematch(conn, match)
-                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, match.id))
                 cur = conn.execute(_insert_sql(len(built)), _event_params(built, now))
         except errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "matches_pkey":
                 raise MatchExists(match.id) from None
             raise
+        self._announcer.moved(match.id)
         return appended(with_positions(built, self._positions(cur)), duplicate=False)
 
     def append(
@@ -290,6 +295,7 @@ class PostgresStore(SqlStore):
                 return self._not_appended(conn, match_id, expected_version, seat, command, command_id)
             if not positions:
                 return self._not_appended(conn, match_id, expected_version, seat, command, command_id)
+        self._announcer.moved(match_id)  # after the commit: listeners that read now find the events
         return appended(with_positions(built, positions), duplicate=False)
 
     def _not_appended(self, conn: psycopg.Connection[Any], match_id: str, expected_version: int, seat: int | None,
@@ -399,8 +405,10 @@ class PostgresStore(SqlStore):
         async with await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True) as conn:
             await conn.execute(f"LISTEN {CHANNEL}")
             async for note in conn.notifies():
-                yield note.payload
+                for match_id in note.payload.split(","):  # an announcement names every match moved meanwhile
+                    yield match_id
 
     def close(self) -> None:
-        """Release connections; the store is unusable afterwards."""
+        """Send the moves not yet announced, release connections; the store is unusable afterwards."""
+        self._announcer.close()
         self._pool.close()
