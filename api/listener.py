@@ -1,10 +1,11 @@
 """Hearing other processes' appends: PostgreSQL LISTEN/NOTIFY, so a move committed by one API process wakes the
 streams held by another within milliseconds.
 
-Why PostgreSQL and not Redis pub/sub: every append already goes to PostgreSQL, and NOTIFY is sent at COMMIT by the
-append statement itself (store/postgres.py), so a process hears of exactly the commits there are, with no extra
-round trip and no second service to depend on; a Redis outage then never delays a stream. The embedded SQLite
-default runs one process: its own appends signal its streams directly (MatchService.watchers).
+Why PostgreSQL and not Redis pub/sub: every append already goes to PostgreSQL, and each process's store announces
+its committed appends there (store/announce.py: the matches moved meanwhile, many to a NOTIFY, from a thread of its
+own, because a NOTIFY inside the append would serialise commits on PostgreSQL's notify lock), so there is no second
+service to depend on and a Redis outage never delays a stream. The embedded SQLite default runs one process: its own
+appends signal its streams directly (MatchService.watchers).
 """
 
 from __future__ import annotations
