@@ -54,6 +54,8 @@ class Settings:
     # runs a few catch-ups a second (each a transaction per projection), not one per move.
     inprocess_projection_interval_s: float = 0.2
     sweep_seconds: float = 5.0
+    # `/readyz` waits this long for the store to answer, then says not ready (a hung database never holds a probe).
+    ready_timeout_s: float = 2.0
     # `turnstile serve`: API processes; 0 chooses by store (1 on SQLite, one per CPU on PostgreSQL).
     workers: int = 0
     # Folded matches each API process keeps (≈ 15 KiB each): a match not kept is read and folded whole on its next
@@ -102,7 +104,8 @@ class Settings:
         positive = ("notify_timeout_s", "notify_breaker_failures", "projection_batch", "inprocess_projection_batch",
                     "sweep_seconds", "state_cache_size", "streams_per_caller", "rate_app_burst", "rate_seat_burst",
                     "rate_address_burst", "webhooks_per_app", "webhook_timeout_s", "webhook_retry_s",
-                    "webhook_give_up_s", "webhook_senders", "webhook_poll_s", "webhook_lease_s", "replica_timeout_s")
+                    "webhook_give_up_s", "webhook_senders", "webhook_poll_s", "webhook_lease_s", "replica_timeout_s",
+                    "ready_timeout_s")
         for name in positive:
             if getattr(self, name) <= 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} must be positive, not {getattr(self, name)!r}")

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import msgspec
@@ -20,6 +22,8 @@ from store.replica import ReplicaReads
 from workers.queue_status import QueueStatus
 
 log = logging.getLogger("turnstile.api")
+# Where readiness asks the store (Operations): threads of their own, so a hung database never holds a probe.
+PROBES = ThreadPoolExecutor(max_workers=4, thread_name_prefix="turnstile-readiness")
 
 
 class Health(msgspec.Struct, frozen=True):
@@ -43,19 +47,42 @@ class Readiness(msgspec.Struct, frozen=True, omit_defaults=True):
 
 @dataclass
 class Operations:
-    """What the operator endpoints look at."""
+    """What the operator endpoints look at.
+
+    Readiness asks the store on a thread of its own and waits `ready_timeout_s` for the answer: a database that
+    hangs (the connection open, nothing answering) makes the process not ready within that time, instead of holding
+    the load balancer's probe as long as the driver waits. At most one such question is in flight: while one is
+    still unanswered, later probes wait on it rather than leave another thread stuck beside it.
+    """
 
     store: Store
     queue: QueueStatus | None = None
     multiprocess_dir: str | None = None  # metrics of several processes, summed at scrape (settings.metrics_dir)
     replica: ReplicaReads | None = None
+    ready_timeout_s: float = 2.0
+    _asking: Future[Any] | None = field(default=None, init=False, repr=False)
+    _lock: Any = field(default_factory=threading.Lock, init=False, repr=False)  # Any: Litestar checks the types
+
+    def _ask_store(self) -> tuple[tuple[int, int], tuple[int, int] | None]:
+        return self.store.schema_status(), self.replica.lag() if self.replica is not None else None
+
+    def _store_answer(self) -> tuple[tuple[int, int], tuple[int, int] | None]:
+        """The store's schema status and the replica's lag, within `ready_timeout_s` (TimeoutError if not)."""
+        with self._lock:
+            if self._asking is None or self._asking.done():
+                self._asking = PROBES.submit(self._ask_store)
+            asking = self._asking
+        return asking.result(timeout=self.ready_timeout_s)
 
     def readiness(self) -> Readiness:
         """Store reachable and migrated; Redis and the read replica answering, when there are ones."""
         redis: Any = "not-configured" if self.queue is None else "ok" if self.queue.ping() else "unreachable"
         try:
-            applied, known = self.store.schema_status()
-            heads = self.replica.lag() if self.replica is not None else None
+            (applied, known), heads = self._store_answer()
+        except TimeoutError:
+            log.warning("readiness: the store did not answer within %.1f s", self.ready_timeout_s)
+            return Readiness("not-ready", "unreachable", "unknown", redis,
+                             detail=f"the store did not answer within {self.ready_timeout_s:g} s")
         except Exception as exc:  # noqa: BLE001  (whatever the driver raises, the store is not usable now)
             log.warning("readiness: the store does not answer (%s: %s)", type(exc).__name__, exc)
             return Readiness("not-ready", "unreachable", "unknown", redis, detail="the store does not answer")

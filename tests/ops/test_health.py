@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
+from urllib.parse import urlsplit
 
+import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
 from api.routes.ops import Operations
 from settings import Settings
+from store.factory import open_store
+from tests.ops.replica_copy import Proxy
 from tests.workers.processes import HungListener, free_port
 from workers.queue_status import QueueStatus
 
@@ -65,3 +70,34 @@ def test_readyz_reports_redis_ok(sqlite_store: Any, redis_url: str) -> None:
         assert client.get("/readyz").json()["redis"] == "ok"
         assert "turnstile_queue_jobs 0.0" in client.get("/metrics").text
     queue.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("fault", ["hung", "down"])
+def test_readyz_says_not_ready_within_its_timeout_when_postgresql_hangs_or_goes_down(pg_clean_url: str,
+                                                                                     fault: str) -> None:
+    """The store behind a proxy that holds every byte (or drops every connection): readiness answers 503 within
+    about `ready_timeout_s`, not after the driver's own wait (a hung socket: forever); repeated probes while the
+    store hangs share one question; once the store answers again the process is ready again."""
+    proxy = Proxy(port=urlsplit(pg_clean_url).port or 5432)
+    store = open_store(pg_clean_url.replace(f":{urlsplit(pg_clean_url).port or 5432}/", f":{proxy.port}/", 1))
+    operations = Operations(store, ready_timeout_s=1.0)
+    try:
+        with TestClient(create_app(store, operations=operations)) as client:
+            assert client.get("/readyz").status_code == 200
+            getattr(proxy, "hang" if fault == "hung" else "down")()
+            for _ in range(3):
+                began = time.monotonic()
+                answer = client.get("/readyz")
+                assert answer.status_code == 503 and answer.json()["store"] == "unreachable"
+                assert time.monotonic() - began < 3
+            assert client.get("/healthz").status_code == 200  # alive, only not ready
+            if fault == "hung":
+                proxy.up()
+                deadline = time.monotonic() + 10
+                while client.get("/readyz").status_code != 200:
+                    assert time.monotonic() < deadline, "ready again once the store answers"
+                    time.sleep(0.2)
+    finally:
+        proxy.up()
+        store.close()
