@@ -8,6 +8,8 @@ from typing import Any, Protocol
 
 import msgspec
 
+from domain.lifecycle import LIFECYCLE_EVENTS
+
 
 class LogEntry(msgspec.Struct, frozen=True, kw_only=True):
     """One event of the global log, in position order."""
@@ -93,8 +95,9 @@ def require(projection: str, entry: LogEntry, *fields: str) -> list[Any]:
     return [entry.payload[name] for name in fields]
 
 
-LIFECYCLE = ("match.started", "match.seat-resigned", "match.ended", "match.opened", "match.seat-joined",
-             "match.timed-out", "match.draw-offered", "match.draw-accepted")
+# Every lifecycle event this code records (their tags), from the one list the domain keeps: a new one is known here
+# the moment it exists, never missed by a hand-kept copy.
+LIFECYCLE = frozenset(str(event.__struct_config__.tag) for event in LIFECYCLE_EVENTS)
 
 
 def check_lifecycle(projection: str, entry: LogEntry) -> None:
