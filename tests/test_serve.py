@@ -132,38 +132,19 @@ def _app_key(app: Any) -> str:
 
 def test_serve_runs_its_worker_processes_and_stops_gracefully(tmp_path: Path) -> None:
     """`turnstile serve --workers 2` answers, each worker starts and shuts its app down, and SIGTERM exits 0."""
-    import os
-    import signal
-    import socket
-    import subprocess
-    import sys
-
     import httpx
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {**os.environ, "TURNSTILE_DATABASE_URL": f"sqlite:///{tmp_path / 'served.db'}"}
-    env.pop("TURNSTILE_REDIS_URL", None)
+    from tests.serving import ApiProcess
+
     log = tmp_path / "serve.log"
-    with log.open("w") as out:
-        server = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--workers", "2"],
-                                  cwd=Path(__file__).resolve().parent.parent, env=env, stdout=out,
-                                  stderr=subprocess.STDOUT)
-        try:
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                try:
-                    if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.2)
-            assert httpx.get(f"http://127.0.0.1:{port}/v1/games", timeout=5).status_code == 200
-            while log.read_text().count("Application startup complete") < 2 and time.monotonic() < deadline:
-                time.sleep(0.2)
-        finally:
-            server.send_signal(signal.SIGTERM)
-            code = server.wait(timeout=30)
+    server = ApiProcess(log, workers=2, TURNSTILE_DATABASE_URL=f"sqlite:///{tmp_path / 'served.db'}").start()
+    try:
+        assert httpx.get(f"{server.url}/v1/games", timeout=5).status_code == 200
+        deadline = time.monotonic() + 60
+        while log.read_text().count("Application startup complete") < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+    finally:
+        code = server.stop()
     text = log.read_text()
     assert code == 0, text
     assert "with 2 worker processes" in text

@@ -13,8 +13,8 @@ import pytest
 from service.tokens import new_secret, secret_hash
 from store.factory import open_store
 from tests.live.play import auth, log, move
-from tests.live.servers import ApiProcess
 from tests.live.sse import Stream
+from tests.serving import ApiProcess
 
 # Streams re-read the log every 5 s without a signal (api/routes/live.py): an event that comes sooner came pushed.
 PUSHED_WITHIN_S = 3.0
@@ -27,9 +27,9 @@ def servers(pg_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[t
     """Processes A, B and C on one database, started together (C is the one stopped)."""
     open_store(pg_url).close()  # migrated once, before three processes start on it
     logs = tmp_path_factory.mktemp("across")
-    started = [ApiProcess(pg_url, logs / f"{name}.log") for name in ("a", "b", "c")]
+    started = [ApiProcess(logs / f"{name}.log", TURNSTILE_DATABASE_URL=pg_url).launch() for name in ("a", "b", "c")]
     try:
-        yield tuple(server.ready() for server in started)
+        yield tuple(server.wait_ready() for server in started)
     finally:
         for server in started:
             server.kill()
@@ -88,7 +88,7 @@ def test_a_stopping_server_ends_its_streams_so_clients_reconnect_elsewhere(
         stream = Stream(f"{leaving.url}/v1/matches/{created['id']}/stream")
         stream.wait_for(created["version"])
         began = time.monotonic()
-        leaving.terminate()
+        leaving.stop()
         stopped_in = time.monotonic() - began
         stream.wait_until_ended(5)
         assert stream.error is None, f"the stream was cut, not ended: {stream.error}"

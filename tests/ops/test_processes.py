@@ -16,7 +16,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from store.factory import open_store
 from tests.ops.conftest import new_key
-from tests.ops.processes import ApiProcess
+from tests.serving import ApiProcess
 from tests.workers.helpers import assert_tables_equal_a_fresh_fold, play_matches
 from tests.workers.processes import ROOT
 

@@ -18,7 +18,7 @@ import httpx
 from service.audit import Audit
 from store.factory import open_store
 from tests.ops.conftest import new_key
-from tests.ops.processes import ApiProcess
+from tests.serving import ApiProcess
 from tests.workers.helpers import assert_tables_equal_a_fresh_fold
 from tests.workers.processes import WorkerProcess, wait_until
 
