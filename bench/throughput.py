@@ -92,6 +92,8 @@ class Table:
         if "requests" in measured.counts:
             extra = (f", {measured.counts['requests'] / max(measured.counts['moves'], 1):.2f} requests/move, "
                      f"POST p50/p99 {measured.pct(0.5, 'post_times'):.1f}/{measured.pct(0.99, 'post_times'):.1f} ms")
+        ops = measured.counts.get("moves", measured.ops) or 1
+        extra += f", clients' CPU {1000 * measured.counts.get('client_cpu_s', 0.0) / ops:.2f} ms/op"
         print(f"  {name:<16} {measured.rate:9,.0f}/s  p50/p99 {measured.pct(0.5):6.1f}/{measured.pct(0.99):6.1f} ms"
               f"{extra}  (load {load_now})", flush=True)
 
