@@ -5,6 +5,11 @@ A deadline is the recorded time of the event that put the seat to move plus the 
 read from the record and a replay (or the verifier) finds the same one. The sweep is given the time (`now`), so
 tests move a fake clock instead of sleeping. Its appends are conditional on the version the lapse was seen at and
 carry the command id `timeout:<seat>:<version>`: a second sweep, here or in another process, writes nothing.
+
+The sweep reads only the matches whose `due_at` hint (store/base.py `due_matches`) has come: every append keeps
+the earlier of the row's hint and its own candidate (service/matches.py `due_in`), so a hint is never later than
+the truth, and the sweep sets the exact next due time of each match it looks at (`set_due`, only if the match has
+not moved on meanwhile).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from domain import match
 from domain.engine import Refusal
 from domain.lifecycle import Abandon, TimeOut
 from service.matches import LoadedMatch, MatchService, VersionMismatch
-from store.base import MatchRecord, match_key, utc_now
+from store.base import RecordCorrupt, utc_now
 
 log = logging.getLogger("turnstile.deadlines")
 PAGE = 200
@@ -80,26 +85,47 @@ def abandon(service: MatchService, loaded: LoadedMatch, now: datetime) -> int:
 
 
 def sweep(service: MatchService, now: Callable[[], datetime] = utc_now) -> int:
-    """Look at every open or active match with a move deadline or `abandon_after`: record the timeouts and
-    abandonments due; returns the appends written."""
+    """Record the timeouts and abandonments due at `now()` in the matches whose `due_at` hint says they may be (the
+    store's index of hinted rows, in pages: the cost follows the matches due, not all of them); returns the appends
+    written. Each match looked at gets its exact next `due_at` (`next_due`), so a hint set early is looked at once.
+    """
+    moment = now()
     written = 0
-    for record in [*_matches(service, "active"), *_matches(service, "open")]:
-        if record.options.get("abandon_after"):
-            written += abandon(service, service.load(record.id), now())
-        if record.options.get("move_deadline"):
-            loaded = service.load(record.id)
-            if not loaded.state.finished:
-                written += time_out(service, loaded, now())
+    after: tuple[datetime, str] | None = None
+    while True:
+        page = service.store.due_matches(moment, PAGE, after)
+        for _, match_id in page:
+            try:
+                written += _sweep_one(service, match_id, moment)
+            except RecordCorrupt:  # logged by the service; the other matches are still swept
+                continue
+        if len(page) < PAGE:
+            return written
+        after = page[-1]  # a keyset: a match whose hint was not moved (it failed) is not read again in this sweep
+
+
+def _sweep_one(service: MatchService, match_id: str, now: datetime) -> int:
+    """Record what is due in one match at `now`, then store its exact next due time (unless it moved meanwhile)."""
+    loaded = service.load(match_id)
+    options = loaded.state.options
+    written = 0
+    if options.get("abandon_after"):
+        written += abandon(service, loaded, now)
+    if options.get("move_deadline") and not written and not loaded.state.finished:
+        written += time_out(service, loaded, now)
+    if written:
+        loaded = service.load(match_id)
+    service.store.set_due(match_id, loaded.record.version, next_due(service, loaded))
     return written
 
 
-def _matches(service: MatchService, status: str) -> list[MatchRecord]:
-    """Every match with this status, of every app and visibility, in pages."""
-    found: list[MatchRecord] = []
-    after = None
-    while True:
-        page = service.store.list_matches(status=status, after=after, limit=PAGE)
-        found.extend(page)
-        if len(page) < PAGE:
-            return found
-        after = match_key(page[-1])
+def next_due(service: MatchService, loaded: LoadedMatch) -> datetime | None:
+    """When the sweep next has something to do for the match as loaded: its earliest move deadline or abandonment
+    (None: ended, or neither option)."""
+    if loaded.state.finished:
+        return None
+    found = list(deadlines(service, loaded).values())
+    seconds = loaded.state.options.get("abandon_after")
+    if seconds:
+        found.append(at(loaded.record.updated_at) + timedelta(seconds=seconds))
+    return min(found, default=None)

@@ -24,7 +24,7 @@ import msgspec
 
 from domain import bots, match
 from domain.codec import to_builtins
-from domain.engine import Command, Event, Game, Refusal
+from domain.engine import Command, Game, Refusal
 from domain.match import MatchState
 from domain.rng import Rng, mixed_seed, seed_commitment
 from service import metrics, snapshots
@@ -104,6 +104,20 @@ def status_of(state: MatchState) -> str:
     if state.finished:
         return "finished"
     return "open" if state.waiting else "active"
+
+
+def due_in(game: Game[Any], state: MatchState, written_after: int) -> float | None:
+    """The `due_at` candidate (store/base.py `due_matches`) of the write that brought the match to `state`, in
+    seconds after its recorded time: `abandon_after`, and `move_deadline` when the write put a seat to move (its
+    `since` is past `written_after`, the version before the write); None: the write changes no deadline (a seat to
+    move since earlier keeps its own, through the earlier hint the row keeps)."""
+    if state.finished:
+        return None
+    found = [float(state.options["abandon_after"])] if state.options.get("abandon_after") else []
+    seconds = state.options.get("move_deadline")
+    if seconds and state.since and any(state.since[s] > written_after for s in match.to_move(game, state)):
+        found.append(float(seconds))
+    return min(found, default=None)
 
 
 def new_seats(players: Sequence[str | None]) -> tuple[tuple[SeatRecord, ...], tuple[str | None, ...],
@@ -215,9 +229,10 @@ class MatchService:
             seed_source=source, client_entropy=client_entropy, server_seed=server_seed, owner=owner,
             visibility=visibility, rematch_of=rematch_of,
         )
-        result = self.store.create_match(new, sealed(game, seed, new.scheme, 1, events, None))
-        metrics.EVENTS_APPENDED.labels(game.slug).inc(len(result.events))
         state = match.fold(game, events)
+        result = self.store.create_match(new, sealed(game, seed, new.scheme, 1, events, None),
+                                         due_in_s=due_in(game, state, 0))
+        metrics.EVENTS_APPENDED.labels(game.slug).inc(len(result.events))
         first, last = result.events[0], result.events[-1]
         record = MatchRecord(**msgspec.structs.asdict(new), status=status_of(state), version=last.version,
                              created_at=first.recorded_at, updated_at=first.recorded_at, head_hash=last.hash)
@@ -419,10 +434,12 @@ class MatchService:
                 return self._original(match_id, seat, asked, command_id, refusal)
             new = sealed(loaded.game, loaded.record.seed, loaded.record.scheme, version + 1, events, asked)
             row_seats = None if seats is None else seats(loaded.record)
+            state = match.fold(loaded.game, events, loaded.state)
             try:
                 appending = time.perf_counter()
                 result = self.store.append(match_id, version, new, seat=seat, command=asked, command_id=command_id,
-                                           head_hash=loaded.record.head_hash, seats=row_seats)
+                                           head_hash=loaded.record.head_hash, seats=row_seats,
+                                           due_in_s=due_in(loaded.game, state, version))
                 metrics.APPEND_SECONDS.observe(time.perf_counter() - appending)
             except ConflictError as conflict:
                 metrics.VERSION_CONFLICTS.inc()
@@ -434,7 +451,7 @@ class MatchService:
                 metrics.REPLAYS.inc()
                 return Played(result=result, after=self.load(match_id))
             metrics.EVENTS_APPENDED.labels(loaded.game.slug).inc(len(result.events))
-            after = self._advance(loaded, events, result, row_seats)
+            after = self._advance(loaded, state, result, row_seats)
             self._moved(match_id)
             if snapshots.crossed(version, after.record.version):
                 self._save_snapshot(after)
@@ -451,11 +468,11 @@ class MatchService:
         metrics.REPLAYS.inc()
         return Played(result=replayed(original.events, command_id, seat, asked), after=self.load(match_id))
 
-    def _advance(self, loaded: LoadedMatch, events: list[Event], result: AppendResult,
+    def _advance(self, loaded: LoadedMatch, state: MatchState, result: AppendResult,
                  seats: tuple[SeatRecord, ...] | None) -> LoadedMatch:
-        """The cached match after our own append: its state folded on, its row's store-owned fields updated."""
+        """The cached match after our own append: its state (folded on before the append), its row's store-owned
+        fields updated."""
         last: StoredEvent = result.events[-1]
-        state = match.fold(loaded.game, events, loaded.state)
         record = msgspec.structs.replace(loaded.record, version=last.version, head_hash=last.hash,
                                          updated_at=last.recorded_at, status=status_of(state),
                                          seats=loaded.record.seats if seats is None else seats)

@@ -190,11 +190,13 @@ class IdempotencyMismatch(StoreError):
 class EventStore(Protocol):
     """An append-only, hash-chained event store of matches; every method is thread-safe and synchronous."""
 
-    def create_match(self, match: NewMatch, events: Sequence[NewEvent]) -> AppendResult:
+    def create_match(self, match: NewMatch, events: Sequence[NewEvent], *,
+                     due_in_s: float | None = None) -> AppendResult:
         """Insert the match row and its first events 1..n in one transaction; a taken id -> MatchExists.
 
         A rematch (`match.rematch_of`) links the match it replays to itself in the same transaction, once:
-        RematchExists (and nothing written) when that match already has one.
+        RematchExists (and nothing written) when that match already has one. `due_in_s`: the row's `due_at` hint
+        (see `due_matches`) is the events' recorded time plus these seconds (None, or a finished match: no hint).
         """
         ...
 
@@ -209,6 +211,7 @@ class EventStore(Protocol):
         command_id: str | None,
         head_hash: str | None = None,
         seats: Sequence[SeatRecord] | None = None,
+        due_in_s: float | None = None,
     ) -> AppendResult:
         """Append events at expected_version+1.. atomically; a replayed command id returns the original.
 
@@ -216,7 +219,9 @@ class EventStore(Protocol):
         gets the original result, never a conflict. `head_hash`, the hash of event `expected_version` when the
         caller knows it, lets an adapter skip reading the row. `seats` (a join) replaces the row's seats in the
         same transaction. The row's status follows the events: `match.started` makes it active, `match.ended`
-        finished.
+        finished. So does its `due_at` hint: `match.ended` clears it; else `due_in_s` (seconds after the events'
+        recorded time) is a candidate, and the row keeps the earlier of its hint and the candidate (None: the
+        hint is left as it is).
         """
         ...
 
@@ -286,6 +291,23 @@ class EventStore(Protocol):
 
     def find_command(self, match_id: str, command_id: str) -> AppendResult | None:
         """The result of an earlier append with this command id (duplicate=True), or None."""
+        ...
+
+    def due_matches(self, now: datetime, limit: int = 200,
+                    after: tuple[datetime, str] | None = None) -> list[tuple[datetime, str]]:
+        """(due_at, id) of the matches whose `due_at` hint is at or before `now`, earliest first (by due_at, id;
+        `after`: the pair to continue after), from an index of the hinted rows only.
+
+        `due_at` is the earliest time the deadline sweep (service/deadlines.py) may have something to do for the
+        match, never later than the truth: appends keep the earlier of the row's hint and their own (a seat still
+        to move keeps its deadline), the sweep sets the exact one with `set_due`. NULL (never listed): nothing to
+        do, no `move_deadline` nor `abandon_after`, or the match has ended.
+        """
+        ...
+
+    def set_due(self, match_id: str, version: int, due_at: datetime | None) -> bool:
+        """Set the match's `due_at` hint if its row is still at `version` (an append since then set its own); True
+        when set."""
         ...
 
     def create_app_key(self, name: str, key_hash: str) -> None:

@@ -126,7 +126,9 @@ def _append_sql(rows: int) -> str:
     return (
         "WITH moved AS (UPDATE matches SET version = %s, head_hash = %s, updated_at = %s, "
         "status = CASE WHEN %s THEN 'finished' WHEN %s THEN 'active' ELSE status END, "
-        "seats = coalesce(%s::jsonb, seats) "
+        "seats = coalesce(%s::jsonb, seats), "
+        # The sweep's hint: none once ended, else the earlier of the row's and this append's (LEAST skips NULLs).
+        "due_at = CASE WHEN %s THEN NULL ELSE LEAST(due_at, %s::timestamptz) END "
         "WHERE id = %s AND version = %s AND head_hash = %s "
         # Never extend a chain cut short: the event at the expected version must be the recorded head.
         "AND EXISTS (SELECT 1 FROM events WHERE match_id = %s AND version = %s AND hash = %s) "
@@ -232,7 +234,8 @@ class PostgresStore(SqlStore):
 
     # ---- writes ----------------------------------------------------------------------------------
 
-    def create_match(self, match: NewMatch, events: Sequence[NewEvent]) -> AppendResult:
+    def create_match(self, match: NewMatch, events: Sequence[NewEvent], *,
+                     due_in_s: float | None = None) -> AppendResult:
         """Insert the match row and its first events 1..n in one transaction; a taken id -> MatchExists."""
         checked = check_events(events)
         now = utc_now()
@@ -240,8 +243,9 @@ class PostgresStore(SqlStore):
         try:
             # Pipeline: BEGIN, both INSERTs and COMMIT go out together: one round trip.
             with self._pool.connection() as conn, conn.pipeline(), conn.transaction():
-                conn.execute(f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES ({', '.join(['%s'] * 20)})",
-                             self.match_params(match, first_status(checked), len(built), now, built[-1].hash))
+                conn.execute(f"INSERT INTO matches ({MATCH_COLUMNS}, due_at) VALUES ({', '.join(['%s'] * 21)})",
+                             (*self.match_params(match, first_status(checked), len(built), now, built[-1].hash),
+                              self.due_param(now, due_in_s, ends_match(checked))))
                 self.link_rematch(conn, match)
                 cur = conn.execute(_insert_sql(len(built)), _event_params(built, now))
         except errors.UniqueViolation as exc:
@@ -262,6 +266,7 @@ class PostgresStore(SqlStore):
         command_id: str | None,
         head_hash: str | None = None,
         seats: Sequence[SeatRecord] | None = None,
+        due_in_s: float | None = None,
     ) -> AppendResult:
         """Append events at expected_version+1.. atomically; a replayed command id returns the original.
 
@@ -284,7 +289,8 @@ class PostgresStore(SqlStore):
             try:
                 cur = conn.execute(_append_sql(len(built)), [
                     last.version, last.hash, now, ends_match(checked), starts_match(checked),
-                    None if seats is None else self.seats_param(seats), match_id, expected_version, head_hash,
+                    None if seats is None else self.seats_param(seats), ends_match(checked),
+                    self.due_param(now, due_in_s, ends_match(checked)), match_id, expected_version, head_hash,
                     match_id, expected_version, head_hash,
                     command_id, built[0].version, last.version, command_id, *_event_params(built, now)])
                 positions = self._positions(cur)

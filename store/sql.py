@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import msgspec
@@ -170,6 +170,33 @@ class SqlStore(SqlWebhooks):
         with self._reading() as conn:
             original = self._command_events(conn, match_id, command_id)
         return appended(original, duplicate=True) if original else None
+
+    # ---- the deadline sweep's hints (service/deadlines.py) ---------------------------------------
+
+    def due_param(self, now: datetime, due_in_s: float | None, ended: bool) -> Any:
+        """The `due_at` candidate of a write recorded at `now` (None: none), as the driver takes it."""
+        return None if due_in_s is None or ended else self.dialect.time(now + timedelta(seconds=due_in_s))
+
+    def due_matches(self, now: datetime, limit: int = 200,
+                    after: tuple[datetime, str] | None = None) -> list[tuple[datetime, str]]:
+        """(due_at, id) of the matches due at `now`, earliest first, after `after`: read from the partial index."""
+        d = self.dialect
+        sql = "SELECT due_at, id FROM matches WHERE due_at IS NOT NULL AND due_at <= ?"
+        params: list[Any] = [d.time(now)]
+        if after is not None:
+            sql += " AND (due_at, id) > (?, ?)"
+            params += [d.time(after[0]), after[1]]
+        with self._reading() as conn:
+            rows = conn.execute(d.sql(sql + " ORDER BY due_at, id LIMIT ?"), [*params, limit]).fetchall()
+        return [(datetime.fromisoformat(d.stamp(due)), id_) for due, id_ in rows]
+
+    def set_due(self, match_id: str, version: int, due_at: datetime | None) -> bool:
+        """Set the match's `due_at` hint if its row is still at `version`; True when set."""
+        d = self.dialect
+        with self._transaction() as conn:
+            row = conn.execute(d.sql("UPDATE matches SET due_at = ? WHERE id = ? AND version = ? RETURNING id"),
+                               (None if due_at is None else d.time(due_at), match_id, version)).fetchone()
+        return row is not None
 
     # ---- snapshots (service/snapshots.py) ----------------------------------------------------------
 

@@ -153,16 +153,19 @@ class SqliteStore(SqlStore):
 
     # ---- writes ----------------------------------------------------------------------------------
 
-    def create_match(self, match: NewMatch, events: Sequence[NewEvent]) -> AppendResult:
+    def create_match(self, match: NewMatch, events: Sequence[NewEvent], *,
+                     due_in_s: float | None = None) -> AppendResult:
         """Insert the match row and its first events 1..n in one transaction; a taken id -> MatchExists."""
         checked = check_events(events)
         with self._write() as conn:
             if conn.execute("SELECT 1 FROM matches WHERE id = ?", (match.id,)).fetchone():
                 raise MatchExists(match.id)
-            now = iso(utc_now())
+            moment = utc_now()
+            now = iso(moment)
             built = build_events(match.id, 0, GENESIS, now, checked, None, None, None)
-            conn.execute(f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES ({', '.join(['?'] * 20)})",
-                         self.match_params(match, first_status(checked), len(built), now, built[-1].hash))
+            conn.execute(f"INSERT INTO matches ({MATCH_COLUMNS}, due_at) VALUES ({', '.join(['?'] * 21)})",
+                         (*self.match_params(match, first_status(checked), len(built), now, built[-1].hash),
+                          self.due_param(moment, due_in_s, ends_match(checked))))
             self.link_rematch(conn, match)
             stored = self._insert_events(conn, built)
         return appended(stored, duplicate=False)
@@ -178,6 +181,7 @@ class SqliteStore(SqlStore):
         command_id: str | None,
         head_hash: str | None = None,
         seats: Sequence[SeatRecord] | None = None,
+        due_in_s: float | None = None,
     ) -> AppendResult:
         """Append events at expected_version+1.. atomically; a replayed command id returns the original."""
         checked = check_events(events)
@@ -196,15 +200,20 @@ class SqliteStore(SqlStore):
             last = conn.execute("SELECT hash FROM events WHERE match_id = ? AND version = ?", (match_id, version))
             if last.fetchone() != (head,):  # never extend a chain cut short or spliced
                 raise RecordCorrupt(match_id, f"the stored events do not end at the head of version {version}")
-            now = iso(utc_now())
+            moment = utc_now()
+            now = iso(moment)
             built = build_events(match_id, version, head, now, checked, seat, command, command_id)
             stored = self._insert_events(conn, built)
+            due = self.due_param(moment, due_in_s, ends_match(checked))
             conn.execute(
                 "UPDATE matches SET version = ?, head_hash = ?, updated_at = ?, "
                 "status = CASE WHEN ? THEN 'finished' WHEN ? THEN 'active' ELSE status END, "
-                "seats = coalesce(?, seats) WHERE id = ?",
+                # The sweep's hint: none once ended, else the earlier of the row's and this append's (SQLite's
+                # two-argument min() is NULL when either is, hence the coalesce).
+                "seats = coalesce(?, seats), due_at = CASE WHEN ? THEN NULL ELSE coalesce(min(due_at, ?), due_at, ?) "
+                "END WHERE id = ?",
                 (stored[-1].version, stored[-1].hash, now, ends_match(checked), starts_match(checked),
-                 None if seats is None else self.seats_param(seats), match_id),
+                 None if seats is None else self.seats_param(seats), ends_match(checked), due, due, match_id),
             )
             if command_id is not None:
                 conn.execute(
