@@ -6,7 +6,9 @@ commits 48 % as often as one that does not (bench/README.md, `raw-notify`). So t
 store hands each committed append's match id to this announcer, whose thread sends the ids gathered meanwhile as
 one NOTIFY (comma-separated, split below the payload limit) on a connection of its own, with
 `synchronous_commit = off`: a signal needs no durability, so its commit does not wait for the disk, and the lock is
-held for microseconds, a few hundred times a second at most per process, not once per move through a flush.
+held for microseconds, at most 200 times a second per process (it rests 5 ms after a send), not once per move
+through a flush. Streams in other processes hear of a move up to those 5 ms later; the process's own streams are
+signalled directly.
 
 A signal only says "this match may have grown": listeners read the store themselves, and re-read on a timeout, so
 an announcement lost to a crash between the commit and the send, or to a dropped connection, delays a stream by at
@@ -44,7 +46,7 @@ def payloads(match_ids: list[str], limit: int = PAYLOAD_LIMIT) -> list[str]:
 class Announcer:
     """Gathers moved match ids and sends them from a thread of its own (started at the first id)."""
 
-    def __init__(self, connect: Callable[[], Any], channel: str, *, rest_s: float = 0.002,
+    def __init__(self, connect: Callable[[], Any], channel: str, *, rest_s: float = 0.005,
                  retry_s: float = 1.0) -> None:
         self._connect = connect
         self._channel = channel
