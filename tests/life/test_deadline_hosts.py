@@ -13,6 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from litestar.testing import TestClient
 
 import store.postgres
 import store.sqlite
@@ -60,7 +61,7 @@ def test_the_embedded_server_sweeps_in_its_background_thread(tmp_path: Path,
     app = create(settings)
     notifier = app.state.notifier
     assert isinstance(notifier, InProcessNotifier)
-    try:
+    with TestClient(app):  # its shutdown stops the notifier and the webhook threads, then closes the store
         service: MatchService = app.state.service
         match_id = backdated(service, monkeypatch)
         ran = threading.Event()
@@ -70,6 +71,3 @@ def test_the_embedded_server_sweeps_in_its_background_thread(tmp_path: Path,
         assert ran.wait(30)
         ended = service.load(match_id).state.ended
         assert ended is not None and ended.reason == "timed-out"
-    finally:
-        notifier.close()
-        app.state.store.close()
