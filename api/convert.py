@@ -15,6 +15,7 @@ from api.schemas import (
     MatchSummary,
     OutcomeOut,
     RecordedEvent,
+    SeatDeadline,
     SeatInfo,
     SeatRequest,
     SeatResultOut,
@@ -54,6 +55,11 @@ def game_info(game: Game[Any]) -> GameInfo:
         commands=[kind.__struct_config__.tag for kind in game.command_types],  # type: ignore[misc]
         bots=list(bots.names(game)),
     )
+
+
+def seat_deadlines(deadlines: dict[int, datetime]) -> list[SeatDeadline]:
+    """Each seat to move and when its time runs out, in seat order."""
+    return [SeatDeadline(seat=seat, deadline_at=iso(moment)) for seat, moment in sorted(deadlines.items())]
 
 
 def seats(record: MatchRecord, deadlines: dict[int, datetime] | None = None) -> list[SeatInfo]:

@@ -130,7 +130,8 @@ class SeatInfo(msgspec.Struct, frozen=True, omit_defaults=True):
     deadline_at: Annotated[str | None, msgspec.Meta(
         description="With a move deadline (option `move_deadline`), for a seat to move: when its time runs out "
                     "(the recorded time of the event that put it to move, plus the deadline). Given by GET "
-                    "/v1/matches/{id} only; left out in listings, other answers, and for seats with none")] = None
+                    "/v1/matches/{id} (a move's answer lists them as `deadlines`); left out in listings, other "
+                    "answers, and for seats with none")] = None
 
 
 class SeatResultOut(msgspec.Struct, frozen=True):
@@ -244,11 +245,18 @@ class RecordedEvent(msgspec.Struct, frozen=True):
     event: AnyEvent  # type: ignore[valid-type]
 
 
+class SeatDeadline(msgspec.Struct, frozen=True):
+    """A seat to move and when its time runs out (option `move_deadline`)."""
+
+    seat: int
+    deadline_at: str
+
+
 class MoveResult(msgspec.Struct, frozen=True):
     """Answer to a move: the match's new version, its global position, the events as the mover sees them, who is
-    to move now, and (asked with `?include=view,legal`) the mover's new view and legal moves, so a client needs one
-    request per move. A retried Idempotency-Key answers with the first answer's events (`duplicate: true`) and
-    the match as it is now."""
+    to move now (and, with a move deadline, until when), and (asked with `?include=view,legal`) the mover's new
+    view and legal moves, so a client needs one request per move. A retried Idempotency-Key answers with the first
+    answer's events (`duplicate: true`) and the match as it is now."""
 
     version: int
     position: int
@@ -258,6 +266,9 @@ class MoveResult(msgspec.Struct, frozen=True):
     to_move: list[int]
     view: Any = None
     legal: list[AnyCommand] | None = None  # type: ignore[valid-type]
+    deadlines: Annotated[list[SeatDeadline], msgspec.Meta(
+        description="With a move deadline (option `move_deadline`): each seat to move now and when its time runs "
+                    "out, as GET /v1/matches/{id} gives it per seat; empty otherwise")] = []
 
 
 class JoinRequest(Strict, frozen=True):

@@ -15,14 +15,14 @@ not moved on meanwhile).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
 from domain import match
 from domain.engine import Refusal
 from domain.lifecycle import Abandon, TimeOut
 from service.matches import LoadedMatch, MatchService, VersionMismatch
-from store.base import RecordCorrupt, utc_now
+from store.base import RecordCorrupt, StoredEvent, utc_now
 
 log = logging.getLogger("turnstile.deadlines")
 PAGE = 200
@@ -33,16 +33,19 @@ def at(recorded_at: str) -> datetime:
     return datetime.fromisoformat(recorded_at.replace("Z", "+00:00"))
 
 
-def deadlines(service: MatchService, loaded: LoadedMatch) -> dict[int, datetime]:
-    """Each seat to move and when its time runs out (empty without a move deadline, or once the match ended)."""
+def deadlines(service: MatchService, loaded: LoadedMatch, known: Sequence[StoredEvent] = ()) -> dict[int, datetime]:
+    """Each seat to move and when its time runs out (empty without a move deadline, or once the match ended). The
+    recorded times come from `known` events (a move's answer has just stored them) or, for the rest, the store."""
     state = loaded.state
     seconds = state.options.get("move_deadline")
     seats = match.to_move(loaded.game, state)
     if not seconds or not seats or not state.since:
         return {}
     versions = {state.since[s] for s in seats}
-    stored = service.store.read_match(loaded.record.id, min(versions), max(versions))
-    times = {e.version: at(e.recorded_at) for e in stored}
+    times = {e.version: at(e.recorded_at) for e in known if e.version in versions}
+    if missing := versions - times.keys():
+        stored = service.store.read_match(loaded.record.id, min(missing), max(missing))
+        times |= {e.version: at(e.recorded_at) for e in stored}
     return {s: times[state.since[s]] + timedelta(seconds=seconds) for s in seats}
 
 

@@ -214,11 +214,13 @@ class MatchesController(Controller):
         last = (played.bots or (result,))[-1]  # the bots this move put to move have replied
         stored = [event for appended in (result, *played.bots) for event in appended.events]
         events = convert.recorded(game, stored, seat, state.finished, service.first_redacted(after, seat))
+        due = deadlines(service, after, known=stored)
         return MoveResult(
             version=last.version, position=last.position, events=events, duplicate=result.duplicate,
             status=status_of(state), to_move=match.to_move(game, state),  # type: ignore[arg-type]
             view=msgspec.to_builtins(game.view(state.game_state, seat)) if "view" in include else None,
             legal=match.legal(game, state, seat) if "legal" in include else None,
+            deadlines=convert.seat_deadlines(due),
         )
 
     @get("/{match_id:str}/events", summary="The event log", operation_id="getEvents", sync_to_thread=True,

@@ -66,12 +66,45 @@ def test_the_deadline_is_the_recorded_time_that_put_the_seat_to_move_plus_move_d
         moved = client.post(f"/v1/matches/{match_id}/moves", headers=bearer(token), json={"move": legal[0]})
         assert moved.status_code == 201, moved.text
         now = due(life, match_id)
+        assert {d["seat"]: at(d["deadline_at"]) for d in moved.json()["deadlines"]} == now  # the answer says it too
         if seat not in now:
             break
         assert now[seat] == first[seat]
     put_at = at(events(life, match_id)[-1]["recorded_at"])
     assert list(now) == [1 - seat] and now[1 - seat] == put_at + timedelta(seconds=90)
     assert due(life, create(life, "touched-on", 2)["id"]) == {}
+
+
+def test_a_move_answers_with_the_deadline_it_started_without_reading_the_store(life: dict[str, Any]) -> None:
+    """The move that puts a seat to move carries its deadline in the answer, from the events it just stored; a match
+    without the option answers an empty list."""
+    client, store = life["client"], life["service"].store
+    reads: list[Any] = []
+    read_match = store.read_match
+    store.read_match = lambda *a, **k: reads.append(a) or read_match(*a, **k)
+    try:
+        for options in ({"move_deadline": 45}, {}):
+            created = create(life, "touched-on", 2, **options)
+            match_id = created["id"]
+            for _ in range(40):
+                seat = min(client.get(f"/v1/matches/{match_id}").json()["to_move"])
+                token = created["seats"][seat]["token"]
+                legal = client.get(f"/v1/matches/{match_id}/legal-moves", headers=bearer(token)).json()["moves"]
+                reads.clear()
+                moved = client.post(f"/v1/matches/{match_id}/moves", headers=bearer(token), json={"move": legal[0]})
+                answer = moved.json()
+                if seat not in answer["to_move"]:
+                    break
+            assert moved.status_code == 201 and answer["to_move"] and seat not in answer["to_move"]
+            if not options:
+                assert answer["deadlines"] == []
+                continue
+            put_at = at(answer["events"][-1]["recorded_at"])
+            assert [d["seat"] for d in answer["deadlines"]] == sorted(answer["to_move"])
+            assert all(at(d["deadline_at"]) == put_at + timedelta(seconds=45) for d in answer["deadlines"])
+            assert reads == [], "the deadline came from the events the move stored"
+    finally:
+        store.read_match = read_match
 
 
 def test_the_sweep_times_out_a_competitive_seat_only_at_its_deadline_and_once(life: dict[str, Any]) -> None:
