@@ -59,7 +59,7 @@ from store.base import (
 )
 from store.chain import GENESIS
 from store.dialect import Dialect
-from store.sql import EVENT_COLUMNS, MATCH_COLUMNS, SqlStore
+from store.sql import EVENT_COLUMNS, INSERT_MATCH, MATCH_COLUMN_COUNT, MATCH_COLUMNS, SqlStore
 
 # The NOTIFY channel on which the store announces which matches moved, after their appends commit
 # (store/announce.py; heard by api/listener.py).
@@ -243,7 +243,7 @@ class PostgresStore(SqlStore):
         try:
             # Pipeline: BEGIN, both INSERTs and COMMIT go out together: one round trip.
             with self._pool.connection() as conn, conn.pipeline(), conn.transaction():
-                conn.execute(f"INSERT INTO matches ({MATCH_COLUMNS}, due_at) VALUES ({', '.join(['%s'] * 21)})",
+                conn.execute(DIALECT.sql(INSERT_MATCH),
                              (*self.match_params(match, first_status(checked), len(built), now, built[-1].hash),
                               self.due_param(now, due_in_s, ends_match(checked))))
                 self.link_rematch(conn, match)
@@ -364,8 +364,8 @@ class PostgresStore(SqlStore):
             row, rows = row_cursor.fetchone(), events_cursor.fetchall()
             if row is None:
                 raise MatchNotFound(match_id)
-            record = self.match_of(row[:20])
-            snapshot = None if row[20] is None else self.snapshot_of(row[20:])
+            record = self.match_of(row[:MATCH_COLUMN_COUNT])
+            snapshot = None if row[MATCH_COLUMN_COUNT] is None else self.snapshot_of(row[MATCH_COLUMN_COUNT:])
             return record, *self.snapshot_and_events(conn, record, snapshot, [self.event_of(r) for r in rows])
 
     def read_all(self, after_position: int = 0, limit: int = 500, *, owner: str | None = None) -> list[StoredEvent]:

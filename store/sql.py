@@ -41,6 +41,10 @@ MATCH_COLUMNS = (
     "scheme, owner, visibility, status, version, created_at, updated_at, head_hash, rematch_of, rematch"
 )
 
+MATCH_COLUMN_COUNT = MATCH_COLUMNS.count(",") + 1
+# A new match row (MATCH_COLUMNS, then the deadline sweep's `due_at` hint), `?` placeholders (Dialect.sql).
+INSERT_MATCH = f"INSERT INTO matches ({MATCH_COLUMNS}, due_at) VALUES ({', '.join(['?'] * (MATCH_COLUMN_COUNT + 1))})"
+
 SNAPSHOT_COLUMNS = "version, fingerprint, head_hash, state"
 
 

@@ -44,7 +44,7 @@ from store.base import (
 )
 from store.chain import GENESIS
 from store.dialect import Dialect
-from store.sql import EVENT_COLUMNS, MATCH_COLUMNS, SNAPSHOT_COLUMNS, SqlStore
+from store.sql import EVENT_COLUMNS, INSERT_MATCH, MATCH_COLUMNS, SNAPSHOT_COLUMNS, SqlStore
 
 DIALECT = Dialect(
     param="?",
@@ -163,7 +163,7 @@ class SqliteStore(SqlStore):
             moment = utc_now()
             now = iso(moment)
             built = build_events(match.id, 0, GENESIS, now, checked, None, None, None)
-            conn.execute(f"INSERT INTO matches ({MATCH_COLUMNS}, due_at) VALUES ({', '.join(['?'] * 21)})",
+            conn.execute(INSERT_MATCH,
                          (*self.match_params(match, first_status(checked), len(built), now, built[-1].hash),
                           self.due_param(moment, due_in_s, ends_match(checked))))
             self.link_rematch(conn, match)
