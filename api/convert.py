@@ -10,6 +10,7 @@ import msgspec
 
 from api.problems import ApiError
 from api.schemas import (
+    EditionInfo,
     GameInfo,
     MatchDetail,
     MatchSummary,
@@ -22,8 +23,10 @@ from api.schemas import (
 )
 from domain import bots, match
 from domain.codec import event_from_builtins
+from domain.editions import Edition
 from domain.engine import Game
 from domain.lifecycle import MatchEnded
+from service.games import game_of
 from service.matches import LoadedMatch, status_of
 from service.records import seen_by
 from store.base import MatchRecord, StoredEvent, iso
@@ -54,7 +57,17 @@ def game_info(game: Game[Any]) -> GameInfo:
         deviations=list(game.deviations),
         commands=[kind.__struct_config__.tag for kind in game.command_types],  # type: ignore[misc]
         bots=list(bots.names(game)),
+        current=game.rules_version,
+        editions=[edition_info(game.slug, edition) for edition in game.editions],
     )
+
+
+def edition_info(slug: str, edition: Edition) -> EditionInfo:
+    """A released edition of a game, as the catalog lists it."""
+    bound = game_of(slug, edition.rules_version)
+    return EditionInfo(rules_version=edition.rules_version, released=edition.released, changes=list(edition.changes),
+                       options_schema=msgspec.json.schema(bound.options_type),
+                       default_data=list(bound.default_data), deviations=list(bound.deviations))
 
 
 def seat_deadlines(deadlines: dict[int, datetime]) -> list[SeatDeadline]:

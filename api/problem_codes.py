@@ -42,6 +42,9 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "not-yet": ((409,), "statistics are not yet folded up to `min_position`; `position` says how far they are"),
     "request-too-large": ((413,), "the body is larger than the operation takes (64 KiB for matches and moves)"),
     "unsupported-media-type": ((415,), "a body that is not JSON (`application/json` or `application/*+json`)"),
+    "unknown-edition": ((409, 422), "no rules edition of this number (422: asked for on create; the game's `editions` "
+                                    "list them) or, 409, the match was recorded under an edition newer than this "
+                                    "release"),
     "bad-options": ((422,), "the options are not the game's (the game's `options_schema` says what they are)"),
     "bad-seat-count": ((422,), "the game does not take this many seats"),
     "bad-seat": ((422,), "a seat names none or several of `player`, `bot` and `open: true`"),

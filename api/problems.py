@@ -15,7 +15,7 @@ from api.ratelimit import RateLimited
 from domain.engine import Refusal
 from service.access import SeatRequired, WrongToken
 from service.audit import UnknownVersion
-from service.games import UnknownGame
+from service.games import UnknownEdition, UnknownGame
 from service.live import TooManyStreams
 from service.matches import VersionMismatch
 from service.metrics import REFUSALS
@@ -83,6 +83,11 @@ def on_refusal(_: Request[Any, Any, Any], exc: Refusal) -> Response[Any]:
 def on_unknown_game(_: Request[Any, Any, Any], exc: UnknownGame) -> Response[Any]:
     """No game has this slug."""
     return problem_response(problem(404, "unknown-game", f"no game is called {exc.args[0]!r}"))
+
+
+def on_unknown_edition(_: Request[Any, Any, Any], exc: UnknownEdition) -> Response[Any]:
+    """A stored match names a rules edition this release does not have (a newer release wrote it)."""
+    return problem_response(problem(409, "unknown-edition", str(exc)))
 
 
 def on_unknown_match(_: Request[Any, Any, Any], exc: MatchNotFound) -> Response[Any]:
@@ -195,6 +200,7 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
     ApiError: on_api_error,
     Refusal: on_refusal,
     UnknownGame: on_unknown_game,
+    UnknownEdition: on_unknown_edition,
     MatchNotFound: on_unknown_match,
     UnknownVersion: on_unknown_version,
     VersionMismatch: on_version_mismatch,

@@ -65,6 +65,13 @@ class CreateMatchRequest(Strict, frozen=True):
                     "have known it before. It is public in the match; it never lets anyone choose the deal."),
     ] | None = None
     visibility: Annotated[Visibility, msgspec.Meta(description=VISIBILITY_DOC)] = "public"
+    rules_version: Annotated[str, msgspec.Meta(
+        pattern="^[0-9]{1,6}$",
+        description="The rules edition to play (the game's `editions` in GET /v1/games/{game} list every one, all "
+                    "offered): e.g. to finish a tournament under the rules it started with. Default: the current "
+                    "edition. The match is played, viewed and verified under it to its end, whatever release the "
+                    "server runs."),
+    ] | None = None
     seed: Annotated[str, msgspec.Meta(
         min_length=1, max_length=256,
         description="For tests and teaching only: play with this seed. Whoever knows it knows every hand, so the "
@@ -73,8 +80,22 @@ class CreateMatchRequest(Strict, frozen=True):
     ] | None = None
 
 
+class EditionInfo(msgspec.Struct, frozen=True):
+    """One released edition of a game's rules: what it changed (with the rulebook passage behind each change), and
+    its own options, deviations and DEFAULT data. Every edition is offered: create a match at it with
+    `rules_version`."""
+
+    rules_version: str
+    released: str
+    changes: list[str]
+    options_schema: dict[str, Any]
+    default_data: list[str]
+    deviations: list[str]
+
+
 class GameInfo(msgspec.Struct, frozen=True):
-    """A game of the catalog."""
+    """A game of the catalog, at its current edition (`rules_version`, the same as `current`), with every edition it
+    has released (`editions`, oldest first; all offered for new matches)."""
 
     slug: str
     title: str
@@ -87,6 +108,8 @@ class GameInfo(msgspec.Struct, frozen=True):
     deviations: list[str]
     commands: list[str]
     bots: list[str]
+    current: str
+    editions: list[EditionInfo]
 
 
 class GameList(msgspec.Struct, frozen=True):
@@ -117,6 +140,7 @@ class CreatedMatch(msgspec.Struct, frozen=True):
     client_entropy: str | None
     visibility: Annotated[Visibility, msgspec.Meta(description=VISIBILITY_DOC)]
     head_hash: str
+    rules_version: Annotated[str, msgspec.Meta(description="The rules edition the match is played under, to its end")]
     status: Annotated[Literal["open", "active", "finished"], msgspec.Meta(description="`open` while some seats "
                                                                                      "are open")] = "active"
     rematch_of: str | None = None

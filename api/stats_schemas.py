@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 
 
@@ -23,6 +25,10 @@ class Leaderboard(msgspec.Struct, frozen=True):
     position: int
     items: list[LeaderboardEntry]
     next_cursor: str | None
+    editions: Annotated[list[str], msgspec.Meta(
+        description="The rules editions whose matches the ratings count: every edition of the game (a rating is "
+                    "the player's strength at the game, whichever edition they played); GET /v1/games/{game}/stats "
+                    "splits the statistics by edition")] = []
 
 
 class PlayerGameStats(msgspec.Struct, frozen=True):
@@ -57,8 +63,25 @@ class Player(msgspec.Struct, frozen=True):
     games: dict[str, int]
 
 
+class EditionStats(msgspec.Struct, frozen=True):
+    """Statistics of the matches of one rules edition of a game (the fields mean what they mean in GameStats)."""
+
+    started: int
+    finished: int
+    win_rate_by_seat: dict[str, float]
+    scores: dict[str, int]
+    moves_mean: float | None
+    moves_min: int | None
+    moves_max: int | None
+    end_reasons: dict[str, int]
+    cooperative_played: int
+    cooperative_win_rate: float | None
+    solo_scores: dict[str, int]
+
+
 class GameStats(msgspec.Struct, frozen=True):
-    """Statistics of one game over every match folded so far."""
+    """Statistics of one game over every match folded so far, of every rules edition; `editions` splits them by the
+    edition the matches were played under."""
 
     game: str
     position: int
@@ -73,6 +96,7 @@ class GameStats(msgspec.Struct, frozen=True):
     cooperative_played: int
     cooperative_win_rate: float | None
     solo_scores: dict[str, int]
+    editions: dict[str, EditionStats] = {}
 
 
 class ProjectionStatus(msgspec.Struct, frozen=True):

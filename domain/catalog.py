@@ -1,9 +1,15 @@
-"""The one explicit list of games. Adding a game: its package, one line here, its tests."""
+"""The one explicit list of games, and of every rules edition each has released.
+
+Adding a game: its package, one line in `_PACKAGES`, its tests. `GAMES` holds each game at its current edition (what
+new matches are created under); `edition(slug, rules_version)` gives the record of any released edition, which is
+what every match is played, viewed and verified under.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from domain.editions import Edition, UnknownEdition, bind
 from domain.engine import Game
 from domain.games.expect_delays import GAME as EXPECT_DELAYS
 from domain.games.mass_transit import GAME as MASS_TRANSIT
@@ -11,7 +17,7 @@ from domain.games.metro_x import GAME as METRO_X
 from domain.games.terminus import GAME as TERMINUS
 from domain.games.touched_on import GAME as TOUCHED_ON
 
-GAMES: tuple[Game[Any], ...] = (
+_PACKAGES: tuple[Game[Any], ...] = (
     EXPECT_DELAYS,
     MASS_TRANSIT,
     METRO_X,
@@ -19,7 +25,33 @@ GAMES: tuple[Game[Any], ...] = (
     TOUCHED_ON,
 )
 
+# Every edition of every game, bound once (a Game is hashed by identity: decoders and caches key on it).
+EDITIONS: dict[str, dict[str, Game[Any]]] = {
+    game.slug: {e.rules_version: bind(game, e) for e in game.editions} for game in _PACKAGES
+}
+
+GAMES: tuple[Game[Any], ...] = tuple(
+    EDITIONS[game.slug][game.editions[-1].rules_version] for game in _PACKAGES
+)
+
 
 def by_slug(slug: str) -> Game[Any] | None:
-    """The registered game named `slug`, or None."""
+    """The registered game named `slug` at its current edition, or None."""
     return next((game for game in GAMES if game.slug == slug), None)
+
+
+def edition(slug: str, rules_version: str) -> Game[Any] | None:
+    """The game `slug` as its edition `rules_version` plays it; None when no game has that slug; raises
+    UnknownEdition when the game has no such edition."""
+    editions = EDITIONS.get(slug)
+    if editions is None:
+        return None
+    found = editions.get(rules_version)
+    if found is None:
+        raise UnknownEdition(slug, rules_version, tuple(editions))
+    return found
+
+
+def editions_of(game: Game[Any]) -> tuple[Edition, ...]:
+    """The released editions of `game`, oldest first (the last is current)."""
+    return tuple(game.editions)

@@ -9,6 +9,7 @@ import msgspec
 
 from domain.engine import Command, Event, Game
 from domain.lifecycle import LIFECYCLE_COMMANDS, LIFECYCLE_EVENTS, SERVICE_COMMANDS
+from domain.upcasters import upcast, upcasters_of
 
 
 def event_types(game: Game[Any]) -> tuple[type[Event], ...]:
@@ -42,7 +43,9 @@ def _convert(payload: Any, types: tuple[type[Any], ...]) -> Any:
 
 
 def event_from_builtins(game: Game[Any], payload: dict[str, Any]) -> Event:
-    """An event of `game` from its decoded JSON object."""
+    """An event of `game` (at its rules edition) from its decoded JSON object, through the edition's upcasters."""
+    if upcasters_of(game.slug, game.rules_version):
+        payload = upcast(game.slug, game.rules_version, payload)
     return _convert(payload, event_types(game))  # type: ignore[no-any-return]
 
 

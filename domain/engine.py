@@ -88,7 +88,11 @@ class Game(Generic[S]):
     cooperative: bool = False
     default_data: tuple[str, ...] = ()
     deviations: tuple[str, ...] = ()
+    # The edition this record plays (domain/editions.py): its number and its switches (None: the rules have none).
+    # A game's package lists every edition in `editions.py`; domain.catalog binds one record per edition.
     rules_version: str = "1"
+    rules: Any = None
+    editions: tuple[Any, ...] = ()
     # (seat count, options) pairs the conformance suite plays; empty means min and max seats, default options.
     sample_setups: tuple[tuple[int, dict[str, Any]], ...] = ()
     bots: tuple[tuple[str, Callable[[S, int, Rng], Command]], ...] = ()

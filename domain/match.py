@@ -41,6 +41,7 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True):
     players: tuple[str, ...]
     options: dict[str, Any]
     version: int
+    rules_version: str = ""  # the edition the match is played under (domain/editions.py), from its first event
     game_state: Any = None
     resigned: tuple[int, ...] = ()
     ended: MatchEnded | None = None
@@ -126,10 +127,10 @@ def evolve(game: Game[Any], state: MatchState | None, event: Event) -> MatchStat
     if state is None:
         if isinstance(event, MatchStarted):
             return MatchState(game=event.game, players=event.players, options=event.options, version=1,
-                              rematch_of=event.rematch_of)
+                              rules_version=event.rules_version, rematch_of=event.rematch_of)
         if isinstance(event, MatchOpened):
             return MatchState(game=event.game, players=tuple(p or "" for p in event.seats), options=event.options,
-                              version=1, opened=event, rematch_of=event.rematch_of)
+                              version=1, rules_version=event.rules_version, opened=event, rematch_of=event.rematch_of)
         raise ValueError("a match stream must begin with match.started or match.opened")
     version = state.version + 1
     if isinstance(event, MatchOpened) or (isinstance(event, (MatchStarted, SeatJoined)) and not state.waiting):

@@ -15,7 +15,8 @@ def started(projection: str, docs: Docs, entry: LogEntry) -> dict[str, Any]:
     game, players = require(projection, entry, "game", "players")
     info = {"game": game, "players": list(players), "moves": 0, "last_command": None,
             "started_at": entry.recorded_at, "resigned": [], "seed_source": entry.payload.get("seed_source", "server"),
-            "visibility": entry.payload.get("visibility", "public")}
+            "visibility": entry.payload.get("visibility", "public"),
+            "rules_version": str(entry.payload.get("rules_version", "1"))}
     docs.put(MATCH, entry.match_id, info, group=game)
     return info
 

@@ -1,5 +1,5 @@
 """Per-game statistics: win rate by seat order, score distribution, match length, end reasons,
-cooperative win rate and solo score table."""
+cooperative win rate and solo score table; over every rules edition, and for each edition apart (`editions`)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,13 @@ def empty(game: str) -> dict[str, Any]:
     """Statistics of a game with no match yet."""
     return {"game": game, "started": 0, "finished": 0, "wins_by_seat": {}, "finished_by_seats": {},
             "scores": {}, "moves_total": 0, "moves_min": None, "moves_max": None, "end_reasons": {},
-            "cooperative_played": 0, "cooperative_won": 0, "solo_scores": {}, "lengths": {}, "position": 0}
+            "cooperative_played": 0, "cooperative_won": 0, "solo_scores": {}, "lengths": {}, "editions": {},
+            "position": 0}
+
+
+def _edition_empty(game: str) -> dict[str, Any]:
+    """Statistics of one rules edition of a game with no match yet (the game's shape, without its bookkeeping)."""
+    return {key: value for key, value in empty(game).items() if key not in ("game", "position", "editions")}
 
 
 def bump(counts: dict[str, int], key: object, by: int = 1) -> dict[str, int]:
@@ -65,7 +71,11 @@ def apply(docs: Docs, entry: LogEntry) -> None:
         if not common.counted(info):
             return
         doc = docs.get(GAME, info["game"]) or empty(info["game"])
-        docs.put(GAME, info["game"], {**doc, "started": doc["started"] + 1, "position": entry.position})
+        editions = doc.get("editions", {})
+        edition = editions.get(info["rules_version"]) or _edition_empty(info["game"])
+        editions = {**editions, info["rules_version"]: {**edition, "started": edition["started"] + 1}}
+        docs.put(GAME, info["game"], {**doc, "started": doc["started"] + 1, "editions": editions,
+                                      "position": entry.position})
         return
     info = common.count_move(common.known(NAME, docs, entry), entry)
     if entry.type != "match.ended":
@@ -75,9 +85,12 @@ def apply(docs: Docs, entry: LogEntry) -> None:
         docs.delete(common.MATCH, entry.match_id)
         return
     doc = finished(docs.get(GAME, info["game"]) or empty(info["game"]), info, entry)
-    docs.put(GAME, info["game"], {**doc, "position": entry.position})
+    editions = doc.get("editions", {})
+    edition = finished(editions.get(info["rules_version"]) or _edition_empty(info["game"]), info, entry)
+    docs.put(GAME, info["game"], {**doc, "editions": {**editions, info["rules_version"]: edition},
+                                  "position": entry.position})
     docs.delete(common.MATCH, entry.match_id)
 
 
-PROJECTION = Projection(name=NAME, version=3, apply=apply)  # 2: only public matches of a server seed count;
-# 3: match lengths counted one by one (the distribution)
+PROJECTION = Projection(name=NAME, version=4, apply=apply)  # 2: only public matches of a server seed count;
+# 3: match lengths counted one by one (the distribution); 4: each rules edition's statistics apart (`editions`)

@@ -64,7 +64,7 @@ class Audit:
         version = record.version if version is None else version
         if version > record.version:
             raise UnknownVersion(version, record.version)
-        game = game_of(record.game)
+        game = game_of(record.game, record.rules_version)
         state = match.fold(game, [event_from_builtins(game, e.payload) for e in stored[:version]])
         # Set-up events carry no command: the table is ready at the last of them.
         set_up = version == record.version or any(e.command is not None for e in stored[:version + 1])
@@ -91,7 +91,7 @@ class Audit:
         A damaged stored record is not served (RecordCorrupt); `verify` is how an operator inspects one.
         """
         record, stored = self.intact(match_id)
-        return build_record(game_of(record.game), record, stored, seat=seat, full=full)
+        return build_record(game_of(record.game, record.rules_version), record, stored, seat=seat, full=full)
 
     def verify(self, match_id: str) -> Verdict:
         """Verify a stored match from its operator's record (every event; the seed only once it has ended).
@@ -116,7 +116,7 @@ class Audit:
 def replay(record: Record, to_version: int | None) -> tuple[Game[Any], MatchState, bool]:
     """The state after event `to_version` (None: the last) of a record, a plain fold with nothing re-rolled,
     and whether its set-up is complete."""
-    game = game_of(record.header.game)
+    game = game_of(record.header.game, record.header.rules_version)
     lines = record.lines
     version = len(lines) if to_version is None else to_version
     if not 1 <= version <= len(lines):

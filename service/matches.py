@@ -206,15 +206,17 @@ class MatchService:
 
     def create(self, slug: str, players: Sequence[str | None], options: dict[str, Any] | None, *,
                seed: str | None = None, client_entropy: str | None = None, owner: str | None = None,
-               visibility: Visibility = "public", rematch_of: str | None = None) -> OpenedMatch:
+               visibility: Visibility = "public", rematch_of: str | None = None,
+               rules_version: str | None = None) -> OpenedMatch:
         """Open a match for the app `owner`: `match.started` and the set-up events, one secret token per seat.
 
         A player None is an open seat: the match then records `match.opened` and waits for joins (a join code per
         open seat). A player `bot:<policy>` is a bot the service plays itself (domain/bots.py), at once when it is
         to move. The seed is the server's secret (mixed with `client_entropy` when given); a caller's own `seed`
         is for tests and teaching only, and the match is marked so (`seed_source: "caller"`) and never rated.
+        `rules_version` names the rules edition to play (default: the current one; UnknownEdition if there is none).
         """
-        game = game_of(slug)
+        game = game_of(slug, rules_version)
         for player in players:
             name = None if player is None else bots.bot_name(player)
             if name is not None:
@@ -284,13 +286,14 @@ class MatchService:
         if base.version:
             if not stored or (stored[0].version, stored[0].hash) != (base.version, base.head_hash):
                 return None
-            if base.game is not None and base.game.slug != record.game:
+            if base.game is not None and (base.game.slug, base.game.rules_version) != (record.game,
+                                                                                     record.rules_version):
                 return None
             stored = stored[1:]
         broken = chain_break(record.version, record.head_hash, base.version, base.head_hash, stored)
         if broken is not None:
             self._corrupt(record.id, broken)
-        game = base.game or game_of(record.game)
+        game = base.game or game_of(record.game, record.rules_version)
         state = match.fold(game, decode_events(game, [e.payload for e in stored]), base.state)
         loaded = LoadedMatch(record=record, game=game, state=state)
         self.cache.put(loaded)

@@ -41,6 +41,7 @@ class Notification(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True
     to_move: list[int] = []
     seat: int | None = None
     outcome: dict[str, Any] | None = None
+    rules_version: str = ""  # the rules edition the match is played under
 
 
 def appends(events: list[StoredEvent]) -> list[list[StoredEvent]]:
@@ -89,12 +90,16 @@ class Follower:
         first, last = group[0], group[-1]
         record_game = first.payload.get("game") if first.version == 1 else None
         before = None if record_game else self._before(first)
-        game = game_of(record_game or (before.game if before else self._game_of(first.match_id)))
+        if record_game:
+            game = game_of(record_game, first.payload.get("rules_version"))
+        else:
+            assert before is not None
+            game = game_of(before.game, before.rules_version)
         after = match.fold(game, [event_from_builtins(game, e.payload) for e in group], before)
         self._remember(first.match_id, after)
         moving = match.to_move(game, after)
         base = Notification(kind="moved", match_id=first.match_id, game=game.slug, position=last.position,
-                            version=last.version, to_move=moving)
+                            version=last.version, to_move=moving, rules_version=game.rules_version)
         # A missed deadline is told first (its seat), then what the game's rule made of it (an end, or play on).
         timed_out = [msgspec.structs.replace(base, kind="match.timed-out", seat=e.payload["seat"])
                      for e in group if e.type == "match.timed-out"]
@@ -112,14 +117,11 @@ class Follower:
         state = self._states.get(first.match_id)
         if state is not None and state.version == first.version - 1:
             return state
-        game = game_of(self._game_of(first.match_id))
+        record = self.store.get_match(first.match_id)
+        assert record is not None, f"an event of an unknown match {first.match_id}"
+        game = game_of(record.game, record.rules_version)
         stored = self.store.read_match(first.match_id, 1, first.version - 1)
         return match.fold(game, [event_from_builtins(game, e.payload) for e in stored])
-
-    def _game_of(self, match_id: str) -> str:
-        record = self.store.get_match(match_id)
-        assert record is not None, f"an event of an unknown match {match_id}"
-        return record.game
 
     def _remember(self, match_id: str, state: MatchState) -> None:
         self._states[match_id] = state

@@ -82,7 +82,7 @@ def rematch(service: MatchService, match_id: str, app: str) -> OpenedMatch:
         raise Refusal("match-not-finished", "only a match that was played to its end can be replayed")
     players = [*state.players[1:], *state.players[:1]]
     return service.create(record.game, players, record.options, owner=app, visibility=record.visibility,
-                          rematch_of=record.id)
+                          rematch_of=record.id, rules_version=record.rules_version)  # the same rules, too
 
 
 def _owned(record: MatchRecord, app: str) -> MatchRecord:

@@ -84,7 +84,7 @@ def decode(blob: bytes) -> tuple[str, Game[Any], MatchState]:
     """(match id, game, state) of snapshot bytes; Unfit when they are not a state of a game with snapshots."""
     try:
         match_id, head, raw = _HEAD.decode(blob)
-        game = game_of(head.game)
+        game = game_of(head.game, head.rules_version)  # a snapshot folds under its own edition only
         decoder = _state_decoder(game)
         game_state = None if decoder is None else decoder.decode(raw)
     except Exception as exc:  # noqa: BLE001  (bytes that do not decode, a game no longer registered: unusable)

@@ -2,14 +2,15 @@
 
 Checks, in order: `format` (header and events agree), `chain` (every hash recomputes, links to its predecessor
 and ends at the header's head: version and hash), `seed` (the revealed seed matches its commitment, and the
-players' entropy was mixed in when they gave some), `rules` (the record's rules version is this server's),
+players' entropy was mixed in when they gave some), `rules` (this release has the record's rules edition: every
+edition ever released stays runnable, so only a record of a newer release fails it, `unknown-edition`),
 `commitments` (format 2: with the seed revealed, each commitment opens to its full event and command, and each
 public form is that event's honest redaction), `fold` (the events decode and fold from `match.started`),
 `redecide` (every recorded command, re-decided from the state before it with `Rng.derive(seed, version)`, gives
 exactly the recorded events; set-up from `match.open_match`), `deadlines` (each `match.timed-out` is recorded at
 or after the seat's deadline, from the recorded times) and `outcome` (the recorded `match.ended` is the one
-the rules give). The verdict names the first failing event; `rules-version-changed` says "recorded under other
-rules", not "tampered".
+the rules give). The verdict names the first failing event; `unknown-edition` says "recorded under rules this
+release does not have" (a newer release's), not "tampered".
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from typing import Any
 import msgspec
 
 from domain import timing
-from domain.catalog import by_slug
+from domain.catalog import by_slug, edition
 from domain.codec import event_from_builtins
+from domain.editions import UnknownEdition
 from domain.engine import Game
 from domain.rng import mixed_seed, seed_commitment
 from service.records import Record, RecordError, RecordHeader, RecordLine, parse_record
@@ -31,7 +33,7 @@ from store.chain import SCHEME_FULL, canonical, commitment, event_salt, verify_c
 
 # The verdict code of each check's failure (a check may name a more precise one, e.g. the chain's "truncated").
 FAILURE_CODES = {"format": "malformed-record", "game": "unknown-game", "chain": "chain-broken",
-                 "seed": "seed-mismatch", "rules": "rules-version-changed", "commitments": "commitment-mismatch",
+                 "seed": "seed-mismatch", "rules": "unknown-edition", "commitments": "commitment-mismatch",
                  "fold": "fold-failed", "redecide": "decision-mismatch", "deadlines": "early-timeout",
                  "outcome": "outcome-mismatch"}
 
@@ -68,17 +70,18 @@ def verify_record(record: Record) -> Verdict:
     header, lines = record.header, record.lines
     checks = [check_format(record), check_chain(record)]
     checks.append(check_seed(record))
-    game = by_slug(header.game)
-    if game is None:
+    if by_slug(header.game) is None:
         checks.append(Check(name="game", status="failed", detail=f"no game is called {header.game!r} here"))
         return _verdict(checks, record)
-    recorded = lines[0].event.get("rules_version") if lines else None
-    if recorded != game.rules_version:
-        checks.append(Check(name="rules", status="failed", version=1,
-                            detail=f"recorded under {game.slug} rules version {recorded!r}; this server has "
-                                   f"{game.rules_version!r}, so the moves cannot be re-decided here"))
+    recorded = lines[0].event.get("rules_version") if lines else header.rules_version
+    try:
+        game = edition(header.game, str(recorded))
+    except UnknownEdition as unknown:
+        checks.append(Check(name="rules", status="failed", version=1, detail=str(unknown)))
         return _verdict(checks, record)
-    checks.append(Check(name="rules", status="passed", detail=f"rules version {game.rules_version!r}"))
+    assert game is not None
+    checks.append(Check(name="rules", status="passed",
+                        detail=f"played and re-decided under {game.slug} rules edition {game.rules_version!r}"))
     if header.scheme != SCHEME_FULL:
         checks.append(check_commitments(game, record))
     if record.redacted:
@@ -260,13 +263,25 @@ def check_commitments(game: Game[Any], record: Record) -> Check:
                          detail=f"event {line.version} is not the event (and command) its commitment was made to")
         try:
             shown = canonical(public_form(game, event_from_builtins(game, line.event)))
+            honest = shown == canonical(line.public_event) or _older_shape(game, shown, line.public_event)
         except msgspec.ValidationError:
             continue  # the fold check names an event that does not decode
-        if shown != canonical(line.public_event):
+        if not honest:
             return Check(name="commitments", status="failed", version=line.version,
                          detail=f"the public form of event {line.version} is not its redaction for spectators")
     return Check(name="commitments", status="passed",
                  detail=f"{len(record.lines)} commitments open to their events; every public form is honest")
+
+
+def _older_shape(game: Game[Any], shown: Any, public: Any) -> bool:
+    """A public form recorded before fields were added to its event (or in an edition's older shape): every field it
+    has is the honest one, and read as today (defaults, upcasters) it is the whole honest public form."""
+    recorded = canonical(public)
+    if not isinstance(recorded, dict) or not isinstance(shown, dict) or not set(recorded) <= set(shown):
+        return False
+    if any(shown[key] != value for key, value in recorded.items()):
+        return False
+    return bool(canonical(public_form(game, event_from_builtins(game, public))) == shown)
 
 
 def _verdict(checks: list[Check], record: Record | None) -> Verdict:

@@ -40,7 +40,7 @@ def deliveries_of(hook: WebhookRecord, group: list[StoredEvent], notes: list[Not
     chosen = [(ordinal, note) for ordinal, note in enumerate(notes) if wanted(hook, note)]
     if not chosen:
         return []
-    game = game_of(chosen[0][1].game)
+    game = game_of(chosen[0][1].game, chosen[0][1].rules_version)
     events = [WebhookEvent(version=e.version, position=e.position, recorded_at=e.recorded_at, seat=e.seat,
                            event=to_builtins(seen_by(game, e, None)[0])) for e in group]
     out = []

@@ -87,7 +87,8 @@ class AuditController(Controller):
         event and why. `code` "verified": every check passed; "verified-so-far": a match still being played whose
         chain is intact up to its recorded head and no check failed (the seed and hidden parts are checked after
         the end); "partial": none failed but some could not run (e.g. an old-format record withholding hashes);
-        "rules-version-changed": recorded under other rules, not a sign of tampering; any other code names what
+        "unknown-edition": recorded under a rules edition this release does not have (a newer release's: every
+        edition ever released stays runnable), not a sign of tampering; any other code names what
         is wrong (`truncated`, `head-mismatch`, `chain-broken`, `commitment-mismatch`, `seed-mismatch`, ...;
         `malformed-record` for text that is not a record, e.g. a line nested deeper than 64 levels).
         No credentials needed.

@@ -31,6 +31,7 @@ from api.schemas import (
 )
 from domain import match
 from service.deadlines import deadlines
+from service.games import UnknownEdition
 from service.matches import MatchService, OpenedMatch, status_of
 
 IdempotencyKey = Annotated[str, HeaderParameter(name="Idempotency-Key", required=False, max_length=200,
@@ -69,6 +70,7 @@ def created_response(created: OpenedMatch) -> Response[CreatedMatch]:
         client_entropy=record.client_entropy,
         visibility=record.visibility,
         head_hash=record.head_hash,
+        rules_version=record.rules_version,
         status=record.status,  # type: ignore[arg-type]
         rematch_of=record.rematch_of,
     )
@@ -105,8 +107,9 @@ class MatchesController(Controller):
 
     @post("/", summary="Create a match", operation_id="createMatch", status_code=201, sync_to_thread=True,
           request_max_body_size=MAX_BODY_BYTES, security=APP_KEY, responses=problem_responses(
-              "bad-authorization", "app-key-required", "unknown-app-key", "unknown-game", "bad-options",
-              "bad-seat-count", "bad-seat", "unknown-bot", "request-too-large", "unsupported-media-type"),
+              "bad-authorization", "app-key-required", "unknown-app-key", "unknown-game", "unknown-edition",
+              "bad-options", "bad-seat-count", "bad-seat", "unknown-bot", "request-too-large",
+              "unsupported-media-type"),
           response_headers=[ResponseHeader(name="Location", description="The new match", documentation_only=True)])
     def create_match(self, request: Request[Any, Any, Any], data: JSONBody[CreateMatchRequest],
                      service: Service) -> Response[CreatedMatch]:
@@ -119,8 +122,12 @@ class MatchesController(Controller):
         `client_entropy` mixes the players' own text into it. A `seed` of the caller's is for tests and teaching.
         """
         app = require_app(request, service.app_name)
-        created = service.create(data.game, convert.players(data.seats), data.options, seed=data.seed,
-                                 client_entropy=data.client_entropy, owner=app, visibility=data.visibility)
+        try:
+            created = service.create(data.game, convert.players(data.seats), data.options, seed=data.seed,
+                                     client_entropy=data.client_entropy, owner=app, visibility=data.visibility,
+                                     rules_version=data.rules_version)
+        except UnknownEdition as exc:
+            raise ApiError(422, "unknown-edition", str(exc)) from exc
         return created_response(created)
 
     @get("/", summary="List matches", operation_id="listMatches",

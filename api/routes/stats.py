@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+import msgspec
 from litestar import Controller, get
 from litestar.params import FromPath, Parameter
 
@@ -11,6 +12,7 @@ from api import cursors
 from api.deps import Stats
 from api.problem_codes import problem_responses
 from api.stats_schemas import (
+    EditionStats,
     GameStats,
     Leaderboard,
     LeaderboardEntry,
@@ -21,6 +23,7 @@ from api.stats_schemas import (
     ProjectionStatus,
 )
 from domain.catalog import by_slug
+from domain.engine import Game
 from projections import game_stats, player_stats, ratings
 from service.games import UnknownGame
 
@@ -29,10 +32,12 @@ MinPosition = Annotated[int | None, Parameter(le=2**53 - 1,
                                                           "(e.g. the position a move returned)")]
 
 
-def known_game(game: str) -> None:
-    """404 for a game the catalog does not have."""
-    if by_slug(game) is None:
+def known_game(game: str) -> Game[Any]:
+    """The game of the catalog (at its current edition); 404 for a game it does not have."""
+    found = by_slug(game)
+    if found is None:
         raise UnknownGame(game)
+    return found
 
 
 def entry(doc: dict[str, Any]) -> LeaderboardEntry:
@@ -46,6 +51,15 @@ def win_rates(doc: dict[str, Any]) -> dict[str, float]:
     by_seats = doc["finished_by_seats"]
     competitive = sum(n for seats, n in by_seats.items() if int(seats) > 1) - doc["cooperative_played"]
     return {seat: wins / competitive for seat, wins in doc["wins_by_seat"].items()} if competitive else {}
+
+
+def edition_stats(doc: dict[str, Any]) -> EditionStats:
+    """The statistics of a game's document (all its editions) or of one edition's part of it."""
+    return EditionStats(started=doc["started"], finished=doc["finished"], win_rate_by_seat=win_rates(doc),
+                        scores=doc["scores"], moves_mean=doc.get("moves_mean"), moves_min=doc["moves_min"],
+                        moves_max=doc["moves_max"], end_reasons=doc["end_reasons"],
+                        cooperative_played=doc["cooperative_played"],
+                        cooperative_win_rate=doc.get("cooperative_win_rate"), solo_scores=doc["solo_scores"])
 
 
 class StatsController(Controller):
@@ -75,8 +89,9 @@ class StatsController(Controller):
         rows = stats.leaderboard(game, min_matches, after, limit + 1)
         page = rows[:limit]
         next_cursor = cursors.leaderboard_cursor(page[-1].rank, page[-1].doc["player"]) if len(rows) > limit else None
+        editions = [edition.rules_version for edition in known_game(game).editions]
         return Leaderboard(game=game, min_matches=min_matches, position=position,
-                           items=[entry(r.doc) for r in page], next_cursor=next_cursor)
+                           items=[entry(r.doc) for r in page], next_cursor=next_cursor, editions=editions)
 
     @get("/v1/players/{player:str}", summary="A player", operation_id="getPlayer", sync_to_thread=True,
          responses=problem_responses("unknown-player", "not-yet"))
@@ -105,11 +120,9 @@ class StatsController(Controller):
         known_game(game)
         stats, position = stats.fresh(game_stats.NAME, min_position)
         doc = stats.game_stats(game)
-        return GameStats(game=game, position=position, started=doc["started"], finished=doc["finished"],
-                         win_rate_by_seat=win_rates(doc), scores=doc["scores"], moves_mean=doc.get("moves_mean"),
-                         moves_min=doc["moves_min"], moves_max=doc["moves_max"], end_reasons=doc["end_reasons"],
-                         cooperative_played=doc["cooperative_played"],
-                         cooperative_win_rate=doc.get("cooperative_win_rate"), solo_scores=doc["solo_scores"])
+        whole = edition_stats(doc)
+        editions = {edition: edition_stats(part) for edition, part in sorted(doc.get("editions", {}).items())}
+        return GameStats(game=game, position=position, **msgspec.structs.asdict(whole), editions=editions)
 
     @get("/v1/projections", summary="Projection status", operation_id="getProjections",
          sync_to_thread=True, responses=problem_responses())

@@ -153,14 +153,17 @@ def test_a_forged_result_is_caught(game: Game[Any]) -> None:
 
 
 @EVERY_GAME
-def test_a_record_of_older_rules_is_not_called_tampered(game: Game[Any]) -> None:
-    """Recorded under another rules version: a distinct verdict, with chain and seed still checked."""
+@pytest.mark.parametrize("edition", ["99", "0-old"])
+def test_a_record_of_an_edition_this_release_lacks_is_unknown_not_tampered(game: Game[Any], edition: str) -> None:
+    """Recorded under an edition this release does not have (a newer release's): `unknown-edition`, saying so, with
+    chain and seed still checked. Every edition ever released is runnable, so no known one gets this verdict."""
     record = record_of(game)
-    started = replace(record.lines[0], event={**record.lines[0].event, "rules_version": "0-old"})
-    old = rechain(replace(record, header=replace(record.header, rules_version="0-old"),
+    started = replace(record.lines[0], event={**record.lines[0].event, "rules_version": edition})
+    old = rechain(replace(record, header=replace(record.header, rules_version=edition),
                           lines=(started, *record.lines[1:])))
     verdict = verify_record(old)
-    assert (verdict.ok, verdict.code, verdict.failed_version) == (False, "rules-version-changed", 1)
+    assert (verdict.ok, verdict.code, verdict.failed_version) == (False, "unknown-edition", 1)
+    assert ("newer than this release" in verdict.message) == (edition == "99"), verdict.message
     assert verdict.passed == ["format", "chain", "seed"]
     tampered = replace(old, header=replace(old.header, seed="not it"))
     assert verify_record(tampered).code == "seed-mismatch"

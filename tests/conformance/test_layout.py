@@ -1,4 +1,4 @@
-"""Every registered game follows the one package layout written down in domain/games/README.md: the ten modules,
+"""Every registered game follows the one package layout written down in domain/games/README.md: the eleven modules,
 each part of its `Game` record taken from the module the layout names, and no other module names."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from domain.catalog import GAMES
 from domain.engine import Game
 
 GAMES_DIR = Path(__file__).resolve().parents[2] / "domain" / "games"
-TEN = ("game", "options", "commands", "events", "setup", "state", "rules", "scoring", "visibility", "render")
+ELEVEN = ("game", "editions", "options", "commands", "events", "setup", "state", "rules", "scoring", "visibility",
+          "render")
 FROM = {
     "start": "setup", "evolve": "state", "decide": "rules", "legal": "rules", "to_move": "rules",
     "outcome": "scoring", "scores": "scoring", "view": "visibility", "redact": "visibility",
@@ -30,16 +31,17 @@ def package(game: Game[Any]) -> str:
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
-def test_every_game_has_the_ten_modules_and_no_other_names(game: Game[Any]) -> None:
-    """The ten modules, the data file and its components, and topic modules named `rules_*` or `state_*` only."""
+def test_every_game_has_the_eleven_modules_and_no_other_names(game: Game[Any]) -> None:
+    """The eleven modules, the data file and its components, and topic modules named `rules_*` or `state_*` only."""
     folder = GAMES_DIR / game.slug.replace("-", "_")
     names = {path.stem for path in folder.glob("*.py")}
-    assert set(TEN) <= names, f"missing: {sorted(set(TEN) - names)}"
+    assert set(ELEVEN) <= names, f"missing: {sorted(set(ELEVEN) - names)}"
     assert (folder / "data.toml").exists() and "components" in names
-    others = names - set(TEN) - {"__init__", "components"}
+    others = names - set(ELEVEN) - {"__init__", "components"}
     assert all(TOPIC.fullmatch(name) for name in others), f"not named after the layout: {sorted(others)}"
     init = importlib.import_module(package(game))
-    assert init.__all__ == ["GAME"] and init.GAME is game
+    assert init.__all__ == ["GAME"] and init.GAME.slug == game.slug
+    assert game.editions is importlib.import_module(f"{package(game)}.editions").EDITIONS
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
@@ -47,8 +49,9 @@ def test_every_part_of_the_record_comes_from_its_module(game: Game[Any]) -> None
     """`start` from setup.py, `evolve` from state.py, `decide`/`legal`/`to_move` from rules.py, and so on; `Options`,
     `COMMANDS`, `EVENTS` and `State` under those names in their own modules."""
     root = package(game)
+    record = importlib.import_module(root).GAME  # the package's record: the catalog binds one per edition
     for name, module in FROM.items():
-        assert getattr(game, name).__module__ == f"{root}.{module}", name
+        assert getattr(record, name).__module__ == f"{root}.{module}", name
     assert game.options_type is importlib.import_module(f"{root}.options").Options
     assert game.options_type.__module__ == f"{root}.options"
     assert game.command_types is importlib.import_module(f"{root}.commands").COMMANDS

@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain.engine import Game
 from domain.games.expect_delays import (
     commands,
+    editions,
     events,
     options,
     render,
@@ -36,7 +37,8 @@ GAME: Game[State] = Game(
         "stuck for as long as that Commuter waits",
         "Ties on points, riders and Fare Swipes are shared wins (the rulebook stops at Fare Swipes, reading 14)",
     ),
-    rules_version="2",
+    rules_version=editions.EDITIONS[-1].rules_version,
+    editions=editions.EDITIONS,
     # The short limited match comes first: it is the golden playthrough and exercises the limit path.
     sample_setups=((2, {"max_turns": 40}), (2, {})),
     **parts(options=options, commands=commands, events=events, setup=setup, state=state, rules=rules,

@@ -57,7 +57,7 @@ def _new_action_effects(decision: Decision[State], seat: int, command: UseServic
     line, stop, cards = command.line or "", command.stop or 0, command.cards
     if effect == "move-all-riders-on-own-line":
         rules_checks.own_line(seat, line)
-        return [move_riders(line, state.track(line), amount)]
+        return [move_riders(line, state.track(line), amount, leave_end_queue=state.rules.tourist_leaves_end_queue)]
     if effect == "gain-fare-swipes":
         return gain_fare_swipes(state, seat, amount)
     if effect == "repair":

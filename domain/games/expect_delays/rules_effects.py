@@ -36,4 +36,6 @@ def run_the_line(state: State, line: str, cards: tuple[str, ...]) -> list[Riders
         symbols = Counter({line: symbols[line]})
     cap = run_line_max_stops(state)
     order = [line, *(other for other in LINE_ORDER if other != line and symbols[other])]
-    return [move_riders(moved, state.track(moved), min(symbols[moved], cap or symbols[moved])) for moved in order]
+    leave = state.rules.tourist_leaves_end_queue
+    return [move_riders(moved, state.track(moved), min(symbols[moved], cap or symbols[moved]), leave_end_queue=leave)
+            for moved in order]

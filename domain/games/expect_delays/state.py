@@ -8,6 +8,7 @@ import msgspec
 
 from domain.engine import Event
 from domain.games.expect_delays.components import ADVISORIES, LINE_ORDER, SETUP, TRACK, Advisory, lines_of
+from domain.games.expect_delays.editions import CURRENT, Rules
 from domain.games.expect_delays.events import (
     ActionPhaseEnded,
     ActionTaken,
@@ -56,6 +57,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     platform_fare_swipes: int
     platform_tourists: int
     end_reason: str | None = None
+    rules: Rules = CURRENT  # the match's edition's switches (domain/editions.py puts them in at set-up)
 
     @property
     def next_advisory(self) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain.engine import Game
 from domain.games.mass_transit import (
     commands,
+    editions,
     events,
     options,
     render,
@@ -35,7 +36,8 @@ GAME: Game[State] = Game(
         "the communication rule is social and not enforced (reading 11)",
         "a player whose own plays leave them unable to reach two cards this turn loses at once (seed, Losing)",
     ),
-    rules_version="1",
+    rules_version=editions.EDITIONS[-1].rules_version,
+    editions=editions.EDITIONS,
     sample_setups=tuple((seats, {}) for seats in (2, 1, 4, 6)),
     bots=(("greedy", rules_greedy.greedy),),
     **parts(options=options, commands=commands, events=events, setup=setup, state=state, rules=rules,

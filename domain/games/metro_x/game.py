@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.engine import Game
-from domain.games.metro_x import commands, events, options, render, rules, scoring, setup, state, visibility
+from domain.games.metro_x import commands, editions, events, options, render, rules, scoring, setup, state, visibility
 from domain.games.metro_x.state import State
 from domain.layout import parts
 
@@ -14,7 +14,8 @@ GAME: Game[State] = Game(
     max_seats=6,
     default_data=("solo_rating: invented solo score bands (the printed table was lost)",),
     deviations=(),
-    rules_version="1",
+    rules_version=editions.EDITIONS[-1].rules_version,
+    editions=editions.EDITIONS,
     sample_setups=((2, {"map": "tube-town"}), (1, {"map": "metro-city"}), (6, {"map": "metro-city"})),
     idle=(commands.Pass,),  # a missed deadline crosses nothing on a Free Space card; on any other card, resigns
     **parts(options=options, commands=commands, events=events, setup=setup, state=state, rules=rules,

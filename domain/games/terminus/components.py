@@ -234,7 +234,6 @@ class PlayerBoard(Frozen, frozen=True):
     upgrade_icons: tuple[int, ...]
     build_upgrades: tuple[str, ...]
     demand_track: tuple[int, ...]
-    capacity_start: int
 
 
 class Scoring(Frozen, frozen=True):

@@ -4,7 +4,7 @@ game's)."""
 from __future__ import annotations
 
 from domain.engine import Game
-from domain.games.terminus import commands, events, options, render, rules, scoring, setup, state, visibility
+from domain.games.terminus import commands, editions, events, options, render, rules, scoring, setup, state, visibility
 from domain.games.terminus.state import State
 from domain.layout import parts
 
@@ -32,7 +32,8 @@ GAME: Game[State] = Game(
         "Build places one link per command and ends with an explicit finish-build",
         "A1 exchange happens before moving (so a move never strands a player without an action)",
     ),
-    rules_version="2",
+    rules_version=editions.EDITIONS[-1].rules_version,
+    editions=editions.EDITIONS,
     sample_setups=(
         (2, {}), (2, {"automa": False}), (3, {}), (4, {"first_game": True}),
         (5, {}),

@@ -15,7 +15,14 @@ from domain.games.terminus.events import (
     YearEnded,
 )
 from domain.games.terminus.rules_automa import automa_build
-from domain.games.terminus.rules_income import automatic, budget, reward_choices, reward_event, reward_of
+from domain.games.terminus.rules_income import (
+    alternate_coins,
+    automatic,
+    budget,
+    reward_choices,
+    reward_event,
+    reward_of,
+)
 from domain.games.terminus.rules_table import board_of
 from domain.games.terminus.scoring import score_line
 from domain.games.terminus.state import State, over_limit
@@ -62,6 +69,8 @@ def income_step(decision: Decision[State]) -> bool:
     assert seat is not None
     if kind == "bonus":
         collected = automatic(state, seat)
+        if collected is None and not state.rules.bonus_choice:
+            collected = alternate_coins(state, seat)  # edition 1: a fixed alternate reward, nothing to choose
         if collected is None:
             return False  # not collectable in full: the seat chooses (take-bonus)
         decision.emit(collected)

@@ -58,6 +58,14 @@ def automatic(state: State, seat: int) -> BonusCollected | None:
     return collected(state, seat, chosen) if in_full(state, seat, chosen) else None
 
 
+def alternate_coins(state: State, seat: int) -> BonusCollected:
+    """Edition 1, Bonuses: a Bonus that cannot be collected in full gives the alternate-only area's coins instead."""
+    chosen = state.players[seat].bonus
+    assert chosen is not None
+    coins = next(area.coins for area in TRACK if area.alternate_only)
+    return BonusCollected(seat=seat, option=chosen, coins=coins, alternate=True)
+
+
 def bonus_choices(state: State, seat: int) -> list[int]:
     """Rules, Bonuses, Note: the areas the seat may collect now, its own Bonus (perhaps in part) or another in full."""
     chosen = state.players[seat].bonus

@@ -40,7 +40,9 @@ class Facts:
 
     def hubs_in(self, district: str) -> int:
         """Hubs in `district`, the Prime Hub included: 'a Hub is limited to either 2 stacked Station discs, or
-        the standalone Prime Hub' (Rules, Building a Hub; reading 32)."""
+        the standalone Prime Hub' (Rules, Building a Hub; reading 32). Edition 1 counted stacked Hubs only."""
+        if not self.state.rules.prime_hub_in_agendas:
+            return sum(1 for plot in self.in_district(district) if self.state.stop_level[plot] == HUB)
         return sum(1 for plot in self.in_district(district) if self.state.stop_level[plot] >= HUB)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from domain.engine import Event, Refusal
 from domain.games.terminus.components import BOARD_NAMES, DATA, TILES, TYPES, UnknownBoard, board
+from domain.games.terminus.editions import CURRENT, OptionsV1, Rules
 from domain.games.terminus.events import AgendasDealt, AutomaSetUp, SetUp
 from domain.games.terminus.options import Options
 from domain.rng import Rng
@@ -12,13 +13,13 @@ from domain.rng import Rng
 SETUP = DATA.setup
 
 
-def with_automa(options: Options, seats: int) -> bool:
+def with_automa(options: Options | OptionsV1, seats: int) -> bool:
     """2-Player Game: 'Locate and shuffle the Automa cards… Select an unused player color to act as the Automa'.
     The Automa is part of every 2-player game unless the option turns it off (reading 33)."""
     return seats == 2 if options.automa is None else options.automa
 
 
-def start(options: Options, seats: int, rng: Rng) -> list[Event]:
+def start(options: Options | OptionsV1, seats: int, rng: Rng, rules: Rules = CURRENT) -> list[Event]:
     """Rules, Main Board Set Up and Turn Order & Prime Hub Placement 1: the face-up Developments with Demand tokens,
     Projects, Upgrade copies, 2 Agendas dealt to each seat, and the Automa (2-Player Game)."""
     if options.automa and seats != 2:
@@ -44,7 +45,7 @@ def start(options: Options, seats: int, rng: Rng) -> list[Event]:
     events: list[Event] = [SetUp(
         seats=seats, board=options.board, first_game=options.first_game, display=tuple(display), tokens=tokens,
         projects=tuple(projects), upgrade_copies=SETUP.upgrade_copies[seats],
-        capacity_start=DATA.player_board.capacity_start,  # Player Board Set Up 4: the leftmost space
+        capacity_start=rules.capacity_start,  # Player Board Set Up 4 (the edition's switch)
     )]
     deck = rng.shuffled(city.agenda_ids)
     dealt = SETUP.agendas_dealt

@@ -9,6 +9,7 @@ from typing import Literal
 import msgspec
 from msgspec.structs import replace
 
+from domain.games.terminus.editions import CURRENT, Rules
 from domain.games.terminus.events import ScoreLine
 from domain.games.terminus.state_markets import Cubes, capacities, give_cubes, take_cubes
 from domain.games.terminus.state_players import Automa, Player
@@ -62,6 +63,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     deck: tuple[str, ...] = ()  # the Agenda deck, top first
     public_agendas: tuple[str, ...] = ()  # Agendas shown to everyone (the turn-order reveal)
     final: tuple[ScoreLine, ...] = ()
+    rules: Rules = CURRENT  # the match's edition's switches (domain/editions.py puts them in at set-up)
 
 
 def replace_player(state: State, seat: int, player: Player) -> State:

@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 from domain.engine import Game
-from domain.games.touched_on import commands, events, options, render, rules, scoring, setup, state, visibility
+from domain.games.touched_on import (
+    commands,
+    editions,
+    events,
+    options,
+    render,
+    rules,
+    scoring,
+    setup,
+    state,
+    visibility,
+)
 from domain.games.touched_on.state import State
 from domain.layout import parts
 
@@ -33,7 +44,8 @@ GAME: Game[State] = Game(
         "Engine limit: a journey ends after max_turns_per_journey turns (default 200), as a stuck journey",
         "Engine limit: the game ends after max_journeys journeys (default 40), ranked by Exp, even if Exp remain",
     ),
-    rules_version="2",
+    rules_version=editions.EDITIONS[-1].rules_version,
+    editions=editions.EDITIONS,
     sample_setups=((2, {}), (3, {}), (4, {}), (2, {"free_tram_zone": "L1"})),
     **parts(options=options, commands=commands, events=events, setup=setup, state=state, rules=rules,
             scoring=scoring, visibility=visibility, render=render),

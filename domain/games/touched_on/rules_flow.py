@@ -101,7 +101,7 @@ def end_journey(decision: Decision[State], reason: EndReason, rng: Rng) -> None:
     if final or is_over(decision.state):
         return
     dealer = (state.dealer + 1) % state.seats
-    dealt = deal(state.seats, dealer, state.journey + 1, rng, state.free_tram_zone)
+    dealt = deal(state.seats, dealer, state.journey + 1, rng, state.rules, state.free_tram_zone)
     decision.emit(dealt, TurnStarted(seat=(dealer + 1) % state.seats))
 
 

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from domain.engine import Event, Refusal
 from domain.games.touched_on.components import DATA, evader_inspector_pile, exp_cards, lines_for, power_pile
+from domain.games.touched_on.editions import CURRENT, OptionsV1, Rules
 from domain.games.touched_on.events import GameSetUp, JourneyDealt, TurnStarted
 from domain.games.touched_on.options import Options
 from domain.rng import Rng
 
 
-def deal(seats: int, dealer: int, journey: int, rng: Rng, free_tram_zone: str = "") -> JourneyDealt:
+def deal(seats: int, dealer: int, journey: int, rng: Rng, rules: Rules, free_tram_zone: str = "") -> JourneyDealt:
     """Rules, Deal: 2 Power cards then 9 Evader/Inspector cards each, starting left of the dealer;
     the remainders of both piles are mixed into the draw pile (reading 1)."""
     powers = rng.shuffled(power_pile(seats))
-    others = rng.shuffled(evader_inspector_pile(seats, free_tram_zone))
+    removed = free_tram_zone if rules.zone_loses_authorised else ""
+    others = rng.shuffled(evader_inspector_pile(seats, removed))
     p, e = DATA.power_each, DATA.evader_inspector_each
     hands: list[tuple[str, ...]] = [() for _ in range(seats)]
     for k in range(seats):
@@ -26,10 +28,10 @@ def deal(seats: int, dealer: int, journey: int, rng: Rng, free_tram_zone: str = 
     )
 
 
-def start(options: Options, seats: int, rng: Rng) -> list[Event]:
+def start(options: Options | OptionsV1, seats: int, rng: Rng, rules: Rules = CURRENT) -> list[Event]:
     """The set-up: a random first dealer (reading 16), the Exp pile shuffled, the first journey dealt,
     and the first turn to the player left of the dealer (rules, Taking A Turn)."""
-    zone = options.free_tram_zone
+    zone = rules.fixed_free_tram_zone or (options.free_tram_zone if isinstance(options, Options) else "")
     if zone and zone not in lines_for(seats):
         in_play = ", ".join(lines_for(seats))
         raise Refusal("bad-options", f"free_tram_zone {zone!r} is not in play: {seats} players use {in_play}")
@@ -40,4 +42,4 @@ def start(options: Options, seats: int, rng: Rng) -> list[Event]:
         max_turns_per_journey=options.max_turns_per_journey, max_journeys=options.max_journeys,
         free_tram_zone=zone,
     )
-    return [set_up, deal(seats, dealer, 1, rng, zone), TurnStarted(seat=(dealer + 1) % seats)]
+    return [set_up, deal(seats, dealer, 1, rng, rules, zone), TurnStarted(seat=(dealer + 1) % seats)]

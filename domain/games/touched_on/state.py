@@ -9,6 +9,7 @@ import msgspec
 
 from domain.engine import Event
 from domain.games.touched_on.components import is_evader
+from domain.games.touched_on.editions import CURRENT, Rules
 from domain.games.touched_on.events import (
     Appealed,
     CardDrawn,
@@ -92,6 +93,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     emptied: tuple[tuple[int, int], ...] = ()  # (seat, turn number) of hands emptied, oldest first (DING)
     places: tuple[int, ...] = ()  # seats out of this journey, 1st place first
     final: bool = False
+    rules: Rules = CURRENT  # the match's edition's switches (domain/editions.py puts them in at set-up)
 
 
 def with_hand(state: State, seat: int, remove: tuple[str, ...] = (), add: tuple[str, ...] = ()) -> State:
@@ -126,7 +128,8 @@ def _journey_dealt(state: State, event: JourneyDealt) -> State:
     fresh = State(
         seats=state.seats, lines=state.lines, max_turns_per_journey=state.max_turns_per_journey,
         max_journeys=state.max_journeys,
-        free_tram_zone=state.free_tram_zone, dealer=event.dealer, journey=event.journey, draw_pile=event.draw_pile,
+        free_tram_zone=state.free_tram_zone, rules=state.rules, dealer=event.dealer, journey=event.journey,
+        draw_pile=event.draw_pile,
         exp_pile=tuple(pile), exp_under=tuple(under), collected=state.collected, turn_no=state.turn_no,
     )
     return replace(fresh, hands=tuple(tuple(sorted(h)) for h in event.hands))

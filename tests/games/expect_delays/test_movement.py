@@ -12,7 +12,7 @@ from tests.games.expect_delays.tables import table, track
 
 def after_run(stops: str, steps: int) -> str:
     state = table(lines={"U1": stops})
-    return track(evolve(state, move_riders("U1", state.track("U1"), steps)), "U1")
+    return track(evolve(state, move_riders("U1", state.track("U1"), steps, leave_end_queue=True)), "U1")
 
 
 @pytest.mark.parametrize(
@@ -63,7 +63,7 @@ def test_a_tourist_leaving_from_behind_the_queue_goes_back_to_the_platform() -> 
     """The Tourist that gets off behind a waiting Commuter returns to the Platform, like one moved off the last
     stop: the event names it as a move off the line."""
     state = table(lines={"U1": ".....tC"}, platform_tourists=5)
-    moved = move_riders("U1", state.track("U1"), 1)
+    moved = move_riders("U1", state.track("U1"), 1, leave_end_queue=True)
     assert moved.moves == (RiderMove(from_stop=5, to_stop=None),)
     assert evolve(state, moved).platform_tourists == 6
 
@@ -71,5 +71,5 @@ def test_a_tourist_leaving_from_behind_the_queue_goes_back_to_the_platform() -> 
 def test_tourists_leaving_the_line_go_back_to_the_platform() -> None:
     """Rulebook, Disembark: Tourists return to the Platform when moved off the last stop."""
     state = table(lines={"U1": ".....tt"}, platform_tourists=4)
-    after = evolve(state, move_riders("U1", state.track("U1"), 2))
+    after = evolve(state, move_riders("U1", state.track("U1"), 2, leave_end_queue=True))
     assert track(after, "U1") == "......." and after.platform_tourists == 6
