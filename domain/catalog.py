@@ -1,6 +1,6 @@
 """The one explicit list of games, and of every rules edition each has released.
 
-Adding a game: its package, one line in `_PACKAGES`, its tests. `GAMES` holds each game at its current edition (what
+Adding a game: its package, one line in `PACKAGES`, its tests. `GAMES` holds each game at its current edition (what
 new matches are created under); `edition(slug, rules_version)` gives the record of any released edition, which is
 what every match is played, viewed and verified under.
 """
@@ -17,7 +17,7 @@ from domain.games.metro_x import GAME as METRO_X
 from domain.games.terminus import GAME as TERMINUS
 from domain.games.touched_on import GAME as TOUCHED_ON
 
-_PACKAGES: tuple[Game[Any], ...] = (
+PACKAGES: tuple[Game[Any], ...] = (
     EXPECT_DELAYS,
     MASS_TRANSIT,
     METRO_X,
@@ -27,11 +27,11 @@ _PACKAGES: tuple[Game[Any], ...] = (
 
 # Every edition of every game, bound once (a Game is hashed by identity: decoders and caches key on it).
 EDITIONS: dict[str, dict[str, Game[Any]]] = {
-    game.slug: {e.rules_version: bind(game, e) for e in game.editions} for game in _PACKAGES
+    game.slug: {e.rules_version: bind(game, e) for e in game.editions} for game in PACKAGES
 }
 
 GAMES: tuple[Game[Any], ...] = tuple(
-    EDITIONS[game.slug][game.editions[-1].rules_version] for game in _PACKAGES
+    EDITIONS[game.slug][game.editions[-1].rules_version] for game in PACKAGES
 )
 
 
