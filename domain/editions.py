@@ -17,7 +17,7 @@ import dataclasses
 import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import partial, wraps
 from typing import Any
 
 import msgspec
@@ -86,6 +86,7 @@ def bind(game: Game[Any], edition: Edition) -> Game[Any]:
 def _evolve_under(evolve: Callable[[Any, Event], Any], rules: msgspec.Struct) -> Callable[[Any, Event], Any]:
     """The game's fold, with the edition's switches put into the state its set-up makes."""
 
+    @wraps(evolve)  # its annotations too: snapshots decode the state type `evolve` is annotated with
     def evolved(state: Any, event: Event) -> Any:
         if state is None:
             return msgspec.structs.replace(evolve(None, event), rules=rules)

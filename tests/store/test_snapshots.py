@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from domain import match
-from domain.catalog import GAMES, by_slug
+from domain.catalog import EDITIONS, GAMES, by_slug
 from domain.engine import Game, setups
 from domain.match import MatchState
 from service import snapshots
@@ -247,6 +247,24 @@ def test_a_snapshot_of_other_rules_code_is_ignored(harness: Harness, caplog: pyt
     match_id, _ = long_match(harness.store)
     sql(harness, "UPDATE snapshots SET fingerprint = ? WHERE match_id = ?", ("0" * 64, match_id))
     ignored(harness, match_id, caplog, warned=False)  # expected after every change of rules code: not a warning
+
+
+def test_a_snapshot_of_another_rules_edition_is_ignored(harness: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    """Snapshots never mix editions: a state folded under edition 1 (its switches and its number), saved for a match
+    played under edition 2, is set aside and the match folded from its events under its own edition."""
+    match_id, _ = long_match(harness.store)
+    saved = harness.store.snapshot(match_id)
+    assert saved is not None
+    owner, game, state = snapshots.decode(saved.state)
+    assert game.rules_version == "2"
+    old = EDITIONS[LONG]["1"]
+    forged = msgspec.structs.replace(state, rules_version="1",
+                                     game_state=msgspec.structs.replace(state.game_state, rules=old.rules))
+    blob = snapshots.encode(old, owner, forged)
+    assert blob is not None and snapshots.decode(blob)[1] is old
+    sql(harness, "UPDATE snapshots SET state = ? WHERE match_id = ?", (blob, match_id))
+    ignored(harness, match_id, caplog)
+    assert MatchService(harness.store).load(match_id).state.game_state.rules == game.rules
 
 
 def test_events_cut_after_the_snapshot_still_make_the_record_corrupt(harness: Harness) -> None:
