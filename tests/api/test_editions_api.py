@@ -12,6 +12,7 @@ from domain.catalog import GAMES
 from store.base import EventStore, NewEvent, NewMatch
 from tests.api.conftest import bearer
 from tests.api.http_play import play_to_end
+from workers.runner import catch_up
 
 
 def create(client: TestClient, key: str, game: str, seats: int, **extra: Any) -> Any:
@@ -95,3 +96,21 @@ def test_a_match_of_a_newer_edition_is_not_served_as_if_it_were_this_ones(client
     answer = client.get("/v1/matches/from-the-future")
     assert (answer.status_code, answer.json()["code"]) == (409, "unknown-edition")
     assert "newer than this release" in answer.json()["detail"]
+
+
+def test_game_statistics_are_split_by_edition_and_leaderboards_say_what_they_count(client: TestClient, app_key: str,
+                                                                                   store: EventStore) -> None:
+    """Two Touched On matches of edition 1 and one of edition 2, each ended by a resignation: the game's statistics
+    count three, `editions` two and one; the leaderboard counts every edition and says so."""
+    for edition in ("1", "1", "2"):
+        created = create(client, app_key, "touched-on", 2, rules_version=edition).json()
+        answer = client.post(f"/v1/matches/{created['id']}/moves", headers=bearer(created["seats"][0]["token"]),
+                             json={"move": {"type": "match.resign"}})
+        assert answer.json()["status"] == "finished"
+    catch_up(store)
+    stats = client.get("/v1/games/touched-on/stats").json()
+    assert (stats["started"], stats["finished"]) == (3, 3)
+    assert {edition: (part["started"], part["finished"]) for edition, part in stats["editions"].items()} == {
+        "1": (2, 2), "2": (1, 1)}
+    assert stats["editions"]["1"]["end_reasons"] == {"resigned": 2}
+    assert client.get("/v1/leaderboards/touched-on").json()["editions"] == ["1", "2"]
