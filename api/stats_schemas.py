@@ -63,8 +63,8 @@ class Player(msgspec.Struct, frozen=True):
     games: dict[str, int]
 
 
-class EditionStats(msgspec.Struct, frozen=True):
-    """Statistics of the matches of one rules edition of a game (the fields mean what they mean in GameStats)."""
+class EditionStats(msgspec.Struct, frozen=True, kw_only=True):
+    """Statistics of a game's matches: of all of them (GameStats), or of those of one rules edition."""
 
     started: int
     finished: int
@@ -79,23 +79,12 @@ class EditionStats(msgspec.Struct, frozen=True):
     solo_scores: dict[str, int]
 
 
-class GameStats(msgspec.Struct, frozen=True):
+class GameStats(EditionStats, frozen=True, kw_only=True):
     """Statistics of one game over every match folded so far, of every rules edition; `editions` splits them by the
     edition the matches were played under."""
 
     game: str
     position: int
-    started: int
-    finished: int
-    win_rate_by_seat: dict[str, float]
-    scores: dict[str, int]
-    moves_mean: float | None
-    moves_min: int | None
-    moves_max: int | None
-    end_reasons: dict[str, int]
-    cooperative_played: int
-    cooperative_win_rate: float | None
-    solo_scores: dict[str, int]
     editions: dict[str, EditionStats] = {}
 
 
