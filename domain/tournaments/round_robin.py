@@ -7,8 +7,9 @@
   is odd, r - d when even. Over the schedule nobody's first seats and second seats differ by more than one.
 - k > 2 seats: a covering schedule, greedy round by round until every pair has shared a table: each round leaves
   n mod k entrants out (a bye: those with the fewest byes so far, then the fewest pairs still to meet, then by a
-  position that turns with the round), starts its first table with a pair still to meet (so every round covers
-  one at least, and the schedule ends), and fills each table with whoever shares the most unmet pairs with it
+  position that turns with the round), starts its first table with a pair still to meet among those playing (when
+  none is left there, such a pair plays and the next due sits out instead: every round covers a pair, so the
+  schedule ends), and fills each table with whoever shares the most unmet pairs with it
   (ties: the earlier in `order`). Nobody sits twice in a round; every pair meets at least once.
 The seed enters through `order` (`tournament.started`), so the schedule is known, and checkable, from the start.
 """
@@ -45,15 +46,11 @@ def covering(order: Sequence[int], k: int) -> Schedule:
     rounds: Schedule = []
     while unmet and n >= 2:
         still = _counter(unmet)
-        first = min(unmet, key=lambda p: (-min(still(e) for e in p), sorted(position[e] for e in p)))
-        rnd = len(rounds)
-        others = sorted((e for e in order if e not in first),
-                        key=lambda e: (byes[e], still(e), (position[e] - rnd) % n))
-        sitting_out = tuple(sorted(others[: n % k], key=position.__getitem__)) if n > k else ()
+        sitting_out, first = _byes_and_first_pair(order, k, len(rounds), unmet, byes, still)
         remaining = [e for e in order if e not in sitting_out and e not in first]
         tables: list[Table] = []
         table = sorted(first, key=position.__getitem__)
-        while remaining or table:
+        while table:
             while len(table) < k and remaining:
                 best = max(remaining, key=lambda e: (sum(1 for t in table if frozenset((e, t)) in unmet),
                                                      -position[e]))
@@ -68,6 +65,32 @@ def covering(order: Sequence[int], k: int) -> Schedule:
             byes[e] += 1
         rounds.append((tuple(tables), sitting_out))
     return rounds
+
+
+def _byes_and_first_pair(order: Sequence[int], k: int, number: int, unmet: set[frozenset[int]],
+                         byes: dict[int, int], still: Callable[[int], int]) -> tuple[tuple[int, ...], frozenset[int]]:
+    """The round's byes (fewest byes so far, then fewest pairs still to meet, then a place turning with the round)
+    and the unmet pair that opens its first table (among those playing; when every unmet pair has someone due to
+    sit out, that pair plays and the next due sits out instead, so every round covers a pair and the schedule
+    ends)."""
+    n = len(order)
+    position = {e: i for i, e in enumerate(order)}
+    count = n % k if n > k else 0
+
+    def due(excluded: frozenset[int]) -> tuple[int, ...]:
+        ranked = sorted((e for e in order if e not in excluded),
+                        key=lambda e: (byes[e], still(e), (position[e] - number) % n))
+        return tuple(sorted(ranked[:count], key=position.__getitem__))
+
+    def best(pairs: list[frozenset[int]]) -> frozenset[int]:
+        return min(pairs, key=lambda p: (-min(still(e) for e in p), sorted(position[e] for e in p)))
+
+    sitting_out = due(frozenset())
+    playable = [p for p in unmet if not p & set(sitting_out)]
+    if playable:
+        return sitting_out, best(playable)
+    first = best(list(unmet))
+    return due(first), first
 
 
 def _counter(unmet: set[frozenset[int]]) -> Callable[[int], int]:
