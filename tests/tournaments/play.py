@@ -12,7 +12,7 @@ from domain.engine import Command, Event
 from domain.rng import Rng, seed_commitment
 from domain.tournaments import decide, evolve, pairing_round
 from domain.tournaments.commands import Advance, CreateTournament, OpenTable, RecordResult, Start, Withdraw
-from domain.tournaments.events import EntrantResult
+from domain.tournaments.events import EntrantResult, RoundPaired
 from domain.tournaments.state import TournamentState
 
 SEED = "test-seed"
@@ -109,3 +109,15 @@ def play_out(run: Run, rng: Rng, results: Results = competitive, withdraw: dict[
             run.send(Withdraw(entrant=leaving))
         play_round(run, rng, results)
     raise AssertionError("the tournament did not finish")
+
+
+def pairings(events: Sequence[Event]) -> list[tuple[TournamentState, RoundPaired]]:
+    """Each `round-paired` of a record with the state just before it (after the round before it ended)."""
+    out = []
+    state: TournamentState | None = None
+    for event in events:
+        if isinstance(event, RoundPaired):
+            assert state is not None
+            out.append((state, event))
+        state = evolve(state, event)
+    return out
