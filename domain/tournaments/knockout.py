@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.tournaments.events import EntrantResult
-from domain.tournaments.scoring import result_key
+from domain.tournaments.scoring import finishing_order
 from domain.tournaments.state import Round
 
 Table = tuple[int, ...]
@@ -39,18 +38,12 @@ def first_slots(order: Sequence[int]) -> list[Slot]:
     return [order[s - 1] if s <= len(order) else None for s in bracket_positions(size)]
 
 
-def standing_at(table: Table, results: Sequence[EntrantResult], cooperative: bool) -> list[int]:
-    """The table's entrants, best first (a tie goes to the earlier seat)."""
-    by_entrant = {r.entrant: r for r in results}
-    return sorted(table, key=lambda e: (tuple(-x for x in result_key(by_entrant[e], cooperative)), table.index(e)))
-
-
 def slots_after(order: Sequence[int], rounds: Sequence[Round], withdrawn: Sequence[int],
                 cooperative: bool) -> list[Slot]:
     """The 2-seat bracket's slots for the round after `rounds` (all finished)."""
     slots = first_slots(order)
     for played in rounds:
-        winners = {standing_at(t, played.results[i], cooperative)[0] for i, t in enumerate(played.tables)}
+        winners = {finishing_order(t, played.results[i], cooperative)[0] for i, t in enumerate(played.tables)}
         slots = [_through(slots[i], slots[i + 1], winners, played.byes) for i in range(0, len(slots), 2)]
     return [s if s not in withdrawn else None for s in slots]
 
@@ -79,7 +72,7 @@ def field_after(order: Sequence[int], rounds: Sequence[Round], advance: int, wit
     for played in rounds:
         going: list[tuple[int, int, int]] = []
         for i, table in enumerate(played.tables):
-            ranked = standing_at(table, played.results[i], cooperative)
+            ranked = finishing_order(table, played.results[i], cooperative)
             going += [(place, i, e) for place, e in enumerate(ranked[: min(advance, len(table) - 1)])]
         field = [e for _, _, e in sorted(going)] + list(played.byes)
     return [e for e in field if e not in withdrawn]

@@ -30,6 +30,13 @@ def table_ranks(results: Sequence[EntrantResult], cooperative: bool) -> dict[int
     return {r.entrant: rank for r, rank in zip(results, ranks, strict=True)}
 
 
+def finishing_order(table: Sequence[int], results: Sequence[EntrantResult], cooperative: bool) -> list[int]:
+    """A table's entrants, best first, with no ties: level entrants in seat order (the better seed sits first).
+    This is who goes on in a knockout, and the place `last-table-place` shows."""
+    by_entrant = {r.entrant: r for r in results}
+    return sorted(table, key=lambda e: (tuple(-x for x in result_key(by_entrant[e], cooperative)), table.index(e)))
+
+
 def table_points(results: Sequence[EntrantResult], cooperative: bool) -> dict[int, Fraction]:
     """Each entrant's points from one finished table (rules in the module docstring)."""
     k = len(results)

@@ -3,7 +3,8 @@
 - Swiss: points, then Buchholz (the sum of the points of every opponent met, each table counted), then
   Sonneborn-Berger (the sum over opponents met of one's score against them times their points).
 - Round robin: points, then head-to-head (the score against the entrants level on points), then Sonneborn-Berger.
-- Knockout: the round reached, then the place at the last table played (a bye counts as first), then points.
+- Knockout: the round reached, then the place at the last table played (a bye counts as first; level entrants
+  placed in seat order, as they go on: scoring.finishing_order), then points.
 Last tie-break everywhere: entry order. An entrant who withdrew is listed after every entrant still in.
 A bye scores 1 in Swiss and knockout, nothing in round robin. Only finished tables count.
 """
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from domain.tournaments.events import Standing
-from domain.tournaments.scoring import pairwise, table_points, table_ranks
+from domain.tournaments.scoring import finishing_order, pairwise, table_points
 from domain.tournaments.state import Round, TournamentState
 
 TIEBREAKS = {
@@ -51,10 +52,10 @@ def tallies(entrants: int, rounds: Sequence[Round], format: str, cooperative: bo
             if not paired.table_done(table):
                 continue
             results = paired.results[table]
-            ranks = table_ranks(results, cooperative)
+            order = finishing_order(paired.tables[table], results, cooperative)
             for entrant, points in table_points(results, cooperative).items():
                 out[entrant].points += points
-                out[entrant].reached, out[entrant].last_place = paired.number, ranks[entrant]
+                out[entrant].reached, out[entrant].last_place = paired.number, order.index(entrant) + 1
             for (a, b), score in pairwise(results, cooperative).items():
                 out[a].met.append((b, score))
     return out
