@@ -76,7 +76,8 @@ def create(command: CreateTournament) -> TournamentCreated:
     table_size = command.table_size or (2 if game.cooperative else command.seats)
     if table_size < 2 or (not game.cooperative and table_size != command.seats):
         raise Refusal("bad-table-size", "a table is the match's seats (cooperative: 2 or more teams)")
-    if (command.format == "swiss") != (command.rounds is not None) or (command.rounds or 0) < (command.format == "swiss"):
+    swiss = command.format == "swiss"
+    if swiss != (command.rounds is not None) or (swiss and (command.rounds or 0) < 1):
         raise Refusal("bad-rounds", "a Swiss tournament names its rounds (1 or more); the other formats derive theirs")
     advance = _advance(command, table_size)
     if command.seeding not in SEEDINGS or command.visibility not in VISIBILITIES:
