@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TypeVar
 
 import msgspec
 
@@ -72,10 +73,15 @@ class TournamentState(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _replace_round(state: TournamentState, number: int, **changes: object) -> tuple[Round, ...]:
+    """The rounds with round `number` changed."""
     return tuple(msgspec.structs.replace(r, **changes) if r.number == number else r for r in state.rounds)
 
 
-def _with_table(items: tuple[tuple[object, ...], ...], table: int, added: tuple[object, ...]) -> tuple:  # type: ignore[type-arg]
+T = TypeVar("T")
+
+
+def _with_table(items: tuple[tuple[T, ...], ...], table: int, added: tuple[T, ...]) -> tuple[tuple[T, ...], ...]:
+    """`items` (one tuple per table) with `added` appended to table `table`'s."""
     return tuple((*row, *added) if t == table else row for t, row in enumerate(items))
 
 

@@ -155,3 +155,20 @@ def test_a_finished_tournament_refuses_everything() -> None:
     assert run.now.finished and run.now.final is not None and run.now.final[0].entrant == b
     assert refused(run, Advance()) == "tournament-finished"
     assert refused(run, Join(handle="z")) == "tournament-finished"
+
+
+def test_two_advances_on_one_state_agree_and_the_retry_is_refused() -> None:
+    """Two processes deciding `advance` on the same state derive the same events (the store keeps one: expected
+    version); the loser, retried on the new state, is refused `round-not-over`: the round advances exactly once."""
+    run = Run()
+    create(run, format="swiss", entrants=["a", "b", "c", "d"], seats=2, rounds=3)
+    run.send(Start())
+    for number, (a, b) in enumerate(run.now.rounds[0].tables):
+        run.send(RecordResult(round=1, table=number, results=(EntrantResult(entrant=a, rank=1),
+                                                              EntrantResult(entrant=b, rank=2))))
+    rng_round = Rng.derive(run.seed, 2)
+    first = decide(run.now, Advance(), rng_round)
+    assert decide(run.now, Advance(), Rng.derive(run.seed, 2)) == first
+    run.send(Advance())
+    assert run.events[-2:] == first
+    assert refused(run, Advance()) == "round-not-over"
