@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import bots, catalog
+from domain import bots, catalog, timing
 from domain.editions import UnknownEdition
 from domain.engine import Game, Refusal
 from domain.lifecycle import VISIBILITIES
@@ -64,6 +64,18 @@ def identity(entrant: Entrant) -> str:
     return entrant.handle if entrant.handle is not None else f"bot:{entrant.name}"
 
 
+def people(entrant: Entrant) -> tuple[str, ...]:
+    """Who an entrant is: its handle or bot name, and a team's members."""
+    return () if entrant.open else (identity(entrant), *entrant.members)
+
+
+def check_distinct(entrants: tuple[Entrant, ...]) -> None:
+    """Nobody enters twice: handles, bot names and team members all differ."""
+    names = [name for e in entrants for name in people(e)]
+    if len(set(names)) != len(names):
+        raise Refusal("duplicate-entrant", "every entrant (and every team member) is a different player or bot")
+
+
 def create(command: CreateTournament) -> TournamentCreated:
     """`tournament.created` from a create command, or a refusal."""
     game = game_of(command.game, command.rules_version)
@@ -84,13 +96,13 @@ def create(command: CreateTournament) -> TournamentCreated:
         raise Refusal("bad-option", f"seeding is one of {SEEDINGS}, visibility one of {VISIBILITIES}")
     if command.move_deadline is not None and command.move_deadline < 1:
         raise Refusal("bad-option", "a move deadline is a number of seconds, 1 or more")
+    if set(command.options) & set(timing.NAMES):
+        raise Refusal("bad-options", "a tournament's move deadline is its own field, not one of the game's options")
     _, options = recorded_options(game, command.options)
     entrants = tuple(entrant_of(spec, game, command.seats) for spec in command.entrants)
     if len(entrants) < 2:
         raise Refusal("too-few-entrants", "a tournament has two entrants at least")
-    names = [identity(e) for e in entrants if not e.open]
-    if len(set(names)) != len(names):
-        raise Refusal("duplicate-entrant", "every entrant is a different handle or bot name")
+    check_distinct(entrants)
     return TournamentCreated(
         game=game.slug, rules_version=game.rules_version, format=command.format, seats=command.seats,
         table_size=table_size, entrants=entrants, seed_commitment=command.seed_commitment, options=options,

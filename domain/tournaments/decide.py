@@ -10,7 +10,7 @@ from domain.engine import Command, Decision, Event, Refusal
 from domain.rng import Rng
 from domain.tournaments import formats
 from domain.tournaments.commands import Advance, CreateTournament, Join, OpenTable, RecordResult, Start, Withdraw
-from domain.tournaments.create import check_members, create, identity
+from domain.tournaments.create import check_members, create, people
 from domain.tournaments.events import (
     FORFEITS,
     EntrantResult,
@@ -71,8 +71,9 @@ def _join(state: TournamentState, command: Join) -> PlayerJoined:
         raise Refusal("place-taken", f"place {place} is not an open place")
     if not command.handle or ":" in command.handle:
         raise Refusal("bad-entrant", f"{command.handle!r} is not a player handle")
-    if command.handle in {identity(e) for e in state.entrants if not e.open}:
-        raise Refusal("already-entered", f"{command.handle} already holds a place")
+    entered = {name for e in state.entrants for name in people(e)}
+    if command.handle in entered or entered & set(command.members):
+        raise Refusal("already-entered", f"{command.handle} (or a member) already holds a place")
     if command.members:
         if not state.created.cooperative:
             raise Refusal("bad-entrant", "only a cooperative game's tournament takes teams")

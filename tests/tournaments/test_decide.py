@@ -74,6 +74,7 @@ def test_create_records_the_game_edition_format_and_entrants() -> None:
     ({"entrants": ["a", {"team": "t", "members": ["x", "y", "z"]}, "b"]}, "bad-entrant"),
     ({"entrants": ["a", "bot:random", "b"]}, "bad-entrant"),
     ({"options": {"no_such_option": 1}}, "bad-options"),
+    ({"options": {"move_deadline": 60}}, "bad-options"),
     ({"visibility": "secret"}, "bad-option"),
     ({"seeding": "by-rating"}, "bad-option"),
 ])
@@ -85,6 +86,16 @@ def test_create_refusals(fields: dict[str, Any], code: str) -> None:
 def test_a_cooperative_team_needs_one_member_a_seat() -> None:
     """Mass Transit teams: members fill the match's seats, one each."""
     assert creation(game="mass-transit", seats=2, entrants=["a", {"team": "t", "members": ["x"]}]) == "bad-entrant"
+
+
+def test_nobody_enters_twice_not_even_inside_a_team() -> None:
+    """A player in two teams, or a team member also entered alone, is refused."""
+    teams = [{"team": "t1", "members": ["x", "y"]}, {"team": "t2", "members": ["y", "z"]}]
+    assert creation(game="mass-transit", seats=2, entrants=teams) == "duplicate-entrant"
+    assert creation(game="mass-transit", seats=2, entrants=[teams[0], "x"]) == "duplicate-entrant"
+    run = Run()
+    create(run, format="swiss", entrants=[teams[0], None], seats=2, game="mass-transit", rounds=1)
+    assert refused(run, Join(handle="t3", members=("y", "w"))) == "already-entered"
 
 
 def test_commands_refuse_unknown_fields() -> None:

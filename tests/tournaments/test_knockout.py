@@ -6,6 +6,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from domain.rng import Rng
+from domain.tournaments.commands import Start
 from domain.tournaments.knockout import bracket_positions, first_slots, planned_rounds, snake
 from domain.tournaments.scoring import finishing_order
 from domain.tournaments.state import TournamentState
@@ -103,3 +104,22 @@ def test_a_withdrawn_entrant_leaves_its_next_opponent_a_bye(n: int, seed: str, w
     assert state.final is not None and state.final[0].entrant != who
     for played in state.rounds[when:]:
         assert all(who not in t for t in played.tables) and who not in played.byes
+
+
+def test_entry_seeding_follows_entry_order_and_random_seeding_the_seed() -> None:
+    """`seeding: entry`: seed 1 is the first entrant, so round 1 of four is 0 v 3 and 1 v 2, whatever the seed;
+    `random` (the default) draws the order from the seed, recorded in `tournament.started`."""
+    for seed in ("one", "two"):
+        run = Run(seed)
+        create(run, format="knockout", entrants=["a", "b", "c", "d"], seats=2, seeding="entry")
+        run.send(Start())
+        assert run.now.order == (0, 1, 2, 3)
+        assert run.now.rounds[0].tables == ((0, 3), (1, 2))
+    orders = set()
+    for seed in ("one", "two", "three", "four"):
+        run = Run(seed)
+        create(run, format="knockout", entrants=["a", "b", "c", "d"], seats=2)
+        run.send(Start())
+        assert run.now.order == Rng.derive(seed, 1).shuffled((0, 1, 2, 3))
+        orders.add(run.now.order)
+    assert len(orders) > 1
