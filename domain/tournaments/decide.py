@@ -82,13 +82,12 @@ def _join(state: TournamentState, command: Join) -> PlayerJoined:
 
 
 def _withdraw(state: TournamentState, entrant: int) -> list[Event]:
-    """An entrant leaves; a table of the current round it has not finished is forfeited at once."""
+    """An entrant leaves (before the start, an open place may be closed so); a table of the current round it has not
+    finished is forfeited at once."""
     if not 0 <= entrant < len(state.entrants):
         raise Refusal("no-such-entrant", f"entrant {entrant} is not in this tournament")
     if entrant in state.withdrawn:
         raise Refusal("already-withdrawn", f"entrant {entrant} has withdrawn already")
-    if state.entrants[entrant].open and not state.started:
-        raise Refusal("place-open", f"place {entrant} is open: nobody holds it")
     events: list[Event] = [PlayerWithdrawn(entrant=entrant)]
     current = state.current
     if current is None:

@@ -18,6 +18,7 @@ from domain.tournaments.commands import (
     OpenTable,
     RecordResult,
     Start,
+    Withdraw,
 )
 from domain.tournaments.events import Entrant, EntrantResult, PlayerJoined, TournamentCreated
 from tests.tournaments.play import Run, create
@@ -118,6 +119,16 @@ def test_joining_fills_open_places_until_full() -> None:
     run.send(Start())
     assert refused(run, Join(handle="d")) == "not-open"
     assert refused(run, Start()) == "already-started"
+
+
+def test_an_open_place_can_be_closed_before_the_start() -> None:
+    """Withdrawing an open place closes it: the tournament starts without it, and nobody can join it."""
+    run = Run()
+    create(run, format="round-robin", entrants=["a", "b", None], seats=2)
+    run.send(Withdraw(entrant=2))
+    assert refused(run, Join(handle="c")) == "tournament-full"
+    run.send(Start())
+    assert run.now.order in ((0, 1), (1, 0))
 
 
 def test_start_needs_a_table_full() -> None:
