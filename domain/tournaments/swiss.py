@@ -43,27 +43,32 @@ def _met(tally: Sequence[Tally]) -> list[set[int]]:
     return [{o for o, _ in t.met} for t in tally]
 
 
-def _weight(a: int, b: int, tally: Sequence[Tally], met: list[set[int]], n: int, jitter: int) -> int:
-    """Edge weight: repeat-free first, then closeness of points, then the seeded draw (integers: exact matching)."""
+def _weights(ranked: Sequence[int], tally: Sequence[Tally], rng: Rng) -> dict[tuple[int, int], int]:
+    """Each pair's edge weight: repeat-free first, then closeness of points, then the seeded draw. Integers, so the
+    matching is exact; each tier outweighs everything below it summed over a whole matching."""
+    met = _met(tally)
     points = [t.points for t in tally]
     top = max(points, default=Fraction(0))
     scale = 2 * max((p.denominator for p in points), default=1)
     spread = int(top * scale) ** 2 + 1
-    gap = int(abs(points[a] - points[b]) * scale) ** 2
-    closeness_unit = JITTER * (n // 2 + 1)
-    repeat_unit = closeness_unit * spread * (n // 2 + 1)
-    return repeat_unit * (b not in met[a]) + closeness_unit * (spread - gap) + jitter
+    tables = len(ranked) // 2 + 1
+    closeness_unit = JITTER * tables
+    repeat_unit = closeness_unit * spread * tables
+    weights = {}
+    for i, a in enumerate(ranked):
+        for b in ranked[i + 1:]:
+            gap = int(abs(points[a] - points[b]) * scale) ** 2
+            weights[a, b] = repeat_unit * (b not in met[a]) + closeness_unit * (spread - gap) + rng.below(JITTER)
+    return weights
 
 
 def pair_two(ranked: Sequence[int], tally: Sequence[Tally], rng: Rng,
              first_seats: dict[int, int]) -> list[Table]:
     """A 2-seat Swiss round of `ranked` (an even count, byes already out) by maximum-weight matching."""
-    met = _met(tally)
     graph = nx.Graph()
     graph.add_nodes_from(ranked)
-    for i, a in enumerate(ranked):
-        for b in ranked[i + 1:]:
-            graph.add_edge(a, b, weight=_weight(a, b, tally, met, len(ranked), rng.below(JITTER)))
+    for (a, b), weight in _weights(ranked, tally, rng).items():
+        graph.add_edge(a, b, weight=weight)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     place = {e: i for i, e in enumerate(ranked)}
     tables = []
