@@ -373,7 +373,7 @@ def _verdict(checks: list[Check], record: Record | None) -> Verdict:
         code, message = first.code or FAILURE_CODES[first.name], f"{first.name} check failed{at}: {first.detail}"
     elif len(passed) == len(checks):
         code, message = "verified", "the record is intact, fair, and played by the rules"
-    elif header is not None and header.status in ("open", "active") and "chain" in passed:
+    elif header is not None and header.status in ("open", "dealing", "active") and "chain" in passed:
         code = "verified-so-far"
         message = (f"the chain is intact up to the recorded head (version {header.version}) and no check failed; "
                    "the seed and the hidden parts are revealed and checked when the match ends")
