@@ -123,7 +123,8 @@ def test_a_server_part_changed_after_the_entropy_fails_with_seed_mismatch(honest
     published first, so the record fails at version 1 with `seed-mismatch`."""
     game = expect_delays()
     entropy = ("ada's dice: 3 5 6", "bob's words")
-    ground = next(f"{n:064x}" for n in range(20_000) if hand_of_seat_0(seats_deal(game, f"{n:064x}", entropy)) == CHOSEN)
+    ground = next(f"{n:064x}" for n in range(20_000)
+                  if hand_of_seat_0(seats_deal(game, f"{n:064x}", entropy)) == CHOSEN)
     setup = msgspec.to_builtins(seats_deal(game, ground, entropy))
     lines = list(honest.lines)
     closed = next(i for i, line in enumerate(lines) if line.type == "match.entropy-closed")
