@@ -23,10 +23,16 @@ class MatchOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     after which the match is closed as abandoned. None: no limit. `entropy: "seats"`: the deal waits for each seat's
     entropy, at most `entropy_deadline` seconds from the start (recorded, 300 when not given)."""
 
-    move_deadline: Seconds | None = None
-    abandon_after: Seconds | None = None
-    entropy: Literal["seats"] | None = None
-    entropy_deadline: Seconds | None = None
+    move_deadline: Annotated[Seconds | None, msgspec.Meta(
+        description="Seconds a seat has for each turn once put to move (the match's option, beside the game's)")] = None
+    abandon_after: Annotated[Seconds | None, msgspec.Meta(
+        description="Seconds with no move after which the match is closed as abandoned")] = None
+    entropy: Annotated[Literal["seats"] | None, msgspec.Meta(
+        description="\"seats\": the server commits to its secret part first, each seat then adds its entropy "
+                    "(POST /v1/matches/{id}/entropy) and the deal waits for all of them (status `dealing`)")] = None
+    entropy_deadline: Annotated[Seconds | None, msgspec.Meta(
+        description="With `entropy: \"seats\"`: seconds from the start after which the seats still silent are "
+                    "recorded absent and the match is dealt without them (recorded as 300 when not given)")] = None
 
 
 NAMES = tuple(MatchOptions.__struct_fields__)
