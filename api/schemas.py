@@ -297,9 +297,11 @@ class JoinRequest(Strict, frozen=True):
 
     code: Annotated[str, msgspec.Meta(min_length=1, max_length=128, description="The open seat's join code")]
     player: Handle
-    entropy: Annotated[Entropy | None, msgspec.Meta(
-        description="Option `entropy: \"seats\"`: the seat's entropy, added right after the join (it may also be "
-                    "sent later, with the seat's token, to POST /v1/matches/{id}/entropy)")] = None
+    entropy: Annotated[str, msgspec.Meta(
+        min_length=1, max_length=256,
+        description="Option `entropy: \"seats\"`: the seat's entropy (1-256 characters), added right after the "
+                    "join (it may also be sent later, with the seat's token, to POST /v1/matches/{id}/entropy)"),
+    ] | None = None
 
 
 class EntropyRequest(Strict, frozen=True):

@@ -94,7 +94,8 @@ def test_each_seat_adds_its_entropy_once_with_its_own_token_and_the_last_one_dea
     each refusal writes nothing. A seat's token adds that seat's entropy (public at once); again: 409
     `entropy-already-added`. The last seat's deals in the same request (`active`, someone to move; the deal follows
     `match.entropy-closed` with nobody absent). At the end the seed is sha256 of the layout in the README, over the
-    revealed server part (which opens the commitment) and both seats' entropy, and the record verifies."""
+    revealed server part (which opens the commitment) and both seats' entropy, neither of which any answer held
+    before the end, and the record verifies."""
     created = create(life, people(2))
     match_id = created["id"]
     first, second = (s["token"] for s in created["seats"])
@@ -124,9 +125,13 @@ def test_each_seat_adds_its_entropy_once_with_its_own_token_and_the_last_one_dea
     assert plain["server_seed_commitment"] == plain["seed_commitment"]
     refused = add(life, plain["id"], plain["seats"][0]["token"])
     assert (refused.status_code, refused.json()["code"]) == (409, "no-seat-entropy")
+    client = life["client"]
+    seen = [client.get(f"/v1/matches/{match_id}{path}", headers=bearer(token) if token else {}).text
+            for path in ("", "/events?limit=500", "/export") for token in (None, first, life["owner"])]
     detail = finish(life, match_id, first)
     assert sha(detail["server_seed"]) == created["server_seed_commitment"]
     assert detail["seed"] == deal_seed(detail["server_seed"], ["first seat's words", "🎲 4"])
+    assert not [text for text in seen if detail["server_seed"] in text or detail["seed"] in text]  # secret till now
     verdict = verify_text(life["client"].get(f"/v1/matches/{match_id}/export").text)
     assert verdict.code == "verified" and {"seed", "entropy"} <= set(verdict.passed), verdict.message
 
