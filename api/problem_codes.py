@@ -18,8 +18,8 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "invalid-cursor": ((400,), "a `cursor` that is not a `next_cursor` this API gave (see the parameter's pattern)"),
     "bad-authorization": ((401,), "the Authorization header is not `Bearer <token>`"),
     "app-key-required": ((401,), "creating matches, listing an app's own and its webhooks need an app key"),
-    "seat-token-required": ((401, 403), "moves and legal moves need one of the match's seat tokens (403: an app key "
-                                        "was shown; an app reads its matches as a spectator)"),
+    "seat-token-required": ((401, 403), "moves, legal moves and a seat's entropy need one of the match's seat tokens "
+                                        "(403: an app key was shown; an app reads its matches as a spectator)"),
     "unknown-app-key": ((403,), "this app key is not known"),
     "wrong-join-code": ((403,), "no open seat of this match has this join code"),
     "not-your-match": ((403,), "only the app that created the match may call it off or ask for its rematch"),
