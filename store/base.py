@@ -404,11 +404,6 @@ def ends_match(events: Sequence[NewEvent]) -> bool:
     return any(e.type == "match.ended" for e in events)
 
 
-def starts_match(events: Sequence[NewEvent]) -> bool:
-    """An open match becomes active when its `match.started` is appended (the join that fills the last seat)."""
-    return any(e.type == "match.started" for e in events)
-
-
 def status_after(events: Sequence[NewEvent]) -> str | None:
     """The row status appended events bring (None: unchanged): finished at `match.ended`; active once dealt
     (`match.entropy-closed`) or at `match.started`, unless it waits for its seats' entropy (dealing)."""
