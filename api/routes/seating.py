@@ -63,7 +63,8 @@ class SeatingController(Controller):
         """The caller's seat adds its entropy to a `dealing` match (option `entropy: "seats"`), once (409
         `entropy-already-added` the second time). It is recorded as `match.entropy-added`, public at once. When every
         seat's entropy is in, the match is dealt at once (`active` in the answer); seats still silent when
-        `entropy_deadline` runs out are recorded absent and the deal goes ahead without them.
+        `entropy_deadline` runs out are recorded absent and the deal goes ahead without them. A retry after a lost
+        answer is 409 `entropy-already-added` when the first was recorded: the match's `entropy` shows it.
         """
         loaded = service.cached(match_id)
         seat = require_seat(request, loaded.record, service.app_name)
