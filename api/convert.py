@@ -27,7 +27,7 @@ from domain.editions import Edition
 from domain.engine import Game
 from domain.lifecycle import MatchEnded
 from service.games import game_of
-from service.matches import LoadedMatch, status_of
+from service.matches import LoadedMatch, revealed_seed, server_commitment, status_of
 from service.records import seen_by
 from store.base import MatchRecord, StoredEvent, iso
 
@@ -122,7 +122,7 @@ def detail(loaded: LoadedMatch, seat: int | None, head_withheld: bool, legal: bo
         seed_source=record.seed_source,
         client_entropy=record.client_entropy,
         visibility=record.visibility,
-        seed=record.seed if state.finished else None,
+        seed=revealed_seed(record, state) if state.finished else None,
         server_seed=record.server_seed if state.finished else None,
         head_hash=None if head_withheld else record.head_hash,
         legal=match.legal(game, state, seat) if legal and seat is not None else None,
@@ -130,6 +130,8 @@ def detail(loaded: LoadedMatch, seat: int | None, head_withheld: bool, legal: bo
         updated_at=record.updated_at,
         rematch_of=record.rematch_of,
         rematch=record.rematch,
+        server_seed_commitment=server_commitment(record.seed, record.seed_source, record.server_seed),
+        entropy=list(state.seat_entropy) if state.seats_entropy else [],
     )
 
 

@@ -3,7 +3,8 @@ a Metro X match from those of a Terminus one.
 
 The API takes and shows `options` as a JSON object (the game named beside it decides what it means); in the
 document that object is one of the games' option schemas, each a component named after its game
-(`ExpectDelaysOptions`, ...), made from the game's options type by msgspec.
+(`ExpectDelaysOptions`, ...), made from the game's options type by msgspec, with the options every match takes
+(domain/timing.py: `move_deadline`, `abandon_after`, `entropy`, `entropy_deadline`) beside the game's own.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import msgspec
 from litestar.openapi.spec import OpenAPI, OpenAPIType, Reference, Schema
 
 from api.openapi_names import PREFIX, pascal
+from domain import timing
 from domain.catalog import GAMES
 
 _ALIASES = Schema.field_aliases()
@@ -47,12 +49,16 @@ def options_name(slug: str) -> str:
 def option_components() -> dict[str, Schema]:
     """Each registered game's options schema, by component name."""
     components = {}
+    _, ours = msgspec.json.schema_components([timing.MatchOptions], ref_template=PREFIX + "{name}")
+    match_options = next(iter(ours.values()))["properties"]
     for game in GAMES:
         schema, defs = msgspec.json.schema_components([game.options_type], ref_template=PREFIX + "{name}")
         if defs and len(defs) != 1:
             raise ValueError(f"{game.slug}: options refer to other types, which this document does not name yet")
         body = next(iter(defs.values())) if defs else schema[0]
-        components[options_name(game.slug)] = from_json_schema({**body, "title": options_name(game.slug)})
+        properties = {**body.get("properties", {}), **match_options}
+        components[options_name(game.slug)] = from_json_schema({**body, "properties": properties,
+                                                                "title": options_name(game.slug)})
     return components
 
 

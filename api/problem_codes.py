@@ -18,8 +18,8 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "invalid-cursor": ((400,), "a `cursor` that is not a `next_cursor` this API gave (see the parameter's pattern)"),
     "bad-authorization": ((401,), "the Authorization header is not `Bearer <token>`"),
     "app-key-required": ((401,), "creating matches, listing an app's own and its webhooks need an app key"),
-    "seat-token-required": ((401, 403), "moves and legal moves need one of the match's seat tokens (403: an app key "
-                                        "was shown; an app reads its matches as a spectator)"),
+    "seat-token-required": ((401, 403), "moves, legal moves and a seat's entropy need one of the match's seat tokens "
+                                        "(403: an app key was shown; an app reads its matches as a spectator)"),
     "unknown-app-key": ((403,), "this app key is not known"),
     "wrong-join-code": ((403,), "no open seat of this match has this join code"),
     "not-your-match": ((403,), "only the app that created the match may call it off or ask for its rematch"),
@@ -34,7 +34,12 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "version-conflict": ((409, 412), "the expected version (412: given as If-Match) is stale; `current_version` "
                                      "says where the match is now"),
     "seat-taken": ((409,), "the seat of this join code was taken already (perhaps a moment ago, by another claim)"),
-    "match-started": ((409,), "the match has started: only a match waiting for its open seats can be called off"),
+    "match-started": ((409,), "the match has been dealt: only a match waiting for its open seats or its seats' "
+                              "entropy can be called off"),
+    "entropy-already-added": ((409,), "this seat has added its entropy already: each seat adds it once"),
+    "entropy-closed": ((409,), "the seats' entropy is closed: the match has been dealt"),
+    "no-seat-entropy": ((409,), "the match takes no entropy from its seats (it was not created with option "
+                                "`entropy: \"seats\"`)"),
     "match-not-finished": ((409,), "only a match played to its end (not one called off) can be replayed"),
     "rematch-exists": ((409,), "this match already has its rematch (`rematch` in the match says which)"),
     "too-many-webhooks": ((409,), "the app holds as many webhooks as it may (`TURNSTILE_WEBHOOKS_PER_APP`, 20); "

@@ -42,14 +42,24 @@ class SeatRequest(Strict, frozen=True):
                                                    "when every open seat has been joined")] = False
 
 
-SeedSource = Literal["server", "server+client", "caller"]
+SeedSource = Literal["server", "server+client", "caller", "server+seats"]
 Visibility = Literal["public", "unlisted", "private"]
 VISIBILITY_DOC = ("Who may watch the match: `public` (anyone; listed; counted in statistics and leaderboards), "
                   "`unlisted` (anyone who has its id; not listed nor counted) or `private` (only the app that created "
                   "it, as a spectator, and the match's seat tokens; to anyone else it does not exist)")
 SEED_SOURCE_DOC = ("Who chose the seed: `server` (its secret alone), `server+client` (its secret mixed with the "
-                   "players' `client_entropy`), or `caller` (a seed chosen at creation, for tests and teaching: "
-                   "never rated, never counted in statistics or leaderboards)")
+                   "players' `client_entropy`, which the server saw first), `server+seats` (option `entropy: "
+                   "\"seats\"`: its committed secret part mixed with each seat's entropy, sent after the "
+                   "commitment), or `caller` (a seed chosen at creation, for tests and teaching: never rated, never "
+                   "counted in statistics or leaderboards)")
+SERVER_COMMITMENT_DOC = ("SHA-256 (hex) of the server's secret part of the seed, published before any player's "
+                         "entropy is accepted and opened at the end (`server_seed`, or `seed` when the server alone "
+                         "chose it); null for a caller's seed (no server part) and for matches created before it "
+                         "existed")
+Entropy = Annotated[str, msgspec.Meta(min_length=1, max_length=256, description=(
+    "1-256 characters of a seat's own choosing (e.g. 32 random bytes as hex, from the browser's "
+    "`crypto.getRandomValues`). Public as soon as it is recorded; it cannot choose the deal, since the server's "
+    "part was committed to first and stays secret until the end"))]
 
 
 class CreateMatchRequest(Strict, frozen=True):
@@ -60,9 +70,11 @@ class CreateMatchRequest(Strict, frozen=True):
     options: dict[str, Any] | None = None
     client_entropy: Annotated[str, msgspec.Meta(
         min_length=1, max_length=256,
-        description="Any text the players contribute (e.g. dice they rolled, words they agreed on): the server's "
-                    "secret seed is mixed with it, so the deal depends on what they said and the server could not "
-                    "have known it before. It is public in the match; it never lets anyone choose the deal."),
+        description="Text the creating app contributes, mixed into the seed at creation (public in the match). The "
+                    "server sees it before it draws its own part, so it does NOT stop a dishonest server from "
+                    "choosing the deal; it only shows, once the server's part is revealed, that the seed was "
+                    "computed from this text. For a deal the server cannot choose, use option `entropy: \"seats\"`."
+                    " Not allowed with it."),
     ] | None = None
     visibility: Annotated[Visibility, msgspec.Meta(description=VISIBILITY_DOC)] = "public"
     rules_version: Annotated[str, msgspec.Meta(
@@ -141,9 +153,10 @@ class CreatedMatch(msgspec.Struct, frozen=True):
     visibility: Annotated[Visibility, msgspec.Meta(description=VISIBILITY_DOC)]
     head_hash: str
     rules_version: Annotated[str, msgspec.Meta(description="The rules edition the match is played under, to its end")]
-    status: Annotated[Literal["open", "active", "finished"], msgspec.Meta(description="`open` while some seats "
-                                                                                     "are open")] = "active"
+    status: Annotated[Literal["open", "dealing", "active", "finished"], msgspec.Meta(
+        description="`open` while some seats are open; `dealing` while the seats' entropy is awaited")] = "active"
     rematch_of: str | None = None
+    server_seed_commitment: Annotated[str | None, msgspec.Meta(description=SERVER_COMMITMENT_DOC)] = None
 
 
 class SeatInfo(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -176,9 +189,11 @@ class OutcomeOut(msgspec.Struct, frozen=True):
     team_won: bool | None
 
 
-Status = Literal["open", "active", "finished"]
-STATUS_DOC = ("`open` until every open seat is taken (no set-up yet), then `active`; `finished` once it ended "
-              "(played out, resigned, or called off before it started)")
+Status = Literal["open", "dealing", "active", "finished"]
+STATUS_DOC = ("`open` until every open seat is taken (no set-up yet), then `active` (with option `entropy: "
+              "\"seats\"`: `dealing` until every seat has added its entropy or `entropy_deadline` has run out, then "
+              "`active`); `finished` once it ended (played out, resigned, or called off before it started or was "
+              "dealt)")
 
 
 class MatchSummary(msgspec.Struct, frozen=True):
@@ -222,8 +237,10 @@ class MatchDetail(msgspec.Struct, frozen=True):
     visibility: Annotated[Visibility, msgspec.Meta(description=VISIBILITY_DOC)]
     seed: Annotated[str | None, msgspec.Meta(description="Revealed when the match ends")]
     server_seed: Annotated[str | None, msgspec.Meta(
-        description="The server's part of a mixed seed, revealed when the match ends: "
-                    "seed = sha256(\"turnstile/mixed-seed/v1\\n\" + server_seed + \"\\n\" + client_entropy)")]
+        description="The server's part of a mixed seed, revealed when the match ends: with `client_entropy`, "
+                    "seed = sha256(\"turnstile/mixed-seed/v1\\n\" + server_seed + \"\\n\" + client_entropy); with "
+                    "option `entropy: \"seats\"`, seed = the deal seed of server_seed and the seats' entropy (README, "
+                    "\"Fair deals\")")]
     head_hash: Annotated[str | None, msgspec.Meta(
         description="The hash of the last event: public at every moment (null only for a match recorded before "
                     "commitments existed, while its last event is redacted for the caller)")]
@@ -232,6 +249,10 @@ class MatchDetail(msgspec.Struct, frozen=True):
     updated_at: str
     rematch_of: Annotated[str | None, msgspec.Meta(description="The match this one is the rematch of")] = None
     rematch: Annotated[str | None, msgspec.Meta(description="This match's rematch, once one was created")] = None
+    server_seed_commitment: Annotated[str | None, msgspec.Meta(description=SERVER_COMMITMENT_DOC)] = None
+    entropy: Annotated[list[str | None], msgspec.Meta(
+        description="Option `entropy: \"seats\"`: each seat's entropy as recorded (null: none yet, or absent at the "
+                    "deal); empty otherwise")] = []
 
 
 class LegalMoves(msgspec.Struct, frozen=True):
@@ -300,6 +321,28 @@ class JoinRequest(Strict, frozen=True):
 
     code: Annotated[str, msgspec.Meta(min_length=1, max_length=128, description="The open seat's join code")]
     player: Handle
+    entropy: Annotated[str, msgspec.Meta(
+        min_length=1, max_length=256,
+        description="Option `entropy: \"seats\"`: the seat's entropy (1-256 characters), added right after the "
+                    "join (it may also be sent later, with the seat's token, to POST /v1/matches/{id}/entropy)"),
+    ] | None = None
+
+
+class EntropyRequest(Strict, frozen=True):
+    """Body of POST /v1/matches/{id}/entropy."""
+
+    entropy: Entropy
+
+
+class EntropyAnswer(msgspec.Struct, frozen=True):
+    """Answer to a seat's entropy: the seat, the match's version and status now (`active` once dealt: the deal
+    happens when every seat's entropy is in), who is to move, and every seat's entropy as recorded so far."""
+
+    seat: int
+    version: int
+    status: Annotated[Status, msgspec.Meta(description=STATUS_DOC)]
+    to_move: list[int]
+    entropy: list[str | None]
 
 
 class JoinedSeat(msgspec.Struct, frozen=True):

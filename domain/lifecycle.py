@@ -10,7 +10,8 @@ from typing import Any
 
 from domain.engine import Command, Event, SeatResult
 
-SEED_SOURCES = ("server", "server+client", "caller")
+SEED_SOURCES = ("server", "server+client", "caller", "server+seats")
+ENTROPY_SOURCES = ("seat", "server")  # who gave a seat's entropy: its holder, or the server for a bot's seat
 VISIBILITIES = ("public", "unlisted", "private")
 
 
@@ -18,7 +19,11 @@ class MatchStarted(Event, frozen=True, tag="match.started", omit_defaults=True):
     """Version 1 of every match: the game, its seats (player handles), options and seed commitment.
 
     `seed_source` says who chose the seed: the server alone, the server mixed with the players' public
-    `client_entropy`, or the caller (tests and teaching: such a match is never rated). `visibility` says who may
+    `client_entropy`, the server's part mixed with each seat's entropy (`server+seats`, option `entropy: "seats"`:
+    the deal waits for the seats, see `EntropyAdded`), or the caller (tests and teaching: such a match is never
+    rated). `server_seed_commitment` is the SHA-256 (hex) of the server's secret part, published before any
+    player's entropy is accepted and opened at the end (None: a record written before it existed, or a caller's
+    seed, which has no server part). `visibility` says who may
     watch it: anyone (`public`, counted in statistics), whoever has its id (`unlisted`) or only its app and seats
     (`private`). All three are left out of the JSON at their defaults, so records written before they existed
     read the same.
@@ -33,6 +38,7 @@ class MatchStarted(Event, frozen=True, tag="match.started", omit_defaults=True):
     client_entropy: str | None = None
     visibility: str = "public"
     rematch_of: str | None = None
+    server_seed_commitment: str | None = None
 
 
 class MatchOpened(Event, frozen=True, tag="match.opened", omit_defaults=True):
@@ -51,6 +57,24 @@ class MatchOpened(Event, frozen=True, tag="match.opened", omit_defaults=True):
     client_entropy: str | None = None
     visibility: str = "public"
     rematch_of: str | None = None
+    server_seed_commitment: str | None = None
+
+
+class EntropyAdded(Event, frozen=True, tag="match.entropy-added", omit_defaults=True):
+    """A seat's entropy for the deal of an `entropy: "seats"` match: public from the moment it is recorded, once per
+    seat, and only after the event publishing `server_seed_commitment`. `source` is `server` for a bot's seat (drawn
+    by the server when the match is created, before any player's entropy exists), else `seat`."""
+
+    seat: int
+    entropy: str
+    source: str = "seat"
+
+
+class EntropyClosed(Event, frozen=True, tag="match.entropy-closed"):
+    """No more entropy: the deal (the game's set-up events) follows in the same append. `absent` lists the seats
+    that sent none before `entropy_deadline` ran out (each counts as empty entropy in the seed)."""
+
+    absent: tuple[int, ...] = ()
 
 
 class SeatJoined(Event, frozen=True, tag="match.seat-joined"):
@@ -93,6 +117,17 @@ class DrawAccepted(Event, frozen=True, tag="match.draw-accepted"):
     seat: int
 
 
+class AddEntropy(Command, frozen=True, tag="match.add-entropy"):
+    """A seat's entropy for the deal (POST /v1/matches/{id}/entropy with the seat's token; never sent as a move)."""
+
+    entropy: str
+
+
+class Deal(Command, frozen=True, tag="match.deal"):
+    """Close the seats' entropy and deal (the service, recorded with no seat: at once when every seat has added its
+    entropy, else by the deadline sweep once `entropy_deadline` has run out; never sent as a move)."""
+
+
 class Resign(Command, frozen=True, tag="match.resign"):
     """Give up the match (any seat, any time while it is active)."""
 
@@ -126,8 +161,8 @@ class TimeOut(Command, frozen=True, tag="match.time-out"):
 
 
 LIFECYCLE_EVENTS: tuple[type[Event], ...] = (MatchStarted, SeatResigned, MatchEnded, MatchOpened, SeatJoined,
-                                             TimedOut, DrawOffered, DrawAccepted)
+                                             TimedOut, DrawOffered, DrawAccepted, EntropyAdded, EntropyClosed)
 LIFECYCLE_COMMANDS: tuple[type[Command], ...] = (Resign, OfferDraw, AcceptDraw)
 # Recorded commands that no seat sends as a move: the service takes them for a join, a cancellation, a timeout,
-# an abandonment.
-SERVICE_COMMANDS: tuple[type[Command], ...] = (Join, Cancel, TimeOut, Abandon)
+# an abandonment, a seat's entropy and the deal.
+SERVICE_COMMANDS: tuple[type[Command], ...] = (Join, Cancel, TimeOut, Abandon, AddEntropy, Deal)

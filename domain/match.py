@@ -1,5 +1,5 @@
-"""A match: one game's stream wrapped in the shared lifecycle (opened, seat joined, started, timed out, resigned,
-ended).
+"""A match: one game's stream wrapped in the shared lifecycle (opened, seat joined, started, entropy added and
+closed, timed out, resigned, ended).
 
 `open_match`, `evolve`, `decide` here are what the service calls; they delegate the rules to the
 game record and add the lifecycle events themselves, so no game writes `match.ended`.
@@ -7,7 +7,7 @@ game record and add the lifecycle events themselves, so no game writes `match.en
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -17,9 +17,13 @@ from domain.engine import Command, Decision, Event, Game, Outcome, Refusal, Seat
 from domain.lifecycle import (
     Abandon,
     AcceptDraw,
+    AddEntropy,
     Cancel,
+    Deal,
     DrawAccepted,
     DrawOffered,
+    EntropyAdded,
+    EntropyClosed,
     Join,
     MatchEnded,
     MatchOpened,
@@ -51,6 +55,11 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True):
     # that event's recorded time, so a deadline is derived from the record and replays the same.
     since: tuple[int, ...] = ()
     draw: tuple[int, ...] = ()  # the seats agreeing to the draw on offer (none: no offer stands)
+    # With `entropy: "seats"`: each seat's entropy as added (None: not yet; () before any), whether it is closed (the
+    # deal follows), and the version of `match.started`, from whose recorded time `entropy_deadline` runs.
+    entropy: tuple[str | None, ...] = ()
+    entropy_closed: bool = False
+    started_version: int = 0
 
     @property
     def finished(self) -> bool:
@@ -61,6 +70,21 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True):
     def waiting(self) -> bool:
         """True while the match waits for players to fill its open seats (not started, not cancelled)."""
         return self.opened is not None and self.ended is None
+
+    @property
+    def seats_entropy(self) -> bool:
+        """True for a match whose deal waits for its seats' entropy (option `entropy: "seats"`)."""
+        return self.options.get("entropy") == "seats"
+
+    @property
+    def dealing(self) -> bool:
+        """True while a started `entropy: "seats"` match waits for its seats' entropy (no deal yet)."""
+        return self.seats_entropy and not self.entropy_closed and not self.waiting and self.ended is None
+
+    @property
+    def seat_entropy(self) -> tuple[str | None, ...]:
+        """Each seat's entropy so far (None: none yet)."""
+        return self.entropy or (None,) * len(self.players)
 
 
 def decode_options(game: Game[Any], raw: dict[str, Any] | None) -> Any:
@@ -82,25 +106,38 @@ def recorded_options(game: Game[Any], raw: dict[str, Any] | None) -> tuple[Any, 
 
 def open_match(game: Game[Any], players: Sequence[str | None], raw_options: dict[str, Any] | None, seed: str, *,
                seed_source: str = "server", client_entropy: str | None = None,
-               visibility: str = "public", rematch_of: str | None = None) -> list[Event]:
+               visibility: str = "public", rematch_of: str | None = None, server_seed_commitment: str | None = None,
+               server_entropy: Mapping[int, str] | None = None) -> list[Event]:
     """The first events of a new match: `match.started`, then the game's set-up; or, when some seats are open
-    (None), only `match.opened`: the set-up waits until the last seat is taken."""
+    (None), only `match.opened`: the set-up waits until the last seat is taken.
+
+    With option `entropy: "seats"` there is no set-up yet: the first event publishes `server_seed_commitment`, and
+    `server_entropy` (the entropy the server drew for each bot's seat) follows as `match.entropy-added`; the deal
+    comes with `match.deal`. `seed` is then the server's part (it salts the commitments; the deal's seed is
+    `rng.deal_seed` of it and the seats' entropy)."""
     if not game.min_seats <= len(players) <= game.max_seats:
         raise Refusal(
             "bad-seat-count", f"{game.slug} takes {game.min_seats}-{game.max_seats} seats, not {len(players)}"
         )
     options, recorded = recorded_options(game, raw_options)
-    provenance = _provenance(seed_source, client_entropy, visibility, rematch_of)
+    provenance = _provenance(seed_source, client_entropy, visibility, rematch_of, server_seed_commitment)
+    seats_entropy = recorded.get("entropy") == "seats"
+    if seats_entropy and server_seed_commitment is None:
+        raise Refusal("bad-options", "`entropy: \"seats\"` needs the server's part committed to first")
+    drawn: list[Event] = [EntropyAdded(seat=s, entropy=e, source="server")
+                          for s, e in sorted((server_entropy or {}).items())] if seats_entropy else []
     if None in players:
         return [MatchOpened(game=game.slug, rules_version=game.rules_version, seats=tuple(players),
-                            options=recorded, seed_commitment=seed_commitment(seed), **provenance)]
+                            options=recorded, seed_commitment=seed_commitment(seed), **provenance), *drawn]
     started = MatchStarted(game=game.slug, rules_version=game.rules_version, players=tuple(p or "" for p in players),
                            options=recorded, seed_commitment=seed_commitment(seed), **provenance)
+    if seats_entropy:
+        return [started, *drawn]
     return [started, *game.start(options, len(players), Rng.derive(seed, 0))]
 
 
 def _provenance(seed_source: str, client_entropy: str | None, visibility: str,
-                rematch_of: str | None) -> dict[str, Any]:
+                rematch_of: str | None, server_seed_commitment: str | None = None) -> dict[str, Any]:
     # Only values other than the defaults are passed: msgspec leaves a field out by identity with its default, and
     # a "server" decoded from a record is another string object than the literal.
     provenance: dict[str, Any] = {} if seed_source == "server" else {"seed_source": seed_source}
@@ -110,16 +147,18 @@ def _provenance(seed_source: str, client_entropy: str | None, visibility: str,
         provenance["visibility"] = visibility
     if rematch_of is not None:
         provenance["rematch_of"] = rematch_of
+    if server_seed_commitment is not None:
+        provenance["server_seed_commitment"] = server_seed_commitment
     return provenance
 
 
 def started_event(game: Game[Any], players: Sequence[str], options: dict[str, Any], commitment: str, *,
                   seed_source: str, client_entropy: str | None, visibility: str,
-                  rematch_of: str | None = None) -> MatchStarted:
+                  rematch_of: str | None = None, server_seed_commitment: str | None = None) -> MatchStarted:
     """`match.started` of a match: its game, players, recorded options and seed commitment, and its provenance."""
     return MatchStarted(game=game.slug, rules_version=game.rules_version, players=tuple(players),
                         options=options, seed_commitment=commitment,
-                        **_provenance(seed_source, client_entropy, visibility, rematch_of))
+                        **_provenance(seed_source, client_entropy, visibility, rematch_of, server_seed_commitment))
 
 
 def evolve(game: Game[Any], state: MatchState | None, event: Event) -> MatchState:
@@ -127,7 +166,7 @@ def evolve(game: Game[Any], state: MatchState | None, event: Event) -> MatchStat
     if state is None:
         if isinstance(event, MatchStarted):
             return MatchState(game=event.game, players=event.players, options=event.options, version=1,
-                              rules_version=event.rules_version, rematch_of=event.rematch_of)
+                              rules_version=event.rules_version, rematch_of=event.rematch_of, started_version=1)
         if isinstance(event, MatchOpened):
             return MatchState(game=event.game, players=tuple(p or "" for p in event.seats), options=event.options,
                               version=1, rules_version=event.rules_version, opened=event, rematch_of=event.rematch_of)
@@ -139,7 +178,15 @@ def evolve(game: Game[Any], state: MatchState | None, event: Event) -> MatchStat
         players = tuple(event.player if s == event.seat else p for s, p in enumerate(state.players))
         return msgspec.structs.replace(state, version=version, players=players)
     if isinstance(event, MatchStarted):
-        return msgspec.structs.replace(state, version=version, players=event.players, opened=None)
+        return msgspec.structs.replace(state, version=version, players=event.players, opened=None,
+                                       started_version=version)
+    if isinstance(event, EntropyAdded):
+        if state.entropy_closed or not state.seats_entropy:
+            raise ValueError("match.entropy-added only comes before match.entropy-closed, in an entropy: seats match")
+        entropy = tuple(event.entropy if s == event.seat else e for s, e in enumerate(state.seat_entropy))
+        return msgspec.structs.replace(state, version=version, entropy=entropy)
+    if isinstance(event, EntropyClosed):
+        return msgspec.structs.replace(state, version=version, entropy_closed=True)
     if isinstance(event, SeatResigned):
         return msgspec.structs.replace(state, version=version, resigned=(*state.resigned, event.seat))
     if isinstance(event, MatchEnded):
@@ -148,6 +195,8 @@ def evolve(game: Game[Any], state: MatchState | None, event: Event) -> MatchStat
         return msgspec.structs.replace(state, version=version)
     if isinstance(event, DrawOffered | DrawAccepted):
         return msgspec.structs.replace(state, version=version, draw=(*state.draw, event.seat))
+    if state.seats_entropy and not state.entropy_closed:
+        raise ValueError(f"{event.__struct_config__.tag} before the deal: the seats' entropy is not closed")
     game_state = game.evolve(state.game_state, event)  # a move: any draw offer lapses
     if not state.options.get("move_deadline"):
         return msgspec.structs.replace(state, version=version, game_state=game_state, draw=())
@@ -186,9 +235,11 @@ def decide(game: Game[Any], state: MatchState, seat: int | None, command: Comman
     if state.finished:
         raise Refusal("match-finished", "the match has ended")
     if isinstance(command, Cancel) and seat is None:
-        if not state.waiting:
-            raise Refusal("match-started", "only a match that has not started can be called off")
+        if not state.waiting and not state.dealing:
+            raise Refusal("match-started", "only a match that has not started (or not been dealt) can be called off")
         return [MatchEnded(reason="cancelled", results=())]
+    if isinstance(command, Deal) and seat is None:
+        return _deal(game, state, rng)
     if isinstance(command, TimeOut) and seat is None:
         return _time_out(game, state, command.seat, rng)
     if isinstance(command, Abandon) and seat is None:
@@ -197,10 +248,14 @@ def decide(game: Game[Any], state: MatchState, seat: int | None, command: Comman
         return [MatchEnded(reason="abandoned", results=())]
     if seat is None or not 0 <= seat < len(state.players):
         raise Refusal("no-such-seat", f"seat {seat} is not at this match")
+    if isinstance(command, AddEntropy):
+        return _add_entropy(state, seat, command.entropy)
     if state.waiting:
         return _join(game, state, seat, command, rng)
-    if isinstance(command, (Join, Cancel, TimeOut, Abandon)):
+    if isinstance(command, (Join, Cancel, TimeOut, Abandon, Deal)):
         raise Refusal("match-started", "the match has started: its seats are taken")
+    if state.dealing:
+        raise Refusal("match-dealing", "the match waits for its seats' entropy: nothing is dealt yet")
     if isinstance(command, Resign):
         return [SeatResigned(seat=seat), resignation_end(game, state, seat)]
     if isinstance(command, OfferDraw | AcceptDraw):
@@ -229,8 +284,43 @@ def _join(game: Game[Any], state: MatchState, seat: int, command: Command, rng: 
     options, recorded = recorded_options(game, opened.options)
     started = started_event(game, players, recorded, opened.seed_commitment, seed_source=opened.seed_source,
                             client_entropy=opened.client_entropy, visibility=opened.visibility,
-                            rematch_of=opened.rematch_of)
+                            rematch_of=opened.rematch_of, server_seed_commitment=opened.server_seed_commitment)
+    if state.seats_entropy:  # the deal waits for the seats' entropy (`match.deal`)
+        return [joined, started]
     return [joined, started, *game.start(options, len(players), rng)]
+
+
+MAX_ENTROPY = 256  # characters of one seat's entropy
+
+
+def _add_entropy(state: MatchState, seat: int, entropy: str) -> list[Event]:
+    """Seat `seat` adds its entropy for the deal: once, before the deal, and only in an `entropy: "seats"` match."""
+    if not state.seats_entropy:
+        raise Refusal("no-seat-entropy", "this match takes no entropy from its seats (option `entropy: \"seats\"`)")
+    if state.entropy_closed:
+        raise Refusal("entropy-closed", "the seats' entropy is closed: the match has been dealt")
+    if state.waiting and not state.players[seat]:
+        raise Refusal("seat-open", f"seat {seat} is open: it adds its entropy once joined")
+    if state.seat_entropy[seat] is not None:
+        raise Refusal("entropy-already-added", f"seat {seat} has added its entropy already (once per seat)")
+    if not 1 <= len(entropy) <= MAX_ENTROPY or "\x00" in entropy:
+        raise Refusal("bad-entropy", f"entropy is 1-{MAX_ENTROPY} characters, none of them NUL")
+    return [EntropyAdded(seat=seat, entropy=entropy)]
+
+
+def _deal(game: Game[Any], state: MatchState, rng: Rng) -> list[Event]:
+    """Close the seats' entropy and deal from `rng` (the service's, derived from `rng.deal_seed`). The seats that
+    sent none are recorded absent; whether their time had run out is the service's to judge (and the verifier's,
+    from the recorded times)."""
+    if not state.seats_entropy:
+        raise Refusal("no-seat-entropy", "this match takes no entropy from its seats (option `entropy: \"seats\"`)")
+    if state.waiting:
+        raise Refusal("match-not-started", "the match waits for its open seats to be taken")
+    if not state.dealing:
+        raise Refusal("entropy-closed", "the seats' entropy is closed: the match has been dealt")
+    options, _ = recorded_options(game, state.options)
+    absent = tuple(s for s, e in enumerate(state.seat_entropy) if e is None)
+    return [EntropyClosed(absent=absent), *game.start(options, len(state.players), rng)]
 
 
 def _time_out(game: Game[Any], state: MatchState, seat: int, rng: Rng) -> list[Event]:

@@ -29,6 +29,26 @@ def mixed_seed(server_seed: str, client_entropy: str) -> str:
     return hashlib.sha256(f"turnstile/mixed-seed/v1\n{server_seed}\n{client_entropy}".encode()).hexdigest()
 
 
+DEAL_PREFIX = b"turnstile-deal/1\x00"
+
+
+def deal_seed(server_part: str, entropy: Sequence[str | None]) -> str:
+    """The seed of an `entropy: "seats"` match (sha256 hex), from the server's committed part and each seat's entropy
+    in seat order (None: the seat was absent, counted as empty). Every length is a 4-byte big-endian prefix, so no
+    two different inputs give the same bytes:
+
+        "turnstile-deal/1" 0x00 | u32(len S) S | u32(n) | for each seat i < n: u32(len E_i) E_i
+
+    S is the server part's UTF-8 bytes (64 hex digits), E_i seat i's entropy's UTF-8 bytes (length 0: absent).
+    """
+    def field(data: bytes) -> bytes:
+        return len(data).to_bytes(4, "big") + data
+
+    out = DEAL_PREFIX + field(server_part.encode()) + len(entropy).to_bytes(4, "big")
+    out += b"".join(field((e or "").encode()) for e in entropy)
+    return hashlib.sha256(out).hexdigest()
+
+
 class Rng:
     """A stream of uniform integers from SHA-256(key || counter)."""
 

@@ -59,8 +59,14 @@ def known(projection: str, docs: Docs, entry: LogEntry) -> dict[str, Any]:
     return info
 
 
+DEAL = ("match.entropy-added", "match.entropy-closed")  # a seat's entropy, the deal: no one's move
+
+
 def count_move(info: dict[str, Any], entry: LogEntry) -> dict[str, Any]:
-    """A move is one accepted command: count it on its first event."""
+    """A move is one accepted command: count it on its first event (never a seat's entropy, nor the deal, whose
+    set-up events follow `match.entropy-closed` under its command)."""
+    if entry.type in DEAL:
+        return {**info, "last_command": entry.command_id}
     if entry.command_id is None or entry.command_id == info["last_command"]:
         return info
     return {**info, "moves": info["moves"] + 1, "last_command": entry.command_id}

@@ -22,6 +22,8 @@ def apply(docs: Docs, entry: LogEntry) -> None:
     docs.put(common.MATCH, entry.match_id, info, group=info["game"])
     doc = docs.get(SUMMARY, entry.match_id) or summary(entry.match_id, info, entry)
     doc = {**doc, "moves": info["moves"], "version": entry.version, "position": entry.position}
+    if entry.type == "match.entropy-closed":  # dealt: the seats' entropy is in (or its deadline ran out)
+        doc["status"] = "active"
     if entry.type == "match.ended":
         found, reason, cooperative, team_won = common.results(NAME, entry)
         doc.update(status="finished", end_reason=reason, cooperative=cooperative, team_won=team_won,
@@ -33,7 +35,9 @@ def apply(docs: Docs, entry: LogEntry) -> None:
 
 def summary(match_id: str, info: dict[str, object], entry: LogEntry) -> dict[str, object]:
     """A new summary for a started match."""
-    return {"match_id": match_id, "game": info["game"], "players": info["players"], "status": "active",
+    dealing = (entry.payload.get("options") or {}).get("entropy") == "seats"  # no deal until the seats' entropy
+    return {"match_id": match_id, "game": info["game"], "players": info["players"],
+            "status": "dealing" if dealing else "active",
             "seed_source": info["seed_source"],
             "moves": 0, "version": entry.version, "position": entry.position, "started_at": entry.recorded_at,
             "ended_at": None, "duration_seconds": None, "end_reason": None, "results": [], "cooperative": False,

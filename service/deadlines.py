@@ -1,5 +1,7 @@
 """Turn deadlines and abandonment: when a seat's time runs out, and the sweep that records it (and closes a
-match nobody moved in for its `abandon_after`, under the command id `abandon:<version>`).
+match nobody moved in for its `abandon_after`, under the command id `abandon:<version>`, and deals an
+`entropy: "seats"` match whose `entropy_deadline` has run out, under the command id `deal`, the seats still silent
+recorded absent).
 
 A deadline is the recorded time of the event that put the seat to move plus the match's `move_deadline`, so it is
 read from the record and a replay (or the verifier) finds the same one. The sweep is given the time (`now`), so
@@ -71,6 +73,26 @@ def time_out(service: MatchService, loaded: LoadedMatch, now: datetime) -> int:
     return written
 
 
+def entropy_deadline(service: MatchService, loaded: LoadedMatch) -> datetime | None:
+    """When a dealing match's seats' time for their entropy runs out: `match.started`'s recorded time plus
+    `entropy_deadline` (None: not dealing)."""
+    state = loaded.state
+    if not state.dealing:
+        return None
+    started = service.store.read_match(loaded.record.id, state.started_version, state.started_version)
+    return at(started[0].recorded_at) + timedelta(seconds=state.options["entropy_deadline"])
+
+
+def deal_late(service: MatchService, loaded: LoadedMatch, now: datetime) -> int:
+    """Deal a dealing match whose entropy is all in (its deal was missed, e.g. a process stopped) or whose
+    `entropy_deadline` is at or before `now` (the silent seats recorded absent): 1 append, or 0."""
+    due = entropy_deadline(service, loaded)
+    if due is None or (due > now and None in loaded.state.seat_entropy):
+        return 0
+    after = service.deal(loaded, closing=True)
+    return 0 if after is loaded or after.state.dealing else 1
+
+
 def abandon(service: MatchService, loaded: LoadedMatch, now: datetime) -> int:
     """Close the match as abandoned if nothing was recorded in it for its `abandon_after` up to `now` (1 append, or
     0: not due, or another sweep did it first under the same command id)."""
@@ -111,8 +133,8 @@ def _sweep_one(service: MatchService, match_id: str, now: datetime) -> int:
     """Record what is due in one match at `now`, then store its exact next due time (unless it moved meanwhile)."""
     loaded = service.load(match_id)
     options = loaded.state.options
-    written = 0
-    if options.get("abandon_after"):
+    written = deal_late(service, loaded, now) if options.get("entropy") else 0
+    if options.get("abandon_after") and not written:
         written += abandon(service, loaded, now)
     if options.get("move_deadline") and not written and not loaded.state.finished:
         written += time_out(service, loaded, now)
@@ -123,11 +145,14 @@ def _sweep_one(service: MatchService, match_id: str, now: datetime) -> int:
 
 
 def next_due(service: MatchService, loaded: LoadedMatch) -> datetime | None:
-    """When the sweep next has something to do for the match as loaded: its earliest move deadline or abandonment
-    (None: ended, or neither option)."""
+    """When the sweep next has something to do for the match as loaded: its earliest move deadline, entropy deadline
+    or abandonment (None: ended, or none of these)."""
     if loaded.state.finished:
         return None
     found = list(deadlines(service, loaded).values())
+    dealing = entropy_deadline(service, loaded)
+    if dealing is not None:
+        found.append(dealing)
     seconds = loaded.state.options.get("abandon_after")
     if seconds:
         found.append(at(loaded.record.updated_at) + timedelta(seconds=seconds))

@@ -25,8 +25,9 @@ import msgspec
 from domain import bots, match
 from domain.codec import to_builtins
 from domain.engine import Command, Game, Refusal
+from domain.lifecycle import Deal
 from domain.match import MatchState
-from domain.rng import Rng, mixed_seed, seed_commitment
+from domain.rng import Rng, deal_seed, mixed_seed, seed_commitment
 from service import metrics, snapshots
 from service.games import decode_events, game_of
 from service.records import seen_by
@@ -100,10 +101,28 @@ class Played:
 
 
 def status_of(state: MatchState) -> str:
-    """The row status a folded match has: open (seats to fill), active or finished."""
+    """The row status a folded match has: open (seats to fill), dealing (waiting for its seats' entropy), active or
+    finished."""
     if state.finished:
         return "finished"
-    return "open" if state.waiting else "active"
+    if state.waiting:
+        return "open"
+    return "dealing" if state.dealing else "active"
+
+
+def draw_seed(record: MatchRecord, state: MatchState) -> str:
+    """The seed every draw of the match derives from (`Rng.derive(seed, version)`): the row's, or for an
+    `entropy: "seats"` match the deal's seed from the server's part and the seats' entropy (absent: empty)."""
+    if not state.seats_entropy:
+        return record.seed
+    return deal_seed(record.server_seed or record.seed, state.seat_entropy)
+
+
+def revealed_seed(record: MatchRecord, state: MatchState) -> str | None:
+    """The seed shown once the match has ended: the one its draws derived from (None: never dealt)."""
+    if state.seats_entropy and not state.entropy_closed:
+        return None
+    return draw_seed(record, state)
 
 
 def due_in(game: Game[Any], state: MatchState, written_after: int) -> float | None:
@@ -113,6 +132,10 @@ def due_in(game: Game[Any], state: MatchState, written_after: int) -> float | No
     move since earlier keeps its own, through the earlier hint the row keeps)."""
     if state.finished:
         return None
+    if state.dealing:  # the deal is due at the entropy deadline; at once when every seat's entropy is in
+        if None not in state.seat_entropy:
+            return 0.0
+        return float(state.options["entropy_deadline"]) if state.started_version > written_after else None
     found = [float(state.options["abandon_after"])] if state.options.get("abandon_after") else []
     seconds = state.options.get("move_deadline")
     if seconds and state.since and any(state.since[s] > written_after for s in match.to_move(game, state)):
@@ -176,14 +199,29 @@ class StateCache:
                 self._items.popitem(last=False)
 
 
-def choose_seed(seed: str | None, client_entropy: str | None) -> tuple[str, SeedSource, str | None]:
-    """(seed, who chose it, the server's part when mixed): the server's secret unless the caller set one."""
+def choose_seed(seed: str | None, client_entropy: str | None,
+                seats_entropy: bool = False) -> tuple[str, SeedSource, str | None]:
+    """(seed, who chose it, the server's part when mixed): the server's secret unless the caller set one. With the
+    seats' entropy the row's seed is the server's part (it salts the commitments; the deal's seed comes later)."""
+    if seats_entropy:
+        if seed is not None or client_entropy is not None:
+            raise Refusal("bad-options", "`entropy: \"seats\"` takes neither a caller's `seed` nor `client_entropy`")
+        server_seed = new_seed()
+        return server_seed, "server+seats", server_seed
     if seed is not None:
         return seed, "caller", None
     server_seed = new_seed()
     if client_entropy is None:
         return server_seed, "server", None
     return mixed_seed(server_seed, client_entropy), "server+client", server_seed
+
+
+def server_commitment(seed: str, source: SeedSource, server_seed: str | None) -> str | None:
+    """`server_seed_commitment`: SHA-256 of the server's secret part (the seed itself when the server alone chose
+    it; None for a caller's seed, which has no server part)."""
+    if source == "caller":
+        return None
+    return seed_commitment(server_seed or seed)
 
 
 class MatchService:
@@ -221,9 +259,13 @@ class MatchService:
             name = None if player is None else bots.bot_name(player)
             if name is not None:
                 bots.policy(game, name)  # an unknown bot is refused before anything is written
-        seed, source, server_seed = choose_seed(seed, client_entropy)
+        seats_entropy = isinstance(options, dict) and options.get("entropy") == "seats"
+        seed, source, server_seed = choose_seed(seed, client_entropy, seats_entropy)
+        drawn = {s: new_seed() for s, p in enumerate(players) if p is not None and bots.bot_name(p) is not None}
         events = match.open_match(game, players, options, seed, seed_source=source, client_entropy=client_entropy,
-                                  visibility=visibility, rematch_of=rematch_of)
+                                  visibility=visibility, rematch_of=rematch_of,
+                                  server_seed_commitment=server_commitment(seed, source, server_seed),
+                                  server_entropy=drawn)
         seats, tokens, codes = new_seats(players)
         new = NewMatch(
             id=str(uuid.uuid4()), game=game.slug, rules_version=game.rules_version, seats=seats,
@@ -241,7 +283,7 @@ class MatchService:
         loaded = LoadedMatch(record=record, game=game, state=state)
         self.cache.put(loaded)
         self._moved(record.id)
-        self.play_bots(loaded)
+        self.play_bots(self.deal(loaded))
         return OpenedMatch(record=record, tokens=tokens, result=result, join_codes=codes)
 
     def load(self, match_id: str) -> LoadedMatch:
@@ -383,8 +425,23 @@ class MatchService:
         metrics.MOVE_SECONDS.labels(played.after.game.slug).observe(time.perf_counter() - started)
         if played.result.duplicate:
             return played
-        after, moved = self.play_bots(played.after)
+        after, moved = self.play_bots(self.deal(played.after))
         return Played(result=played.result, after=after, bots=moved)
+
+    def deal(self, loaded: LoadedMatch, *, closing: bool = False) -> LoadedMatch:
+        """Deal an `entropy: "seats"` match once every seat's entropy is in (or, `closing`, once its deadline has run
+        out: the deadline sweep). Conditional on the version it was seen at, under the command id `deal`: of all the
+        processes that see the last entropy arrive, exactly one deals; the others write nothing."""
+        state = loaded.state
+        if not state.dealing or (None in state.seat_entropy and not closing):
+            return loaded
+        try:
+            played = self._play(loaded.record.id, None, Deal(), expected_version=state.version, command_id="deal",
+                                seats=None)
+        except (VersionMismatch, Refusal) as exc:  # dealt, called off or moved on meanwhile: nothing to do here
+            log.info("match %s: not dealt here (%s)", loaded.record.id, exc)
+            return loaded
+        return played.after
 
     def play_bots(self, loaded: LoadedMatch) -> tuple[LoadedMatch, tuple[AppendResult, ...]]:
         """Play every bot to move, one move at a time, until a person is to move or the match ends.
@@ -394,7 +451,7 @@ class MatchService:
         """
         moved: list[AppendResult] = []
         for _ in range(BOT_MOVES):
-            found = bots.next_bot_move(loaded.game, loaded.state, loaded.record.seed)
+            found = bots.next_bot_move(loaded.game, loaded.state, draw_seed(loaded.record, loaded.state))
             if found is None:
                 break
             seat, command = found
@@ -429,7 +486,8 @@ class MatchService:
                     continue
                 return self._original(match_id, seat, asked, command_id, VersionMismatch(expected_version, version))
             try:
-                events = match.decide(loaded.game, loaded.state, seat, command, Rng.derive(loaded.record.seed, version))
+                events = match.decide(loaded.game, loaded.state, seat, command,
+                                      Rng.derive(draw_seed(loaded.record, loaded.state), version))
             except Refusal as refusal:
                 if not fresh:  # a cached state may be stale: refuse only on the state as stored now
                     loaded, fresh = self.load(match_id), True

@@ -2,9 +2,11 @@
 
 Format 2 (record scheme 2, every match created since commitments exist):
 - Header: `{"record": "turnstile.match-record/2", "match_id", "game", "rules_version", "players", "options",
-  "seed_commitment", "seed_source", "client_entropy"?, "status", "version", "head_hash", "created_at"
-  [, "seed", "server_seed"?]}`. Version, status and head hash come from the match row, so a record cut short
-  does not verify.
+  "seed_commitment", "seed_source", "client_entropy"?, "server_seed_commitment"?, "entropy"?, "status", "version",
+  "head_hash", "created_at" [, "seed", "server_seed"?]}`. Version, status and head hash come from the match row, so
+  a record cut short does not verify. `server_seed_commitment` is the one the first event published (absent in
+  records written before it existed); `entropy` is `"seats"` for a match dealt from its seats' entropy (its
+  `options.entropy`), whose revealed `seed` is the deal's seed and `server_seed` the server's committed part.
 - Event line: `{"version", "event", "public"?, "commitment", "command", "seat", "recorded_at", "hash", "prev_hash"
   [, "redacted": true]}`. The hash covers the public form (`public` when given, else `event`) and the commitment
   (store/chain.py), so every line carries its hash and a spectator's record of a live match verifies as a chain.
@@ -28,6 +30,7 @@ from domain.codec import event_from_builtins, to_builtins
 from domain.engine import Event, Game
 from domain.lifecycle import LIFECYCLE_EVENTS, MatchStarted
 from domain.playout import Playout
+from domain.rng import deal_seed
 from service.json_limits import MAX_DEPTH, too_deep
 from service.sealing import sealed
 from store.base import MatchRecord, SeatRecord, StoredEvent, build_events, check_events
@@ -55,6 +58,8 @@ class RecordHeader(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     client_entropy: str | None = None
     visibility: str = "public"
     rematch_of: str | None = None
+    server_seed_commitment: str | None = None
+    entropy: str | None = None
     status: str
     version: int
     head_hash: str | None
@@ -212,14 +217,40 @@ def build_record(
         client_entropy=match.client_entropy,
         visibility=match.visibility,
         rematch_of=match.rematch_of,
+        server_seed_commitment=stored[0].payload.get("server_seed_commitment") if stored else None,
+        entropy=match.options.get("entropy"),
         status=match.status,
         version=match.version,
         head_hash=None if withheld_from is not None else match.head_hash,
         created_at=match.created_at,
-        seed=match.seed if revealed else None,
+        seed=drawn_seed(match, stored) if revealed else None,
         server_seed=match.server_seed if revealed else None,
     )
     return Record(header=header, lines=tuple(lines))
+
+
+def seats_entropy(events: Sequence[StoredEvent] | Sequence[RecordLine], seats: int) -> tuple[list[str | None], bool]:
+    """Each seat's entropy as recorded (None: none), and whether the entropy was closed (the deal recorded)."""
+    entropy: list[str | None] = [None] * seats
+    closed = False
+    for item in events:
+        payload = item.payload if isinstance(item, StoredEvent) else item.event
+        if payload.get("type") == "match.entropy-added":
+            seat = payload.get("seat")
+            if isinstance(seat, int) and 0 <= seat < seats:
+                entropy[seat] = str(payload.get("entropy"))
+        elif payload.get("type") == "match.entropy-closed":
+            closed = True
+    return entropy, closed
+
+
+def drawn_seed(match: MatchRecord, stored: Sequence[StoredEvent]) -> str | None:
+    """The seed the match's draws derived from: the row's, or for `entropy: "seats"` the deal's seed (None: never
+    dealt)."""
+    if match.options.get("entropy") != "seats":
+        return match.seed
+    entropy, closed = seats_entropy(stored, len(match.seats))
+    return deal_seed(match.server_seed or match.seed, entropy) if closed else None
 
 
 def _full_line(event: StoredEvent) -> RecordLine:

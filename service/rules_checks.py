@@ -89,7 +89,7 @@ def check_redecide(game: Game[Any], record: Record, states: list[MatchState]) ->
         return Check(name="redecide", status="failed", version=version, detail=detail)
 
     try:
-        setup = _setup(game, header, seed, lines[0] if lines else None)
+        setup = _setup(game, header, seed, lines)
     except Refusal as refusal:
         return failed(1, f"the match could not be opened: {refusal}")
     position, sealed = 0, 0
@@ -136,22 +136,38 @@ def check_redecide(game: Game[Any], record: Record, states: list[MatchState]) ->
     return Check(name="redecide", status="passed", detail=f"set-up and {decisions} decisions re-decided exactly")
 
 
-def _setup(game: Game[Any], header: Any, seed: str | None, first: RecordLine | None = None) -> list[Event] | None:
+def _drawn(game: Game[Any], lines: tuple[RecordLine, ...]) -> list[Event]:
+    """The entropy the server drew for its bots' seats, recorded with the first event (no command): it cannot be
+    re-drawn, only checked for its place (the `entropy` check)."""
+    drawn = []
+    for line in lines[1:]:
+        if line.command is not None or line.type != "match.entropy-added":
+            break
+        drawn.append(event_from_builtins(game, line.event))
+    return drawn
+
+
+def _setup(game: Game[Any], header: Any, seed: str | None, lines: tuple[RecordLine, ...]) -> list[Event] | None:
     """The set-up events opening the match gives (None: they shuffle, and the seed is not revealed). A match opened
     with open seats begins with `match.opened` alone (checked against the header by the format check); its set-up
     comes with the last join, re-decided like a move."""
+    first = lines[0] if lines else None
+    drawn = _drawn(game, lines) if header.entropy == "seats" else []
     if first is not None and first.type == "match.opened":
-        return [event_from_builtins(game, first.event)]
-    if seed is not None:
+        return [event_from_builtins(game, first.event), *drawn]
+    if seed is not None and header.entropy != "seats":
         return match.open_match(game, header.players, header.options, seed, seed_source=header.seed_source,
                                 client_entropy=header.client_entropy, visibility=header.visibility,
-                                rematch_of=header.rematch_of)
+                                rematch_of=header.rematch_of, server_seed_commitment=header.server_seed_commitment)
     if not game.min_seats <= len(header.players) <= game.max_seats:
         raise Refusal("bad-seat-count", f"{game.slug} takes {game.min_seats}-{game.max_seats} seats")
     options, recorded = match.recorded_options(game, header.options)
     started = match.started_event(game, header.players, recorded, header.seed_commitment,
                                   seed_source=header.seed_source, client_entropy=header.client_entropy,
-                                  visibility=header.visibility, rematch_of=header.rematch_of)
+                                  visibility=header.visibility, rematch_of=header.rematch_of,
+                                  server_seed_commitment=header.server_seed_commitment)
+    if header.entropy == "seats":  # no set-up yet: the server's draws for its bots' seats, then the seats' entropy
+        return [started, *drawn]
     try:
         return [started, *game.start(options, len(header.players), SealedRng())]
     except SeedNeeded:
@@ -197,6 +213,15 @@ def check_deadlines(record: Record, states: list[MatchState]) -> Check:
                 return Check(name="deadlines", status="failed", version=line.version,
                              detail=f"the match was closed as abandoned before {seconds} s without a move")
             checked += 1
+        if line.type == "match.entropy-closed" and line.event.get("absent"):
+            before = states[index - 1]
+            seconds = before.options.get("entropy_deadline") or 0
+            since = lines[before.started_version - 1].recorded_at if before.started_version else line.recorded_at
+            if _moment(line.recorded_at) < _moment(since) + timedelta(seconds=seconds):
+                return Check(name="deadlines", status="failed", version=line.version,
+                             detail=f"seats {line.event.get('absent')} were recorded absent before the "
+                                    f"{seconds} s of `entropy_deadline` had run out")
+            checked += 1
         if line.type != "match.timed-out":
             continue
         before, seat = states[index - 1], line.event.get("seat")
@@ -237,7 +262,7 @@ def check_outcome(game: Game[Any], record: Record, states: list[MatchState]) -> 
         expected = match.draw_end(game, before)
     elif (record.lines[-1].command or {}).get("type") == "match.abandon":
         expected = MatchEnded(reason="abandoned", results=())
-    elif before.waiting:  # called off before it started
+    elif before.waiting or before.dealing:  # called off before it started (or was dealt)
         expected = MatchEnded(reason="cancelled", results=())
     else:
         outcome = game.outcome(before.game_state) if before.game_state is not None else None

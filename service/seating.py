@@ -1,4 +1,5 @@
-"""Who sits at a match: joining an open seat with its code, calling off a match that never started, rematches.
+"""Who sits at a match: joining an open seat with its code, a seat's entropy for the deal, calling off a match that
+never started (or was never dealt), rematches.
 
 Each is a recorded command decided by the rules like a move (`match.join`, `match.cancel`), so the log says who
 joined when, and a record of the match verifies its joins as it verifies moves.
@@ -9,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.engine import Refusal
-from domain.lifecycle import Cancel, Join
+from domain.lifecycle import AddEntropy, Cancel, Join
 from service.matches import MatchService, OpenedMatch, Played
 from service.tokens import new_secret, secret_hash
 from store.base import MatchNotFound, MatchRecord, SeatRecord
@@ -40,8 +41,9 @@ class Joined:
     played: Played
 
 
-def join(service: MatchService, match_id: str, code: str, player: str) -> Joined:
-    """`player` takes the open seat whose join code is `code`; the last join starts the match.
+def join(service: MatchService, match_id: str, code: str, player: str, entropy: str | None = None) -> Joined:
+    """`player` takes the open seat whose join code is `code`; the last join starts the match. With `entropy` (an
+    `entropy: "seats"` match) the seat's entropy is added right after, in its own append, as the seat would send it.
 
     Two claims of one seat at once: both decide on the same version, one append wins, the other re-decides on
     the state it lost to and is refused (`seat-taken`): exactly one wins, on either store.
@@ -64,11 +66,19 @@ def join(service: MatchService, match_id: str, code: str, player: str) -> Joined
         if refusal.code in ("seat-taken", "match-started", "match-finished"):
             raise SeatTaken(seat) from None
         raise
+    if entropy is not None:
+        played = add_entropy(service, match_id, seat, entropy)
     return Joined(seat=seat, token=token, played=played)
 
 
+def add_entropy(service: MatchService, match_id: str, seat: int, entropy: str) -> Played:
+    """Seat `seat` adds its entropy for the deal (once; refused after the deal); the last one in deals."""
+    return service.play(match_id, seat, AddEntropy(entropy=entropy), expected_version=None, command_id=None)
+
+
 def cancel(service: MatchService, match_id: str, app: str) -> Played:
-    """The creating app calls off a match that has not started (`match.ended`, reason `cancelled`)."""
+    """The creating app calls off a match that has not started, or not been dealt (`match.ended`, reason
+    `cancelled`: the app's feed and webhooks tell it as every end)."""
     _owned(service.load(match_id).record, app)
     return service.play(match_id, None, Cancel(), expected_version=None, command_id=None)
 

@@ -2,10 +2,14 @@
 
 Checks, in order: `format` (header and events agree), `chain` (every hash recomputes, links to its predecessor
 and ends at the header's head: version and hash), `seed` (the revealed seed matches its commitment, and the
-players' entropy was mixed in when they gave some), `rules` (this release has the record's rules edition: every
-edition ever released stays runnable, so only a record of a newer release fails it, `unknown-edition`),
-`commitments` (format 2: with the seed revealed, each commitment opens to its full event and command, and each
-public form is that event's honest redaction), `fold` (the events decode and fold from `match.started`),
+players' entropy was mixed in when they gave some; for `entropy: "seats"` the revealed server part matches
+`server_seed_commitment` and the seed is `rng.deal_seed` of it and the seats' recorded entropy), `entropy`
+(`entropy: "seats"` only: the commitment precedes every entropy event, each seat adds at most once, the deal comes
+after `match.entropy-closed`, which names exactly the absent seats), `rules` (this release has the record's rules
+edition: every edition ever released stays runnable, so only a record of a newer release fails it,
+`unknown-edition`), `commitments` (format 2: with the seed revealed, each commitment opens to its full event and
+command, and each public form is that event's honest redaction), `fold` (the events decode and fold from
+`match.started`),
 `redecide` (every recorded command, re-decided from the state before it with `Rng.derive(seed, version)`, gives
 exactly the recorded events; set-up from `match.open_match`), `deadlines` (each `match.timed-out` is recorded at
 or after the seat's deadline, from the recorded times) and `outcome` (the recorded `match.ended` is the one
@@ -24,8 +28,8 @@ from domain.catalog import by_slug, edition
 from domain.codec import event_from_builtins
 from domain.editions import UnknownEdition
 from domain.engine import Game
-from domain.rng import mixed_seed, seed_commitment
-from service.records import Record, RecordError, RecordHeader, RecordLine, parse_record
+from domain.rng import deal_seed, mixed_seed, seed_commitment
+from service.records import Record, RecordError, RecordHeader, RecordLine, parse_record, seats_entropy
 from service.rules_checks import Check, check_deadlines, check_fold, check_outcome, check_redecide
 from service.sealing import public_form
 from store.base import StoredEvent
@@ -33,7 +37,8 @@ from store.chain import SCHEME_FULL, canonical, commitment, event_salt, verify_c
 
 # The verdict code of each check's failure (a check may name a more precise one, e.g. the chain's "truncated").
 FAILURE_CODES = {"format": "malformed-record", "game": "unknown-game", "chain": "chain-broken",
-                 "seed": "seed-mismatch", "rules": "unknown-edition", "commitments": "commitment-mismatch",
+                 "seed": "seed-mismatch", "entropy": "entropy-order", "rules": "unknown-edition",
+                 "commitments": "commitment-mismatch",
                  "fold": "fold-failed", "redecide": "decision-mismatch", "deadlines": "early-timeout",
                  "outcome": "outcome-mismatch"}
 
@@ -70,6 +75,8 @@ def verify_record(record: Record) -> Verdict:
     header, lines = record.header, record.lines
     checks = [check_format(record), check_chain(record)]
     checks.append(check_seed(record))
+    if _seats(record):
+        checks.append(check_entropy(record))
     if by_slug(header.game) is None:
         checks.append(Check(name="game", status="failed", detail=f"no game is called {header.game!r} here"))
         return _verdict(checks, record)
@@ -106,6 +113,12 @@ def _timed(record: Record) -> bool:
         line.type == "match.timed-out" or (line.command or {}).get("type") == "match.abandon" for line in record.lines)
 
 
+def _seats(record: Record) -> bool:
+    """Whether the record is of an `entropy: "seats"` match, or holds entropy events as if it were."""
+    return record.header.entropy == "seats" or record.header.seed_source == "server+seats" or any(
+        line.type.startswith("match.entropy-") for line in record.lines)
+
+
 def check_format(record: Record) -> Check:
     """The header's status agrees with the events; a finished match's record withholds nothing."""
     lines = record.lines
@@ -123,6 +136,9 @@ def check_format(record: Record) -> Check:
     if lines and lines[0].type == "match.opened" and _opened_differs(lines[0].event, record.header):
         return Check(name="format", status="failed", version=1,
                      detail="the header disagrees with match.opened (game, rules version, options, seed commitment)")
+    if record.header.entropy != (record.header.options or {}).get("entropy"):
+        return Check(name="format", status="failed", version=1,
+                     detail="the header's `entropy` is not the match's option `entropy`")
     if ended and record.redacted:
         first = next(line.version for line in lines if line.redacted)
         return Check(name="format", status="failed", version=first,
@@ -199,6 +215,8 @@ def _started_of(header: RecordHeader) -> Any:
         started["visibility"] = header.visibility
     if header.rematch_of is not None:
         started["rematch_of"] = header.rematch_of
+    if header.server_seed_commitment is not None:
+        started["server_seed_commitment"] = header.server_seed_commitment
     return canonical(started)
 
 
@@ -222,9 +240,15 @@ def check_seed(record: Record) -> Check:
     """The revealed seed hashes to the commitment published at creation (in the header and `match.started`),
     and is derived from the server's part and the players' entropy when they gave some."""
     header = record.header
+    if _seats(record):
+        return _check_seats_seed(record)
     if header.seed is None:
         when = "the record does not reveal it" if header.status == "finished" else "it is revealed when the match ends"
         return Check(name="seed", status="not-revealed", detail=f"the seed cannot be checked: {when}")
+    if header.server_seed_commitment is not None and header.server_seed_commitment != seed_commitment(
+            header.server_seed or header.seed):
+        return Check(name="seed", status="failed", version=1,
+                     detail="the server's revealed part does not match its published `server_seed_commitment`")
     published = {header.seed_commitment}
     if record.lines and record.lines[0].type in ("match.started", "match.opened"):
         published.add(str(record.lines[0].event.get("seed_commitment")))
@@ -247,10 +271,78 @@ def check_seed(record: Record) -> Check:
     return Check(name="seed", status="passed", detail="the seed matches its commitment")
 
 
+def _check_seats_seed(record: Record) -> Check:
+    """`entropy: "seats"`: the revealed server part matches the commitment published first (in the header and the
+    first event), and the seed is the deal's seed of that part and each seat's recorded entropy (README)."""
+    header, lines = record.header, record.lines
+    if header.server_seed is None:
+        when = "the record does not reveal it" if header.status == "finished" else "it is revealed when the match ends"
+        return Check(name="seed", status="not-revealed", detail=f"the server's part cannot be checked: {when}")
+    published = {header.seed_commitment, header.server_seed_commitment}
+    if lines and lines[0].type in ("match.started", "match.opened"):
+        published |= {str(lines[0].event.get("seed_commitment")), str(lines[0].event.get("server_seed_commitment"))}
+    if published != {seed_commitment(header.server_seed)}:
+        return Check(name="seed", status="failed", version=1,
+                     detail="the revealed server part does not match the commitment published before the seats' "
+                            "entropy")
+    entropy, closed = seats_entropy(lines, len(header.players))
+    expected = deal_seed(header.server_seed, entropy) if closed else None
+    if header.seed != expected:
+        return Check(name="seed", status="failed", version=1,
+                     detail="the seed is not sha256 of the server's part and the seats' entropy as the README lays "
+                            "it out" if closed else "a match never dealt reveals no seed")
+    return Check(name="seed", status="passed",
+                 detail="the server's part matches the commitment it published first, and the seed is derived from "
+                        "it and every seat's entropy" if closed else
+                        "the server's part matches its commitment; the match was never dealt")
+
+
+def check_entropy(record: Record) -> Check:
+    """`entropy: "seats"`: the first event publishes `server_seed_commitment` and every entropy event follows it; a
+    server-drawn entropy is a bot seat's, recorded with the first event; each seat adds at most once, all before
+    `match.entropy-closed`, which comes once, names exactly the seats without entropy, and precedes the deal."""
+    header, lines = record.header, record.lines
+
+    def failed(version: int, detail: str) -> Check:
+        return Check(name="entropy", status="failed", version=version, detail=detail, code="entropy-order")
+
+    if header.entropy != "seats":
+        return failed(1, "entropy events in a match whose option `entropy` is not \"seats\"")
+    first = lines[0] if lines else None
+    if first is None or first.type not in ("match.started", "match.opened") or \
+            not first.event.get("server_seed_commitment"):
+        return failed(1, "the first event does not publish the server's commitment before the seats' entropy")
+    seats = len(header.players)
+    added: set[int] = set()
+    closed_at: int | None = None
+    for line in lines[1:]:
+        event = line.event
+        if line.type == "match.entropy-added":
+            seat = event.get("seat")
+            if closed_at is not None or not isinstance(seat, int) or not 0 <= seat < seats or seat in added:
+                return failed(line.version, f"seat {seat}'s entropy is out of order (after the deal, twice, or no "
+                                            f"such seat)")
+            if event.get("source") == "server" and (line.command is not None or line.recorded_at != first.recorded_at
+                                                    or not str(header.players[seat]).startswith("bot:")):
+                return failed(line.version, "server-drawn entropy is a bot seat's, recorded with the first event")
+            added.add(seat)
+        elif line.type == "match.entropy-closed":
+            absent = sorted(set(range(seats)) - added)
+            if closed_at is not None or list(event.get("absent") or []) != absent:
+                return failed(line.version, f"match.entropy-closed must come once and name the absent seats {absent}")
+            closed_at = line.version
+        elif not line.type.startswith("match.") and closed_at is None:
+            return failed(line.version, "the deal precedes match.entropy-closed")
+    return Check(name="entropy", status="passed",
+                 detail=f"the commitment precedes all {len(added)} entropy events; the deal follows their closing"
+                 if closed_at is not None else f"the commitment precedes all {len(added)} entropy events; no deal yet")
+
+
 def check_commitments(game: Game[Any], record: Record) -> Check:
     """Format 2: with the seed revealed, every commitment opens to its line's full event and command, and every
-    public form (what spectators saw, and what the chain hashed) is that event's redaction for a spectator."""
-    seed = record.header.seed
+    public form (what spectators saw, and what the chain hashed) is that event's redaction for a spectator. The
+    salts of an `entropy: "seats"` match come from the server's part (the only secret there is before the deal)."""
+    seed = record.header.server_seed if _seats(record) else record.header.seed
     if seed is None:
         return Check(name="commitments", status="not-revealed",
                      detail="the commitments are opened with the seed when the match ends")
@@ -297,7 +389,7 @@ def _verdict(checks: list[Check], record: Record | None) -> Verdict:
         code, message = first.code or FAILURE_CODES[first.name], f"{first.name} check failed{at}: {first.detail}"
     elif len(passed) == len(checks):
         code, message = "verified", "the record is intact, fair, and played by the rules"
-    elif header is not None and header.status in ("open", "active") and "chain" in passed:
+    elif header is not None and header.status in ("open", "dealing", "active") and "chain" in passed:
         code = "verified-so-far"
         message = (f"the chain is intact up to the recorded head (version {header.version}) and no check failed; "
                    "the seed and the hidden parts are revealed and checked when the match ends")

@@ -63,7 +63,7 @@ class SeatRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     join_hash: str | None = None
 
 
-SeedSource = Literal["server", "server+client", "caller"]
+SeedSource = Literal["server", "server+client", "caller", "server+seats"]
 Visibility = Literal["public", "unlisted", "private"]
 
 
@@ -71,7 +71,9 @@ class NewMatch(msgspec.Struct, frozen=True, kw_only=True):
     """What the match service hands the store to open a match.
 
     `seed` drives every random outcome and stays secret until the end; `seed_source` says who chose it: the
-    server alone, the server mixed with `client_entropy` (`seed` derived from `server_seed`), or the caller
+    server alone, the server mixed with `client_entropy` (`seed` derived from `server_seed`), the server's part
+    mixed with each seat's entropy (`server+seats`: `seed` and `server_seed` are the server's part, which salts the
+    commitments; the deal's seed is derived from it and the seats' entropy in the events), or the caller
     (tests and teaching only: never rated). `scheme` is the record scheme of its hash chain (store/chain.py).
     `owner` is the app whose key created it; `visibility` who may list and read it (see service/access.py).
     """
@@ -95,7 +97,7 @@ class NewMatch(msgspec.Struct, frozen=True, kw_only=True):
 class MatchRecord(NewMatch, frozen=True, kw_only=True):
     """A match row: what the service asked for, plus what the store owns and keeps current with every append."""
 
-    status: str  # "open" | "active" | "finished"
+    status: str  # "open" | "dealing" | "active" | "finished"
     version: int
     created_at: str
     updated_at: str
@@ -402,16 +404,22 @@ def ends_match(events: Sequence[NewEvent]) -> bool:
     return any(e.type == "match.ended" for e in events)
 
 
-def starts_match(events: Sequence[NewEvent]) -> bool:
-    """An open match becomes active when its `match.started` is appended (the join that fills the last seat)."""
-    return any(e.type == "match.started" for e in events)
+def status_after(events: Sequence[NewEvent]) -> str | None:
+    """The row status appended events bring (None: unchanged): finished at `match.ended`; active once dealt
+    (`match.entropy-closed`) or at `match.started`, unless it waits for its seats' entropy (dealing)."""
+    if ends_match(events):
+        return "finished"
+    if any(e.type == "match.entropy-closed" for e in events):
+        return "active"
+    started = next((e for e in events if e.type == "match.started"), None)
+    if started is None:
+        return None
+    return "dealing" if started.payload.get("options", {}).get("entropy") == "seats" else "active"
 
 
 def first_status(events: Sequence[NewEvent]) -> str:
-    """The status of a new match from its first events: open (seats to fill), active or finished."""
-    if ends_match(events):
-        return "finished"
-    return "active" if starts_match(events) else "open"
+    """The status of a new match from its first events: open (seats to fill), dealing, active or finished."""
+    return status_after(events) or "open"
 
 
 def build_events(

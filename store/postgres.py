@@ -53,7 +53,7 @@ from store.base import (
     first_status,
     iso,
     replayed,
-    starts_match,
+    status_after,
     utc_now,
     with_positions,
 )
@@ -125,7 +125,7 @@ def _append_sql(rows: int) -> str:
     """
     return (
         "WITH moved AS (UPDATE matches SET version = %s, head_hash = %s, updated_at = %s, "
-        "status = CASE WHEN %s THEN 'finished' WHEN %s THEN 'active' ELSE status END, "
+        "status = coalesce(%s::text, status), "
         "seats = coalesce(%s::jsonb, seats), "
         # The sweep's hint: none once ended, else the earlier of the row's and this append's (LEAST skips NULLs).
         "due_at = CASE WHEN %s THEN NULL ELSE LEAST(due_at, %s::timestamptz) END "
@@ -288,7 +288,7 @@ class PostgresStore(SqlStore):
             last = built[-1]
             try:
                 cur = conn.execute(_append_sql(len(built)), [
-                    last.version, last.hash, now, ends_match(checked), starts_match(checked),
+                    last.version, last.hash, now, status_after(checked),
                     None if seats is None else self.seats_param(seats), ends_match(checked),
                     self.due_param(now, due_in_s, ends_match(checked)), match_id, expected_version, head_hash,
                     match_id, expected_version, head_hash,

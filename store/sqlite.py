@@ -38,7 +38,7 @@ from store.base import (
     first_status,
     iso,
     replayed,
-    starts_match,
+    status_after,
     utc_now,
     with_positions,
 )
@@ -207,12 +207,12 @@ class SqliteStore(SqlStore):
             due = self.due_param(moment, due_in_s, ends_match(checked))
             conn.execute(
                 "UPDATE matches SET version = ?, head_hash = ?, updated_at = ?, "
-                "status = CASE WHEN ? THEN 'finished' WHEN ? THEN 'active' ELSE status END, "
+                "status = coalesce(?, status), "
                 # The sweep's hint: none once ended, else the earlier of the row's and this append's (SQLite's
                 # two-argument min() is NULL when either is, hence the coalesce).
                 "seats = coalesce(?, seats), due_at = CASE WHEN ? THEN NULL ELSE coalesce(min(due_at, ?), due_at, ?) "
                 "END WHERE id = ?",
-                (stored[-1].version, stored[-1].hash, now, ends_match(checked), starts_match(checked),
+                (stored[-1].version, stored[-1].hash, now, status_after(checked),
                  None if seats is None else self.seats_param(seats), ends_match(checked), due, due, match_id),
             )
             if command_id is not None:

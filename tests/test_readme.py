@@ -64,7 +64,14 @@ def test_the_using_the_api_session_runs_as_written(served: tuple[str, dict[str, 
                   '["expect-delays","mass-transit","metro-x","terminus","touched-on"]',
                   '{"player":"bot:random","token":false}', '{"to_move":[0]}',
                   '{"status":"open","version":1}', '{"seat":1,"player":"grace","status":"active","token":true}',
-                  '{"players":["bot:random","bot:random","ada"],"linked":true}', '{"rematch":true}'):
+                  '{"players":["bot:random","bot:random","ada"],"linked":true}', '{"rematch":true}',
+                  '{"status":"dealing","seed_source":"server+seats","version":1,"committed":64}',
+                  '{"seat":0,"status":"dealing"}', '{"status":409,"code":"entropy-already-added"}',
+                  '{"seat":1,"status":"active","to_move":[0]}',
+                  '["match.started","match.entropy-added","match.entropy-added","match.entropy-closed",'
+                  '"expect-delays.game-set-up"]',
+                  'the revealed server part opens the commitment noted before the entropy',
+                  '{"code":"verified","checked":["seed","entropy"]}'):
         assert shown in out, (shown, out)
     assert re.search(r'"types":\["match.started","expect-delays.game-set-up"', out), out
 

@@ -32,7 +32,7 @@ from api.schemas import (
 from domain import match
 from service.deadlines import deadlines
 from service.games import UnknownEdition
-from service.matches import MatchService, OpenedMatch, status_of
+from service.matches import MatchService, OpenedMatch, server_commitment, status_of
 
 IdempotencyKey = Annotated[str, HeaderParameter(name="Idempotency-Key", required=False, max_length=200,
                                                   description="Retries with the same key return the first answer")]
@@ -73,6 +73,7 @@ def created_response(created: OpenedMatch) -> Response[CreatedMatch]:
         rules_version=record.rules_version,
         status=record.status,  # type: ignore[arg-type]
         rematch_of=record.rematch_of,
+        server_seed_commitment=server_commitment(record.seed, record.seed_source, record.server_seed),
     )
     return Response(body, status_code=201, headers={"Location": f"/v1/matches/{record.id}"})
 
@@ -118,8 +119,12 @@ class MatchesController(Controller):
         A seat is a `player`, a `bot` the service plays itself (right after the move that puts it to move), or
         `open: true`: its join code is in the answer, and the match is `open` (no set-up) until every open seat is
         joined. The match belongs to the app whose key created it; `visibility` says who else may list and read it.
-        The seed is the server's secret, committed to now (`seed_commitment`) and revealed when the match ends;
-        `client_entropy` mixes the players' own text into it. A `seed` of the caller's is for tests and teaching.
+        The seed is the server's secret, committed to now (`seed_commitment`, and `server_seed_commitment` for the
+        server's part) and revealed when the match ends. With option `entropy: "seats"` the match is `dealing`:
+        nothing is dealt until each seat has sent its entropy (POST /v1/matches/{id}/entropy) or `entropy_deadline`
+        has run out, so the server, committed first, cannot choose the deal. `client_entropy` is mixed in at
+        creation, after the server saw it (it does not stop a dishonest server). A `seed` of the caller's is for
+        tests and teaching.
         """
         app = require_app(request, service.app_name)
         try:

@@ -130,3 +130,46 @@ def test_a_generated_client_plays_a_whole_match(generated: ModuleType, server: t
     assert isinstance(board, models.Leaderboard)
     if not game.cooperative and seats > 1:
         assert {entry.player for entry in board.items} >= {f"gen-{game.slug}-{i}" for i in range(seats)}
+
+
+def test_a_generated_client_plays_a_seats_entropy_match_from_start_to_end(generated: ModuleType,
+                                                                          server: tuple[str, str, Any]) -> None:
+    """Option `entropy: "seats"` through the generated models: the match is `dealing` with the server's commitment
+    in the create answer; each seat adds its entropy (`add_entropy`), the last one deals; the match is played to its
+    end; the revealed server part opens the commitment, the seed is the documented deal seed, and the record
+    verifies."""
+    from domain.rng import deal_seed, seed_commitment
+
+    base_url, key, _ = server
+    models = importlib.import_module(f"{generated.__name__}.models")
+    app = generated.AuthenticatedClient(base_url=base_url, token=key, raise_on_unexpected_status=True)
+    options = models.MetroXOptions(entropy=models.MetroXOptionsEntropyType0.SEATS, entropy_deadline=120)
+    request = models.CreateMatchRequest(game="metro-x", options=options,
+                                        seats=[models.SeatRequest(player=f"gen-seats-{i}") for i in range(2)])
+    created = api(generated, "matches.create_match").sync(client=app, body=request)
+    assert isinstance(created, models.CreatedMatch) and created.status == "dealing", created
+    assert isinstance(created.server_seed_commitment, str)
+    tokens = {seat.seat: generated.AuthenticatedClient(base_url=base_url, token=seat.token,
+                                                       raise_on_unexpected_status=True) for seat in created.seats}
+    entropy = [f"seat {seat}: {random.Random(seat).getrandbits(128):032x}" for seat in range(2)]
+    for seat in range(2):
+        answer = api(generated, "matches.add_entropy").sync(created.id, client=tokens[seat],
+                                                            body=models.EntropyRequest(entropy=entropy[seat]))
+        assert isinstance(answer, models.EntropyAnswer) and answer.seat == seat, answer
+    assert answer.status == "active" and answer.entropy == entropy
+    rng = random.Random("seats")
+    detail = api(generated, "matches.get_match").sync(created.id, client=app)
+    for _ in range(5_000):
+        if detail.status != "active":
+            break
+        seat = rng.choice(detail.to_move)
+        legal = api(generated, "matches.get_legal_moves").sync(created.id, client=tokens[seat])
+        body = models.MoveRequest(move=rng.choice(legal.moves), expected_version=legal.version)
+        api(generated, "matches.play_move").sync(created.id, client=tokens[seat], body=body)
+        detail = api(generated, "matches.get_match").sync(created.id, client=app)
+    assert detail.status == "finished" and detail.outcome is not None
+    assert seed_commitment(detail.server_seed) == created.server_seed_commitment
+    assert detail.seed == deal_seed(detail.server_seed, entropy)
+    record = api(generated, "audit.export_record").sync(created.id, client=app)
+    verdict = api(generated, "audit.verify_record").sync(client=app, body=models.VerificationRequest(record=record))
+    assert verdict.code == "verified", verdict.message

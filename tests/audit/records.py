@@ -66,8 +66,9 @@ def rechain(record: Record) -> Record:
         else:
             assert game is not None
             public = canonical(public_form(game, event_from_builtins(game, line.event)))
-            sealed = line.commitment if header.seed is None else commitment(
-                event_salt(header.seed, line.version), canonical(line.event), canonical(line.command))
+            key = header.server_seed if header.entropy == "seats" else header.seed  # what salts the commitments
+            sealed = line.commitment if key is None else commitment(
+                event_salt(key, line.version), canonical(line.event), canonical(line.command))
             assert sealed is not None
             digest = committed_event_hash(prev, header.match_id, line.version, line.type, public, line.seat,
                                           sealed, line.recorded_at)

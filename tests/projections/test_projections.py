@@ -124,3 +124,20 @@ def test_durations_are_computed_without_a_clock() -> None:
     assert seconds_between("2024-02-28T23:59:00Z", "2024-03-01T00:01:00+00:00") == 86400 + 120
     assert seconds_between("2026-11-23T10:00:00.5Z", "2026-11-23T10:00:02Z") == 1.5
     assert seconds_between("garbage", "2026-11-23T10:00:00Z") is None
+
+
+def test_a_seats_entropy_match_is_dealing_until_its_deal_and_neither_entropy_nor_the_deal_is_a_move() -> None:
+    """Option `entropy: "seats"`: the summary says `dealing` from `match.started` until `match.entropy-closed`, then
+    `active`; a seat's entropy and the deal (entropy closed, then the set-up under the same command) count no move;
+    the first move after them counts one."""
+    log = Log().started("m1", "g", ["a", "b"])
+    log.entries[-1].payload["options"] = {"entropy": "seats", "entropy_deadline": 300}
+    log.add("m1", "match.entropy-added", {"seat": 0, "entropy": "x"})
+    assert (docs_of(match_summaries.PROJECTION, log).get("summary", "m1") or {})["status"] == "dealing"
+    log.add("m1", "match.entropy-added", {"seat": 1, "entropy": "y"})
+    log.add("m1", "match.entropy-closed", {"absent": []}).add("m1", "game.set-up", {}, same_command=True)
+    summary = docs_of(match_summaries.PROJECTION, log).get("summary", "m1")
+    assert summary is not None and (summary["status"], summary["moves"]) == ("active", 0)
+    log.add("m1", "game.move", {})
+    summary = docs_of(match_summaries.PROJECTION, log).get("summary", "m1")
+    assert summary is not None and summary["moves"] == 1

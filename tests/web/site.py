@@ -26,6 +26,8 @@ class Site:
     active: str = ""  # an Expect Delays match in play
     tokens: list[str] = field(default_factory=list)  # its seat tokens, by seat
     crafted: str = ""  # a match one of whose players is named CRAFTED
+    dealing: str = ""  # an Expect Delays match with option `entropy: "seats"`, waiting for its seats' entropy
+    dealing_tokens: list[str] = field(default_factory=list)
 
 
 def fill(url: str, site: Site) -> None:
@@ -44,6 +46,8 @@ def fill(url: str, site: Site) -> None:
         crafted = service.create("mass-transit", [CRAFTED, "grace"], None)
         site.crafted = crafted.record.id
         play_random_moves(service, site.crafted, rng, 3)
+        dealing = service.create("expect-delays", ["ada", "grace"], {"entropy": "seats"})
+        site.dealing, site.dealing_tokens = dealing.record.id, list(dealing.tokens)
     finally:
         store.close()
 

@@ -100,7 +100,7 @@ def test_the_browser_lists_matches_and_filters_them(site: Site, page: Any) -> No
     page.goto(site.base + "/")
     assert page.url.endswith("/web/")
     page.wait_for_selector("#matches tbody tr")
-    assert page.locator("#matches tbody tr").count() == len(site.finished) + 2
+    assert page.locator("#matches tbody tr").count() == len(site.finished) + 3  # active, crafted, dealing
     page.select_option("#game", "terminus")
     page.select_option("select[name=status]", "finished")
     page.click("#filters button[type=submit]")
@@ -222,6 +222,31 @@ def test_a_move_appears_live_without_reload(site: Site, page: Any) -> None:
     page.wait_for_function(f"document.querySelector('#table').dataset.version === '{played['version']}'")
     assert played["version"] > before
     assert page.locator(f"#log li[data-version='{played['version']}']").count() == 1
+
+
+def test_a_seat_adds_browser_random_entropy_and_the_page_follows_the_deal(site: Site, page: Any) -> None:
+    """A dealing match (option `entropy: "seats"`): a spectator is offered nothing; seat 0's page shows the server's
+    commitment and "Add entropy", whose click sends 32 bytes from `crypto.getRandomValues` (64 hex digits, recorded
+    for seat 0); when seat 1 adds its own through the API, the open page follows the deal live (status `active`)."""
+    url = f"{site.base}/web/matches/{site.dealing}"
+    page.goto(url)
+    page.wait_for_function("document.querySelector('#outcome').textContent === 'dealing'")
+    assert not page.is_visible("#add-entropy")
+    page.fill("#token", site.dealing_tokens[0])
+    page.click("#seat-form button[type=submit]")
+    page.wait_for_selector("#add-entropy", state="visible")
+    commitment = httpx.get(f"{site.base}/v1/matches/{site.dealing}").json()["server_seed_commitment"]
+    assert commitment in page.text_content("#entropy-note")
+    page.click("#add-entropy")
+    page.wait_for_function("document.querySelector('#entropy-box').hidden")
+    entropy = httpx.get(f"{site.base}/v1/matches/{site.dealing}").json()["entropy"]
+    assert entropy[1] is None and re.fullmatch(r"[0-9a-f]{64}", entropy[0] or ""), entropy
+    assert "waits for the other seats" in page.text_content("#status")
+    added = httpx.post(f"{site.base}/v1/matches/{site.dealing}/entropy", json={"entropy": "grace's"},
+                       headers={"Authorization": f"Bearer {site.dealing_tokens[1]}"})
+    assert added.status_code == 201 and added.json()["status"] == "active"
+    page.wait_for_function("document.querySelector('#outcome').textContent === 'active'")
+    page.wait_for_selector("#table svg")
 
 
 def test_a_crafted_player_name_is_text_and_never_runs(site: Site, page: Any) -> None:

@@ -42,6 +42,40 @@ function drawPlayers() {
   $("viewer").textContent = page.detail.you === null ? "Spectator" : `Seat ${page.detail.you}`;
 }
 
+/** A dealing match (option `entropy: "seats"`): the viewer's seat may add its entropy, once, before the deal. */
+function drawEntropy() {
+  const detail = page.detail;
+  const mine = detail.you === null || !detail.entropy ? undefined : detail.entropy[detail.you];
+  const open = (detail.status === "dealing" || detail.status === "open") && mine === null;
+  $("entropy-box").hidden = !open;
+  $("entropy-note").textContent = open
+    ? `The server has committed to its secret part: ${detail.server_seed_commitment}. Note it, then add your ` +
+      "entropy: the deal waits for every seat's, so the server cannot choose it."
+    : "";
+}
+
+/** 32 random bytes from the browser (crypto.getRandomValues), as hex: the seat's entropy. */
+export function randomEntropy() {
+  const bytes = new Uint8Array(32);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function addEntropy() {
+  $("add-entropy").disabled = true;
+  try {
+    const answer = await api(`/v1/matches/${encodeURIComponent(matchId)}/entropy`,
+      { token: page.token, method: "POST", body: { entropy: randomEntropy() } });
+    say(answer.status === "active" ? "Your entropy is in, and the match has been dealt."
+      : "Your entropy is in; the deal waits for the other seats.");
+  } catch (error) {
+    say(`Could not add entropy: ${error.message}`, "error");
+  } finally {
+    $("add-entropy").disabled = false;
+  }
+  await load(page.version === page.latest ? null : page.version);
+}
+
 async function picture(version) {
   if (!page.pictures.has(version)) {
     const token = page.token;
@@ -80,6 +114,10 @@ export async function show(version) {
 
 function onEvent(item) {
   if (page.events.length && item.version <= page.events[page.events.length - 1].version) return;
+  if (page.detail.status === "dealing" && item.event.type.startsWith("match.entropy-")) {
+    load(null); // a seat's entropy, or the deal: the seats' state and the table change
+    return;
+  }
   const following = page.version === page.latest;
   page.events.push(item);
   $("log").append(logItem(item));
@@ -114,11 +152,13 @@ async function load(at) {
   $("game-link").href = `/web/games/${encodeURIComponent(page.detail.game)}`;
   $("log").replaceChildren(...page.events.map(logItem));
   drawPlayers();
+  drawEntropy();
   const wanted = at ?? Number(new URL(location.href).searchParams.get("version") || page.latest);
   await show(wanted);
   audit(matchId, page.detail, page.token);
-  $("live").hidden = page.detail.status !== "active";
-  if (page.detail.status === "active") {
+  const live = page.detail.status === "active" || page.detail.status === "dealing";
+  $("live").hidden = !live;
+  if (live) {
     page.stream = follow(matchId, page.token, () => page.latest, onEvent, onEnded);
   }
 }
@@ -144,4 +184,5 @@ $("seat-form").addEventListener("submit", (event) => {
   load(page.version);
 });
 $("spectate").addEventListener("click", () => { seatToken.clear(matchId); load(page.version); });
+$("add-entropy").addEventListener("click", addEntropy);
 load(null);
