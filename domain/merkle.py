@@ -212,3 +212,8 @@ def verify_consistency(size1: int, size2: int, root1: Hash, root2: Hash, proof: 
         raise ProofError("the consistency proof does not lead to the old root")
     if sr != root2:
         raise ProofError("the consistency proof does not lead to the new root")
+
+
+def event_leaf(match_id: str, version: int, chain_hash: str) -> bytes:
+    """The leaf data of an event: UTF-8 of "<match id>\\n<version>\\n<chain hash, lowercase hex>"."""
+    return f"{match_id}\n{version}\n{chain_hash}".encode()

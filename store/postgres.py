@@ -162,6 +162,7 @@ class PostgresStore(SqlStore):
 
     dialect = DIALECT
     schema_folder = "postgres"
+    log_lock = " FOR UPDATE SKIP LOCKED"  # one sequencer at a time across every process; the others pass
 
     def __init__(self, conninfo: str, *, min_size: int = 1, max_size: int = 10, timeout_s: float = 15.0) -> None:
         self._conninfo = conninfo
