@@ -38,8 +38,8 @@ from api.web.routes import WEB_ASSETS, WebController, home
 from service.audit import Audit
 from service.live import Hub, Tails
 from service.matches import MatchService, StateCache
-from service.records import MEDIA_TYPE as RECORD_MEDIA_TYPE
 from service.notes import Signer
+from service.records import MEDIA_TYPE as RECORD_MEDIA_TYPE
 from service.statistics import Statistics
 from service.transparency import DEFAULT_ORIGIN, Transparency
 from service.webhooks import Webhooks
@@ -93,7 +93,8 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     hooks = webhooks or Webhooks(store)
     app = Litestar(
         route_handlers=[OperationsController, home, WebController, WEB_ASSETS, GamesController, MatchesController,
-                        SeatingController, StatsController, AuditController, LiveController, WebhooksController, LogController,
+                        SeatingController, StatsController, AuditController, LiveController, WebhooksController,
+                        LogController,
                         create_static_files_router(path=DOCS_ASSETS, directories=[DOCS_FILES],
                                                    include_in_schema=False)],
         cors_config=cors(cors_origins),
