@@ -25,6 +25,7 @@ from domain.merkle import (
     leaf_hash,
     needed_nodes,
 )
+from service import snapshots
 from service.notes import Checkpoint, NoteError, Signer, Verifier
 from service.records import LogProof
 from store.base import RecordCorrupt, StoredEvent, iso, utc_now
@@ -113,6 +114,16 @@ def key_for(key_path: str | None, database_url: str) -> Signer | None:
     log.warning("made a new transparency log key %s (key id %s): keep it safe and private; its public half is at "
                 "GET /v1/log/key", beside, signer.verifier().key_id)
     return signer
+
+
+def open_log(store: Store, key_path: str | None, database_url: str) -> Transparency:
+    """The log of a served store, with its key (`key_for`); the snapshots' HMAC key is derived from it."""
+    signer = key_for(key_path, database_url)
+    if signer is not None:
+        snapshots.use_key(signer.mac_key("snapshots"))
+    else:
+        log.warning("no log key: snapshots are trusted only by the process that saved them")
+    return Transparency(store, signer)
 
 
 class Transparency:
