@@ -9,6 +9,7 @@ import os
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,22 +40,24 @@ def _get(url: str, timeout_s: float = 10.0) -> Any:
 
 
 class LogServer:
-    """The log endpoints of one Turnstile server (`base` is its root URL, e.g. http://127.0.0.1:8000)."""
+    """The log endpoints of one Turnstile server (`base` is its root URL, e.g. http://127.0.0.1:8000); `fetch` GETs a
+    URL's JSON (urllib by default)."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, fetch: Callable[[str], Any] | None = None) -> None:
         self.base = base.rstrip("/")
+        self._get = fetch or _get
 
     def verifier(self) -> Verifier:
         """The server's published log key."""
         try:
-            return Verifier.parse(_get(f"{self.base}/v1/log/key")["verifier_key"])
+            return Verifier.parse(self._get(f"{self.base}/v1/log/key")["verifier_key"])
         except (KeyError, TypeError, NoteError) as exc:
             raise Unreachable(f"{self.base}/v1/log/key: not a log key ({exc})") from None
 
     def checkpoint(self) -> str:
         """The newest signed checkpoint's note text."""
         try:
-            return str(_get(f"{self.base}/v1/log/checkpoint")["checkpoint"])
+            return str(self._get(f"{self.base}/v1/log/checkpoint")["checkpoint"])
         except (KeyError, TypeError) as exc:
             raise Unreachable(f"{self.base}/v1/log/checkpoint: not a checkpoint ({exc})") from None
 
@@ -62,7 +65,7 @@ class LogServer:
         """The consistency proof from size `old` to size `new`."""
         query = urllib.parse.urlencode({"from": old, "to": new})
         try:
-            return [bytes.fromhex(h) for h in _get(f"{self.base}/v1/log/proofs/consistency?{query}")["proof"]]
+            return [bytes.fromhex(h) for h in self._get(f"{self.base}/v1/log/proofs/consistency?{query}")["proof"]]
         except (KeyError, TypeError, ValueError) as exc:
             raise Unreachable(f"{self.base}: not a consistency proof ({exc})") from None
 

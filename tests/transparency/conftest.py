@@ -10,7 +10,8 @@ from litestar.testing import TestClient
 
 from api.app import create_app
 from store.base import EventStore
-from tests.api.conftest import app_key  # noqa: F401  (the fixture, shared)
+from tests.api.conftest import app_key  # noqa: F401  (the fixtures, shared)
+from tests.store.conftest import harness  # noqa: F401
 
 
 @pytest.fixture
