@@ -78,6 +78,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print("turnstile verify: name a RECORD.ndjson, --match ID or --all", file=sys.stderr)
         return 2
     failed = checked = 0
+    _read.cache_clear()  # files are read afresh by each command
     from service.log_client import LogCheckFailed, Unreachable
     from store.base import MatchNotFound
 
