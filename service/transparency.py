@@ -176,7 +176,8 @@ class Transparency:
 
     def checkpoint(self) -> LogCheckpoint:
         """The newest signed checkpoint; Unsigned when there is none."""
-        self.verifier  # noqa: B018  (no key: say so rather than "none yet")
+        if self.signer is None:  # say so, rather than "none yet"
+            raise Unsigned("this server has no log key (TURNSTILE_LOG_KEY): its checkpoints are not signed")
         latest = self.store.latest_checkpoint()
         if latest is None:
             raise Unsigned("no checkpoint has been signed yet: the log is empty or its sequencer has not run")

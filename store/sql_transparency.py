@@ -62,6 +62,13 @@ class SqlTransparency:
                                  (size, root, note, d.now()))
         return size, root
 
+    def _insert_log(self, conn: Any, leaves: list[tuple[Any, ...]], nodes: list[tuple[Any, ...]]) -> None:
+        """Insert leaf rows (idx, match_id, version, hash, position) and node rows (level, idx, hash)."""
+        d = self.dialect
+        conn.cursor().executemany(d.sql("INSERT INTO log_leaves (idx, match_id, version, hash, position) "
+                                        "VALUES (?, ?, ?, ?, ?)"), leaves)
+        conn.cursor().executemany(d.sql("INSERT INTO log_nodes (level, idx, hash) VALUES (?, ?, ?)"), nodes)
+
     def log_size(self) -> int:
         """How many leaves the tree has."""
         with self._reading() as conn:
