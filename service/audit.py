@@ -16,6 +16,7 @@ from domain.engine import Game
 from domain.match import MatchState
 from service.games import game_of
 from service.records import Record, build_record
+from service.rules_checks import Check
 from service.transparency import Transparency, check_against_log
 from service.verify import Verdict, verify_record
 from store.base import MatchNotFound, MatchRecord, RecordCorrupt, StoredEvent, chain_break, match_key
@@ -109,10 +110,22 @@ class Audit:
         """Verify a stored match from its operator's record (every event; the seed only once it has ended).
 
         The header states the row's version, status and head hash, so events lost from storage show as `truncated`.
+        With the transparency log, a record that passed every check but disagrees with the log's leaves (a tail cut
+        and its row rewritten, hashes spliced consistently) fails `log` with code `log-mismatch`.
         """
         record, stored = self.store.match_with_events(match_id)
         # The complete record needs no rules to build, so a match of a game no longer served still gets a verdict.
-        return verify_record(build_record(by_slug(record.game), record, stored, seat=None, full=True))
+        verdict = verify_record(build_record(by_slug(record.game), record, stored, seat=None, full=True))
+        if not verdict.ok or self.log is None:
+            return verdict
+        try:
+            check_against_log(self.log.store, match_id, record.version, stored, tail=self.primary is None)
+        except RecordCorrupt as exc:
+            failed = Check(name="log", status="failed", detail=exc.reason, code="log-mismatch")
+            return msgspec.structs.replace(verdict, ok=False, code="log-mismatch", failed_version=None,
+                                           message=f"log check failed: {exc.reason}",
+                                           checks=[*verdict.checks, failed])
+        return verdict
 
     def match_ids(self, page: int = 200) -> Iterator[str]:
         """Every match id in the store, page by page."""

@@ -21,6 +21,7 @@ from service.log_client import LogCheckFailed, LogServer, check_extends, check_r
 from service.matches import MatchService
 from service.records import parse_record
 from service.tokens import new_secret, secret_hash
+from service.transparency import Transparency
 from store.base import StoredEvent
 from store.chain import GENESIS, link_hash
 from tests.api.conftest import bearer
@@ -116,6 +117,8 @@ def test_a_finished_matchs_tail_cut_and_its_row_rewritten_is_caught(harness: Har
     verdict = Audit(harness.store).verify(created["id"])
     assert verdict.ok  # the chain alone cannot tell: a match cut short and rewritten reads like a live one
     assert_corrupt(harness, created, "past the row's version")
+    verdict = Audit(harness.store, log=Transparency(harness.store, None)).verify(created["id"])
+    assert (verdict.ok, verdict.code) == (False, "log-mismatch")
 
 
 def test_an_events_public_form_edited_is_caught_before_it_is_even_sequenced(harness: Harness, served: Any) -> None:
@@ -141,6 +144,8 @@ def test_hashes_spliced_consistently_are_caught_by_the_tree(harness: Harness, se
     verdict = Audit(harness.store).verify(created["id"])
     assert verdict.ok  # every hash recomputes and links: only the log remembers the original
     assert_corrupt(harness, created, "not the one the transparency log holds")
+    verdict = Audit(harness.store, log=Transparency(harness.store, None)).verify(created["id"])
+    assert (verdict.ok, verdict.code) == (False, "log-mismatch")  # what `turnstile verify --all` says
 
 
 def test_an_event_inserted_is_caught_by_the_tree(harness: Harness, served: Any) -> None:
