@@ -79,6 +79,11 @@ class Settings:
     cors_origins: str = ""
     # Tests only: a pause per folded event, so a worker can be killed in the middle of a batch.
     projection_delay_s: float = 0.0
+    # The transparency log's Ed25519 signing key: a file `turnstile log keygen` writes. Unset: a SQLite file store
+    # makes one beside its file on first start (`<db>.logkey`, and says so); on PostgreSQL the tree still grows but no
+    # checkpoint is signed (set it, to the same file, for every API and worker process). Snapshots' HMAC key is
+    # derived from it.
+    log_key: str | None = None
     # Webhooks. Receivers on private, loopback or link-local addresses are refused unless the operator allows them
     # (`TURNSTILE_WEBHOOK_ALLOW_PRIVATE=1`: tests and receivers on the same private network).
     webhook_allow_private: bool = False

@@ -28,6 +28,7 @@ from api.ratelimit import RateLimiter
 from api.routes.audit import AuditController
 from api.routes.games import GamesController
 from api.routes.live import LiveController
+from api.routes.log import LogController
 from api.routes.matches import MatchesController
 from api.routes.ops import Operations, OperationsController
 from api.routes.seating import SeatingController
@@ -37,8 +38,10 @@ from api.web.routes import WEB_ASSETS, WebController, home
 from service.audit import Audit
 from service.live import Hub, Tails
 from service.matches import MatchService, StateCache
+from service.notes import Signer
 from service.records import MEDIA_TYPE as RECORD_MEDIA_TYPE
 from service.statistics import Statistics
+from service.transparency import DEFAULT_ORIGIN, Transparency
 from service.webhooks import Webhooks
 from store.read_models import Store
 from store.replica import ReplicaReads
@@ -70,16 +73,19 @@ def cors(origins: str) -> CORSConfig | None:
 def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = False, cors_origins: str = "",
                streams_per_caller: int = 20, cache: StateCache | None = None, limiter: RateLimiter | None = None,
                operations: Operations | None = None, webhooks: Webhooks | None = None,
-               replica: ReplicaReads | None = None, replica_wait_s: float = 0.5) -> Litestar:
+               replica: ReplicaReads | None = None, replica_wait_s: float = 0.5,
+               log: Transparency | None = None) -> Litestar:
     """The Litestar app serving `store`; `notifier` hears of every append (projections); `cache` keeps folded
     matches (512 by default); `limiter` keeps callers to their rate (default limits, in memory); `operations` is
     what readiness and metrics look at (the store alone by default); `webhooks` manages subscriptions (by default:
     public receivers only, 20 an app); `replica` serves the read-only endpoints, waiting `replica_wait_s` for a
-    `min_position` before it reads the primary."""
+    `min_position` before it reads the primary; `log` is the transparency log (by default one signed with a key made
+    for this app alone, and sequenced by nobody: the composition root runs a `Sequencer`)."""
     service = MatchService(store, cache=cache, notifier=notifier, reads=replica)
+    log = log or Transparency(store, Signer.generate(DEFAULT_ORIGIN))
     stats = Statistics(store) if replica is None else Statistics(
         replica, wait_seconds=replica_wait_s, primary=Statistics(store))
-    auditor = Audit(store) if replica is None else Audit(replica, primary=Audit(store))
+    auditor = Audit(store, log=log) if replica is None else Audit(replica, primary=Audit(store, log=log), log=log)
     hub = Hub(streams_per_caller)
     tails = Tails(service, hub)
     limiter = limiter or RateLimiter()
@@ -88,6 +94,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     app = Litestar(
         route_handlers=[OperationsController, home, WebController, WEB_ASSETS, GamesController, MatchesController,
                         SeatingController, StatsController, AuditController, LiveController, WebhooksController,
+                        LogController,
                         create_static_files_router(path=DOCS_ASSETS, directories=[DOCS_FILES],
                                                    include_in_schema=False)],
         cors_config=cors(cors_origins),
@@ -97,7 +104,8 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
                       "live": Provide(lambda: hub, sync_to_thread=False),
                       "tails": Provide(lambda: tails, sync_to_thread=False),
                       "ops": Provide(lambda: operations, sync_to_thread=False),
-                      "hooks": Provide(lambda: hooks, sync_to_thread=False)},
+                      "hooks": Provide(lambda: hooks, sync_to_thread=False),
+                      "log": Provide(lambda: log, sync_to_thread=False)},
         lifespan=[lambda _: live(service, hub)],
         on_shutdown=[limiter.buckets.close],
         exception_handlers=EXCEPTION_HANDLERS,
@@ -121,6 +129,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     app.state.store = store
     app.state.hub = hub
     app.state.tails = tails
+    app.state.log = log
     # Built once here; what /schema serves. Names first: the discriminators map tags to the final names.
     document = add_links(add_webhooks(describe_event_streams(type_headers(type_views(type_options(
         name_components(app.openapi_schema)))))))

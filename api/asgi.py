@@ -18,6 +18,7 @@ from service import metrics
 from service.deadlines import sweep as sweep_deadlines
 from service.matches import StateCache
 from service.metrics import process_exited
+from service.transparency import Sequencer, open_log
 from service.webhook_fold import WebhookDispatcher
 from service.webhooks import Webhooks
 from settings import Settings
@@ -34,11 +35,13 @@ def create(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     store = open_store(settings.database_url)
     try:
+        log = open_log(store, settings.log_key, settings.database_url)
         notifier = notifier_for(settings, store)
         replica = open_replica(settings, store)
     except BaseException:
         store.close()
         raise
+    sequencer = Sequencer(log)  # in every process: one at a time holds the log, the others pass (and take over)
     queue = QueueStatus(settings) if settings.redis_url else None
     # Several processes share one budget per caller only through Redis; without it each process counts its own.
     buckets: Buckets = RedisBuckets(settings) if settings.redis_url else MemoryBuckets()
@@ -48,12 +51,14 @@ def create(settings: Settings | None = None) -> Litestar:
                      limiter=RateLimiter(Limits.from_settings(settings), buckets),
                      operations=Operations(store, queue, settings.metrics_dir, replica, settings.ready_timeout_s),
                      webhooks=hooks,
-                     replica=replica, replica_wait_s=settings.replica_wait_s)
+                     replica=replica, replica_wait_s=settings.replica_wait_s, log=log)
+    app.state.service.watchers.append(sequencer.appended)  # only sets a flag
     dispatcher = None if settings.redis_url else WebhookDispatcher(store, settings)
     if dispatcher is not None:
         app.state.service.watchers.append(dispatcher.moved)  # only sets a flag: a move never waits on webhooks
 
     def close() -> None:
+        sequencer.close()
         if dispatcher is not None:
             dispatcher.close()
         notifier.close()

@@ -10,6 +10,7 @@ from service.audit import Audit
 from service.live import Hub, Tails
 from service.matches import MatchService
 from service.statistics import Statistics
+from service.transparency import Transparency
 from service.webhooks import Webhooks
 
 Service: TypeAlias = NamedDependency[MatchService]  # the app's one MatchService (see api.app.create_app)
@@ -18,3 +19,4 @@ Auditor: TypeAlias = NamedDependency[Audit]  # replays, records and their verifi
 Live: TypeAlias = NamedDependency[Hub]  # signals that wake streams and long polls
 Tail: TypeAlias = NamedDependency[Tails]  # the newest events of followed matches, read once per signal
 Hooks: TypeAlias = NamedDependency[Webhooks]  # the app's webhook subscriptions
+Log: TypeAlias = NamedDependency[Transparency]  # the transparency log: checkpoints and proofs

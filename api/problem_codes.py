@@ -30,6 +30,11 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "unknown-player": ((404,), "no finished match of this player has been folded into statistics yet"),
     "unknown-webhook": ((404,), "the calling app has no webhook (or delivery) of this id"),
     "not-found": ((404,), "no such route"),
+    "log-not-signed": ((404,), "the transparency log has no signed checkpoint yet (nothing sequenced so far), or the "
+                               "server has no log key (`TURNSTILE_LOG_KEY`)"),
+    "beyond-tree": ((404,), "the transparency log's tree is smaller than the size asked for"),
+    "not-sequenced": ((404,), "the event is not a leaf of the tree of that size (events are sequenced within about "
+                              "a second of their append)"),
     "method-not-allowed": ((405,), "the route does not take this method"),
     "version-conflict": ((409, 412), "the expected version (412: given as If-Match) is stale; `current_version` "
                                      "says where the match is now"),
@@ -56,6 +61,7 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "unknown-bot": ((422,), "the game has no bot of this name (its `bots` in GET /v1/games list them)"),
     "bad-webhook-url": ((422,), "the URL is not http(s), its host does not resolve, or it resolves to a private, "
                                 "loopback or link-local address the operator does not allow"),
+    "bad-proof-range": ((422,), "a consistency proof goes from a size of at least 1 to a size no smaller"),
     "expected-version-disagrees": ((422,), "If-Match and `expected_version` name different versions"),
     "idempotency-key-reused": ((422,), "this Idempotency-Key was used for another move of this match"),
     RULES: ((422,), "the rules refuse the move, e.g. `not-your-turn`, `match-finished`; nothing was written"),

@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from cli import audit, background, serve
+from cli import audit, background, log, serve
 
 
 class UserError(Exception):
@@ -23,7 +23,7 @@ def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="turnstile", description=__doc__,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = root.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for register in (serve.register, background.register, audit.register):
+    for register in (serve.register, background.register, audit.register, log.register):
         register(sub)
     return root
 

@@ -3,6 +3,9 @@
     turnstile verify RECORD.ndjson [...]     verify exported records ("-" reads standard input)
     turnstile verify --match ID [...]        verify matches of the store named by TURNSTILE_DATABASE_URL
     turnstile verify --all                   verify every match of that store
+    turnstile verify RECORD --key FILE_OR_URL [--checkpoint OLD --url URL]
+                                             also check the record's transparency log proof (and that the log
+                                             still extends a checkpoint kept from before)
     turnstile replay RECORD.ndjson --to N    print the table after event N (default: the last)
     turnstile replay --match ID --to N
 
@@ -12,8 +15,9 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +33,12 @@ def register(sub: Any) -> None:
     verify.add_argument("--match", action="append", default=[], metavar="ID", help="a match of the store")
     verify.add_argument("--all", action="store_true", help="every match of the store")
     verify.add_argument("--json", action="store_true", help="print each verdict as a JSON line")
+    verify.add_argument("--key", metavar="FILE_OR_URL", default=None,
+                        help="the log's public key (a key file, or a server URL): check each record's log proof")
+    verify.add_argument("--url", metavar="URL", default=None,
+                        help="the record's server: its log key (without --key) and consistency proofs")
+    verify.add_argument("--checkpoint", metavar="OLD", default=None,
+                        help="a checkpoint kept from before (its signed note): the log must still extend it")
     verify.set_defaults(run=cmd_verify)
     replay = sub.add_parser("replay", help="print the table of a match at a version")
     source = replay.add_mutually_exclusive_group(required=True)
@@ -38,6 +48,7 @@ def register(sub: Any) -> None:
     replay.set_defaults(run=cmd_replay)
 
 
+@functools.cache  # a record file is read once, also when its log proof is checked after its verdict (stdin too)
 def _read(path: str) -> bytes:
     return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
 
@@ -49,12 +60,13 @@ def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict]]:
     for path in args.records:
         yield path, verify_text(_read(path))
     if args.match or args.all:
+        from service.transparency import Transparency
         from settings import Settings
         from store.factory import open_store
 
         store = open_store(Settings.from_env().database_url)
         try:
-            audit = Audit(store)
+            audit = Audit(store, log=Transparency(store, None))  # the log's leaves, to compare: no key needed
             for match_id in [*args.match, *(audit.match_ids() if args.all else [])]:
                 yield match_id, audit.verify(match_id)
         finally:
@@ -67,19 +79,55 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print("turnstile verify: name a RECORD.ndjson, --match ID or --all", file=sys.stderr)
         return 2
     failed = checked = 0
+    _read.cache_clear()  # files are read afresh by each command
+    from service.log_client import LogCheckFailed, Unreachable
     from store.base import MatchNotFound
 
     try:
+        log_check = _log_check(args)
         for name, verdict in _verdicts(args):
             checked += 1
             failed += not verdict.ok
             print(msgspec.json.encode(verdict).decode() if args.json else describe(name, verdict), flush=True)
-    except (OSError, MatchNotFound) as exc:
+            if log_check is not None and name in args.records:
+                failed += not log_check(name)
+    except (OSError, MatchNotFound, Unreachable, LogCheckFailed) as exc:
         print(f"turnstile verify: {exc}", file=sys.stderr)
         return 2
     if not args.json:
         print(f"{checked} checked, {failed} failed", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _log_check(args: argparse.Namespace) -> Callable[[str], bool] | None:
+    """With --key, --url or --checkpoint: a check of one record file's transparency log proof (and of the log's
+    consistency with the kept checkpoint) that prints one line and says whether it held."""
+    from service.log_client import LogCheckFailed, LogServer, check_extends, check_record, load_verifier, opened
+    from service.records import RecordError, parse_record
+
+    if not (args.key or args.url or args.checkpoint):
+        return None
+    if args.checkpoint and not args.url:
+        raise LogCheckFailed("--checkpoint needs --url: the record's server gives the consistency proof")
+    server = LogServer(args.url) if args.url else None
+    verifier = load_verifier(args.key) if args.key else server.verifier()  # type: ignore[union-attr]
+    kept = None if not args.checkpoint else opened(Path(args.checkpoint).read_text(encoding="utf-8"), verifier,
+                                                    f"the kept checkpoint {args.checkpoint}")
+
+    def check(path: str) -> bool:
+        try:
+            checkpoint = check_record(parse_record(_read(path)).header, verifier)
+            said = f"head event is leaf of the signed tree of {checkpoint.size} (key {verifier.key_id})"
+            if kept is not None and server is not None:
+                check_extends(kept, checkpoint, server)
+                said += f"; consistent with the kept checkpoint of {kept.size}"
+        except (LogCheckFailed, RecordError) as exc:
+            print(f"FAIL {path} (transparency log): {exc}", flush=True)
+            return False
+        print(f"OK   {path} (transparency log): {said}", flush=True)
+        return True
+
+    return check
 
 
 def describe(name: str, verdict: Verdict) -> str:

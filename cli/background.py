@@ -39,6 +39,10 @@ def cmd_worker(args: argparse.Namespace) -> int:
     # sweep also records the move deadlines that have passed (a second worker's sweep writes nothing again).
     sweeper = RQNotifier(settings)
     service = MatchService(open_store(settings.database_url), notifier=sweeper)
+    from service.transparency import Sequencer, open_log
+
+    log_store = open_store(settings.database_url)
+    sequencer = Sequencer(open_log(log_store, settings.log_key, settings.database_url))
 
     def timeouts() -> None:
         try:
@@ -51,8 +55,11 @@ def cmd_worker(args: argparse.Namespace) -> int:
         folded = catch_up_job()  # here and now: a burst worker must not exit before a sweep's job arrives
         log.info("burst: %d positions folded; draining the queue", folded)
         run_worker(settings, burst=True)
+        sequencer.close()
+        sequencer.transparency.catch_up()
         sweeper.close()
         service.store.close()
+        log_store.close()
         return 0
     stop = threading.Event()
     sweep_seconds = args.sweep_seconds or settings.sweep_seconds
@@ -68,6 +75,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
     dispatcher = WebhookDispatcher(hooks_store, settings)
     run_worker(settings, burst=False)
     stop.set()
+    sequencer.close()
+    log_store.close()
     sweeper.close()
     service.store.close()
     dispatcher.close()

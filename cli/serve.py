@@ -43,6 +43,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     workers = args.workers or settings.workers or default_workers(settings.database_url)
     # Open the store once here: a wrong URL is one line now, not a traceback per worker, and migrations run once.
     open_store(settings.database_url).close()
+    from service.transparency import LogKeyError, key_for
+
+    try:  # a bad key is one line now; a SQLite store's own key is made here once, before the workers start
+        key_for(settings.log_key, settings.database_url)
+    except LogKeyError as exc:
+        from cli import UserError
+
+        raise UserError(str(exc)) from None
     if workers > 1:
         share_metrics(settings.metrics_dir)
     print(f"turnstile: serving on http://{args.host}:{args.port} with {workers} worker process"

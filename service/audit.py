@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import msgspec
+
 from domain import match
 from domain.catalog import by_slug
 from domain.codec import event_from_builtins
@@ -14,9 +16,11 @@ from domain.engine import Game
 from domain.match import MatchState
 from service.games import game_of
 from service.records import Record, build_record
+from service.rules_checks import Check
+from service.transparency import Transparency, check_against_log
 from service.verify import Verdict, verify_record
 from store.base import MatchNotFound, MatchRecord, RecordCorrupt, StoredEvent, chain_break, match_key
-from store.chain import GENESIS
+from store.chain import GENESIS, verify_chain
 from store.replica import ReadStore
 
 
@@ -52,9 +56,10 @@ class Moment:
 class Audit:
     """Replays, records and verification of the matches of one store."""
 
-    def __init__(self, store: ReadStore, primary: Audit | None = None) -> None:
+    def __init__(self, store: ReadStore, primary: Audit | None = None, log: Transparency | None = None) -> None:
         self.store = store
         self.primary = primary  # when `store` is a replica: asked for a version the replica has not received yet
+        self.log = log  # the transparency log: exports carry its proof; stored events are checked against it
 
     def state_at(self, match_id: str, version: int | None) -> Moment:
         """The match folded up to `version` (None: now); MatchNotFound, UnknownVersion or RecordCorrupt."""
@@ -76,6 +81,11 @@ class Audit:
         broken = chain_break(record.version, record.head_hash, 0, GENESIS, stored)
         if broken is not None:
             raise RecordCorrupt(match_id, broken)
+        altered = verify_chain(stored)
+        if altered is not None:
+            raise RecordCorrupt(match_id, f"event {altered}'s stored fields do not hash to its recorded hash")
+        if self.log is not None:  # a replica may lag the log's leaves: only the primary's row bounds them
+            check_against_log(self.log.store, match_id, record.version, stored, tail=self.primary is None)
         return record, stored
 
     def match(self, match_id: str) -> MatchRecord:
@@ -91,16 +101,31 @@ class Audit:
         A damaged stored record is not served (RecordCorrupt); `verify` is how an operator inspects one.
         """
         record, stored = self.intact(match_id)
-        return build_record(game_of(record.game, record.rules_version), record, stored, seat=seat, full=full)
+        built = build_record(game_of(record.game, record.rules_version), record, stored, seat=seat, full=full)
+        proof = None if self.log is None or not stored else self.log.record_proof(match_id, record.version)
+        return built if proof is None else msgspec.structs.replace(
+            built, header=msgspec.structs.replace(built.header, transparency=proof))
 
     def verify(self, match_id: str) -> Verdict:
         """Verify a stored match from its operator's record (every event; the seed only once it has ended).
 
         The header states the row's version, status and head hash, so events lost from storage show as `truncated`.
+        With the transparency log, a record that passed every check but disagrees with the log's leaves (a tail cut
+        and its row rewritten, hashes spliced consistently) fails `log` with code `log-mismatch`.
         """
         record, stored = self.store.match_with_events(match_id)
         # The complete record needs no rules to build, so a match of a game no longer served still gets a verdict.
-        return verify_record(build_record(by_slug(record.game), record, stored, seat=None, full=True))
+        verdict = verify_record(build_record(by_slug(record.game), record, stored, seat=None, full=True))
+        if not verdict.ok or self.log is None:
+            return verdict
+        try:
+            check_against_log(self.log.store, match_id, record.version, stored, tail=self.primary is None)
+        except RecordCorrupt as exc:
+            failed = Check(name="log", status="failed", detail=exc.reason, code="log-mismatch")
+            return msgspec.structs.replace(verdict, ok=False, code="log-mismatch", failed_version=None,
+                                           message=f"log check failed: {exc.reason}",
+                                           checks=[*verdict.checks, failed])
+        return verdict
 
     def match_ids(self, page: int = 200) -> Iterator[str]:
         """Every match id in the store, page by page."""

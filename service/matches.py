@@ -33,6 +33,7 @@ from service.games import decode_events, game_of
 from service.records import seen_by
 from service.sealing import sealed
 from service.tokens import new_secret, new_seed, secret_hash
+from service.transparency import check_against_log
 from store.base import (
     AppendResult,
     ConflictError,
@@ -47,7 +48,7 @@ from store.base import (
     chain_break,
     replayed,
 )
-from store.chain import GENESIS, SCHEME_FULL, canonical
+from store.chain import GENESIS, SCHEME_FULL, canonical, link_hash
 from store.read_models import Store
 from store.replica import ReadStore
 from workers.notify import NoNotifier, Notifier
@@ -305,7 +306,7 @@ class MatchService:
             return self._fold_all(match_id)
         record, saved, stored = self.store.match_with_snapshot(match_id, snapshots.FINGERPRINT)
         base = START if saved is None else self._base_of(match_id, saved)
-        loaded = None if base is None else self._fold(base, record, stored)
+        loaded = None if base is None else self._fold(base, record, stored, from_storage=True)
         if base is None or loaded is None:  # a snapshot set aside
             if base is not None:
                 log.warning("match %s: its snapshot at version %s does not fit the stored events; folding them all",
@@ -317,14 +318,17 @@ class MatchService:
 
     def _fold_all(self, match_id: str) -> LoadedMatch:
         """The match as stored now, every event folded."""
-        loaded = self._fold(START, *self.store.match_with_events(match_id))
+        loaded = self._fold(START, *self.store.match_with_events(match_id), from_storage=True)
         assert loaded is not None  # from the first event there is no base event to miss
         return loaded
 
-    def _fold(self, base: Base, record: MatchRecord, stored: list[StoredEvent]) -> LoadedMatch | None:
+    def _fold(self, base: Base, record: MatchRecord, stored: list[StoredEvent], *,
+              from_storage: bool = False) -> LoadedMatch | None:
         """The match `record` with `stored` (its events from the base's own on) folded on `base`, and cached; None
         when the first is not the base's event (or the match is another game). RecordCorrupt when the chain from
-        the base does not reach the row's head."""
+        the base does not reach the row's head, when an event read does not hash to its recorded hash, or (a load
+        `from_storage`, not on a cached state) when the events read are not those the transparency log holds."""
+        read = stored
         if base.version:
             if not stored or (stored[0].version, stored[0].hash) != (base.version, base.head_hash):
                 return None
@@ -335,6 +339,11 @@ class MatchService:
         broken = chain_break(record.version, record.head_hash, base.version, base.head_hash, stored)
         if broken is not None:
             self._corrupt(record.id, broken)
+        for event in stored:  # the links hold; now each event's own fields must give its hash
+            if link_hash(event) != event.hash:
+                self._corrupt(record.id, f"event {event.version}'s stored fields do not hash to its recorded hash")
+        if from_storage:
+            check_against_log(self.store, record.id, record.version, read, base.version or 1)
         game = base.game or game_of(record.game, record.rules_version)
         state = match.fold(game, decode_events(game, [e.payload for e in stored]), base.state)
         loaded = LoadedMatch(record=record, game=game, state=state)

@@ -3,10 +3,13 @@
 Format 2 (record scheme 2, every match created since commitments exist):
 - Header: `{"record": "turnstile.match-record/2", "match_id", "game", "rules_version", "players", "options",
   "seed_commitment", "seed_source", "client_entropy"?, "server_seed_commitment"?, "entropy"?, "status", "version",
-  "head_hash", "created_at" [, "seed", "server_seed"?]}`. Version, status and head hash come from the match row, so
-  a record cut short does not verify. `server_seed_commitment` is the one the first event published (absent in
-  records written before it existed); `entropy` is `"seats"` for a match dealt from its seats' entropy (its
-  `options.entropy`), whose revealed `seed` is the deal's seed and `server_seed` the server's committed part.
+  "head_hash", "created_at" [, "seed", "server_seed"?] [, "transparency"]}`. Version, status and head hash come from
+  the match row, so a record cut short does not verify. `server_seed_commitment` is the one the first event published
+  (absent in records written before it existed); `entropy` is `"seats"` for a match dealt from its seats' entropy
+  (its `options.entropy`), whose revealed `seed` is the deal's seed and `server_seed` the server's committed part.
+  `transparency` (absent while the head event is not yet in a signed tree) is `{"checkpoint": "<signed note>",
+  "leaf_index", "tree_size", "inclusion": ["<hex>", ...]}`: the log's checkpoint and the proof that the head event is
+  a leaf of it (service/transparency.py).
 - Event line: `{"version", "event", "public"?, "commitment", "command", "seat", "recorded_at", "hash", "prev_hash"
   [, "redacted": true]}`. The hash covers the public form (`public` when given, else `event`) and the commitment
   (store/chain.py), so every line carries its hash and a spectator's record of a live match verifies as a chain.
@@ -44,6 +47,16 @@ MEDIA_TYPE = "application/x-ndjson"
 FIXED_TIME = "2026-01-01T00:00:00.000000Z"
 
 
+class LogProof(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The head event's place in the transparency log: a signed checkpoint and the inclusion proof of the leaf of
+    (match id, version, head hash) at `leaf_index` in its tree of `tree_size` leaves (audit path in hex)."""
+
+    checkpoint: str
+    leaf_index: int
+    tree_size: int
+    inclusion: list[str]
+
+
 class RecordHeader(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """The first line: which match, game, rules, seats and options; the head it ends at; the seed after the end."""
 
@@ -66,6 +79,7 @@ class RecordHeader(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     created_at: str
     seed: str | None = None
     server_seed: str | None = None
+    transparency: LogProof | None = None
 
     @property
     def scheme(self) -> int:

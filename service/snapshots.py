@@ -8,11 +8,18 @@ even one that should not change a fold, sets every saved snapshot aside and matc
 event again (and saved anew). A fold is only as right as the code that did it, and a snapshot cannot say which
 of its fields a change of rules would have made differently. Verification, audits, exports and replays never read
 snapshots: they re-fold the events.
+
+Nor is a snapshot taken on the database's word: its bytes begin with an HMAC-SHA256 under the server's snapshot key
+(derived from the log key, `use_key`), so one edited in the database (hands swapped, points added) does not decode
+and is set aside, logged, like any snapshot that does not fit. Without a log key the key is this process's own, and
+a snapshot is trusted only by the process that saved it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
+import secrets
 import typing
 from pathlib import Path
 from typing import Any
@@ -25,7 +32,9 @@ from domain.match import MatchState
 from service.games import game_of
 
 EVERY = 100  # a snapshot is saved when a match's version enters a new band of this many
-FORMAT = b"turnstile-snapshot-1"  # the encoding below; changing it changes the fingerprint
+FORMAT = b"turnstile-snapshot-2"  # the encoding below (an HMAC, then msgpack); changing it changes the fingerprint
+MAC_SIZE = 32
+_KEY = [secrets.token_bytes(32)]  # the snapshot key: this process's own until `use_key`
 
 
 def _fingerprint() -> str:
@@ -45,6 +54,15 @@ FINGERPRINT = _fingerprint()
 _HEAD = msgspec.msgpack.Decoder(tuple[str, MatchState, msgspec.Raw])
 _STATES: dict[str, msgspec.msgpack.Decoder[Any] | None] = {}
 _encoder = msgspec.msgpack.Encoder()
+
+
+def use_key(key: bytes) -> None:
+    """Sign and check snapshots with `key` from now on (the composition root derives it from the log key)."""
+    _KEY[0] = key
+
+
+def _mac(body: bytes) -> bytes:
+    return hmac.new(_KEY[0], b"turnstile/snapshot\n" + body, hashlib.sha256).digest()
 
 
 class Unfit(ValueError):
@@ -73,17 +91,22 @@ def _state_decoder(game: Game[Any]) -> msgspec.msgpack.Decoder[Any] | None:
 
 
 def encode(game: Game[Any], match_id: str, state: MatchState) -> bytes | None:
-    """The state as snapshot bytes (msgpack of match id, the state without its game's part, that part), or None
-    when the game has no snapshots."""
+    """The state as snapshot bytes (the HMAC of the rest, then msgpack of match id, the state without its game's part,
+    that part), or None when the game has no snapshots."""
     if _state_decoder(game) is None:
         return None
-    return _encoder.encode((match_id, msgspec.structs.replace(state, game_state=None), state.game_state))
+    body = _encoder.encode((match_id, msgspec.structs.replace(state, game_state=None), state.game_state))
+    return _mac(body) + body
 
 
 def decode(blob: bytes) -> tuple[str, Game[Any], MatchState]:
-    """(match id, game, state) of snapshot bytes; Unfit when they are not a state of a game with snapshots."""
+    """(match id, game, state) of snapshot bytes; Unfit when their HMAC fails or they are not a state of a game with
+    snapshots."""
+    mac, body = blob[:MAC_SIZE], blob[MAC_SIZE:]
+    if not hmac.compare_digest(mac, _mac(body)):
+        raise Unfit("its HMAC does not verify under this server's snapshot key (edited, or saved under another key)")
     try:
-        match_id, head, raw = _HEAD.decode(blob)
+        match_id, head, raw = _HEAD.decode(body)
         game = game_of(head.game, head.rules_version)  # a snapshot folds under its own edition only
         decoder = _state_decoder(game)
         game_state = None if decoder is None else decoder.decode(raw)

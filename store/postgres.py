@@ -162,6 +162,7 @@ class PostgresStore(SqlStore):
 
     dialect = DIALECT
     schema_folder = "postgres"
+    log_lock = " FOR UPDATE SKIP LOCKED"  # one sequencer at a time across every process; the others pass
 
     def __init__(self, conninfo: str, *, min_size: int = 1, max_size: int = 10, timeout_s: float = 15.0) -> None:
         self._conninfo = conninfo
@@ -320,6 +321,14 @@ class PostgresStore(SqlStore):
         if version == expected_version:  # the version matched, so the head did not: the chain was cut or spliced
             raise RecordCorrupt(match_id, f"the stored events do not end at the head recorded for version {version}")
         raise ConflictError(match_id, expected_version, version)
+
+    def _insert_log(self, conn: Any, leaves: list[tuple[Any, ...]], nodes: list[tuple[Any, ...]]) -> None:
+        """The sequencer's rows as two statements of arrays (unnest): one round trip each, whatever the batch."""
+        conn.execute("INSERT INTO log_leaves (idx, match_id, version, hash, position) SELECT * FROM "
+                     "unnest(%s::bigint[], %s::text[], %s::int[], %s::text[], %s::bigint[])",
+                     [list(column) for column in zip(*leaves, strict=True)])
+        conn.execute("INSERT INTO log_nodes (level, idx, hash) SELECT * FROM unnest(%s::int[], %s::bigint[], "
+                     "%s::bytea[])", [list(column) for column in zip(*nodes, strict=True)])
 
     # ---- reads -----------------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 import msgspec
 
 from store.base import EventStore
+from store.transparency import TransparencyStore
 from store.webhooks import WebhookStore
 
 
@@ -87,5 +88,5 @@ class ReadModelStore(Protocol):
         ...
 
 
-class Store(EventStore, ReadModelStore, WebhookStore, Protocol):
-    """What an adapter provides: the event store, and the read models and webhooks beside it."""
+class Store(EventStore, ReadModelStore, WebhookStore, TransparencyStore, Protocol):
+    """What an adapter provides: the event store, and the read models, webhooks and transparency log beside it."""

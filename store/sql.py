@@ -30,6 +30,7 @@ from store.base import (
 from store.dialect import Dialect
 from store.read_models import Checkpoint, DocRow
 from store.sql_read_models import SqlBatch, all_checkpoints, open_batch, query_docs, reset
+from store.sql_transparency import SqlTransparency
 from store.sql_webhooks import SqlWebhooks
 
 EVENT_COLUMNS = (
@@ -51,8 +52,9 @@ SNAPSHOT_COLUMNS = "version, fingerprint, head_hash, state"
 _seats = msgspec.convert
 
 
-class SqlStore(SqlWebhooks):
-    """The reads every SQL adapter does the same way, over the connections its subclass holds (and the webhooks')."""
+class SqlStore(SqlWebhooks, SqlTransparency):
+    """The reads every SQL adapter does the same way, over the connections its subclass holds (and the webhooks' and
+    the transparency log's)."""
 
     dialect: Dialect
     schema_folder: str  # the folder of store/migrations this adapter's schema comes from

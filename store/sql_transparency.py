@@ -1,0 +1,114 @@
+"""The transparency log's half of the SQL adapters (store/transparency.py): one SQL shape for both dialects."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+from domain.merkle import Hash, Node, appended_nodes, event_leaf, fold_parts, leaf_hash, perfect_parts
+from store.base import StoredEvent
+from store.dialect import Dialect
+from store.transparency import LogCheckpoint, LogLeaf, Signer
+
+_LEAF_COLUMNS = "idx, match_id, version, hash"
+_CHECKPOINT_COLUMNS = "size, root, note, signed_at"
+
+
+class SqlTransparency:
+    """Leaves, nodes and checkpoints over the connections an adapter holds (mixed into `store.sql.SqlStore`)."""
+
+    dialect: Dialect
+    # What locks the sequencer's row for its transaction, or skips it when another sequencer holds it.
+    log_lock: str = ""
+
+    def _reading(self) -> AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def _transaction(self) -> AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def read_all(self, after_position: int = 0, limit: int = 500, *, owner: str | None = None) -> list[StoredEvent]:
+        raise NotImplementedError
+
+    def sequence_log(self, limit: int = 1000, sign: Signer | None = None) -> tuple[int, Hash] | None:
+        """Append leaves for up to `limit` events after the last one taken, and maybe a checkpoint; (size, root)."""
+        d = self.dialect
+        with self._transaction() as conn:
+            row = conn.execute(d.sql(f"SELECT size, after_position FROM log_state WHERE id = 1{self.log_lock}")
+                               ).fetchone()
+            if row is None:  # another sequencer holds the row: it takes these events
+                return None
+            size, after = int(row[0]), int(row[1])
+            events = self.read_all(after, limit)  # below the horizon, in log order: final
+            edge = _nodes(conn, d, perfect_parts(0, size))
+            made = dict(appended_nodes(size, [leaf_hash(event_leaf(e.match_id, e.version, e.hash)) for e in events],
+                                       edge.__getitem__))
+            if events:
+                conn.cursor().executemany(d.sql("INSERT INTO log_leaves (idx, match_id, version, hash, position) "
+                                       "VALUES (?, ?, ?, ?, ?)"),
+                                 [(size + i, e.match_id, e.version, e.hash, e.position) for i, e in enumerate(events)])
+                conn.cursor().executemany(d.sql("INSERT INTO log_nodes (level, idx, hash) VALUES (?, ?, ?)"),
+                                 [(level, idx, digest) for (level, idx), digest in made.items()])
+                size += len(events)
+                conn.execute(d.sql("UPDATE log_state SET size = ?, after_position = ? WHERE id = 1"),
+                             (size, events[-1].position))
+            root = fold_parts([made.get(part) or edge[part] for part in perfect_parts(0, size)])
+            if sign is not None and size:
+                latest = _latest(conn, d)
+                note = None if latest is not None and latest.size >= size else sign(size, root, latest)
+                if note is not None:
+                    conn.execute(d.sql(f"INSERT INTO log_checkpoints ({_CHECKPOINT_COLUMNS}) VALUES (?, ?, ?, ?)"),
+                                 (size, root, note, d.now()))
+        return size, root
+
+    def _insert_log(self, conn: Any, leaves: list[tuple[Any, ...]], nodes: list[tuple[Any, ...]]) -> None:
+        """Insert leaf rows (idx, match_id, version, hash, position) and node rows (level, idx, hash)."""
+        d = self.dialect
+        conn.cursor().executemany(d.sql("INSERT INTO log_leaves (idx, match_id, version, hash, position) "
+                                        "VALUES (?, ?, ?, ?, ?)"), leaves)
+        conn.cursor().executemany(d.sql("INSERT INTO log_nodes (level, idx, hash) VALUES (?, ?, ?)"), nodes)
+
+    def log_size(self) -> int:
+        """How many leaves the tree has."""
+        with self._reading() as conn:
+            row = conn.execute("SELECT size FROM log_state WHERE id = 1").fetchone()
+        return 0 if row is None else int(row[0])
+
+    def log_nodes(self, nodes: Sequence[Node]) -> dict[Node, Hash]:
+        """The stored perfect subtrees among `nodes` (one read)."""
+        with self._reading() as conn:
+            return _nodes(conn, self.dialect, nodes)
+
+    def log_leaf(self, match_id: str, version: int) -> LogLeaf | None:
+        """The leaf of an event, or None (not sequenced yet)."""
+        with self._reading() as conn:
+            row = conn.execute(self.dialect.sql(f"SELECT {_LEAF_COLUMNS} FROM log_leaves WHERE match_id = ? AND "
+                                                "version = ?"), (match_id, version)).fetchone()
+        return None if row is None else LogLeaf(int(row[0]), row[1], int(row[2]), row[3])
+
+    def log_leaves_of(self, match_id: str, from_version: int = 1) -> list[LogLeaf]:
+        """The leaves of a match's events from `from_version` on, in version order."""
+        with self._reading() as conn:
+            rows = conn.execute(self.dialect.sql(f"SELECT {_LEAF_COLUMNS} FROM log_leaves WHERE match_id = ? AND "
+                                                 "version >= ? ORDER BY version"), (match_id, from_version)).fetchall()
+        return [LogLeaf(int(r[0]), r[1], int(r[2]), r[3]) for r in rows]
+
+    def latest_checkpoint(self) -> LogCheckpoint | None:
+        """The newest signed checkpoint, or None."""
+        with self._reading() as conn:
+            return _latest(conn, self.dialect)
+
+
+def _nodes(conn: Any, d: Dialect, nodes: Sequence[Node]) -> dict[Node, Hash]:
+    if not nodes:
+        return {}
+    wanted = " OR ".join(["(level = ? AND idx = ?)"] * len(nodes))
+    rows = conn.execute(d.sql(f"SELECT level, idx, hash FROM log_nodes WHERE {wanted}"),
+                        [n for node in nodes for n in node]).fetchall()
+    return {(int(level), int(idx)): bytes(digest) for level, idx, digest in rows}
+
+
+def _latest(conn: Any, d: Dialect) -> LogCheckpoint | None:
+    row = conn.execute(f"SELECT {_CHECKPOINT_COLUMNS} FROM log_checkpoints ORDER BY size DESC LIMIT 1").fetchone()
+    return None if row is None else LogCheckpoint(int(row[0]), bytes(row[1]), row[2], d.stamp(row[3]))

@@ -1,0 +1,69 @@
+"""The transparency log's half of the store: the vocabulary and the protocol both SQL adapters fulfil.
+
+The log is one RFC 9162 Merkle tree (domain/merkle.py) over every event in global log order (the order
+`read_all` gives). A single sequencer at a time appends leaves for events below the log's visibility horizon and
+stores every perfect subtree, so any proof is one read of O(log n) nodes; signed checkpoints are stored beside
+(service/transparency.py signs them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+import msgspec
+
+from domain.merkle import Hash, Node
+
+
+class LogCheckpoint(msgspec.Struct, frozen=True):
+    """A signed checkpoint as stored: the tree size, its root, and the signed-note text."""
+
+    size: int
+    root: bytes
+    note: str
+    signed_at: str
+
+
+class LogLeaf(msgspec.Struct, frozen=True):
+    """Where an event sits in the tree: its leaf index, and the chain hash the leaf was made of."""
+
+    index: int
+    match_id: str
+    version: int
+    hash: str
+
+
+# Called inside the sequencer's transaction with the tree's (size, root) and the latest checkpoint: the note to
+# store as the new checkpoint, or None (none due yet).
+Signer = Callable[[int, Hash, "LogCheckpoint | None"], "str | None"]
+
+
+class TransparencyStore(Protocol):
+    """The tree's leaves, nodes and checkpoints."""
+
+    def sequence_log(self, limit: int = 1000, sign: Signer | None = None) -> tuple[int, Hash] | None:
+        """Append leaves for up to `limit` events the log holds after the last one taken, in one transaction; then,
+        if `sign` gives a note, store it as a checkpoint of the new tree. (size, root) of the tree after it; None
+        when another sequencer holds the log (it will take these events)."""
+        ...
+
+    def log_size(self) -> int:
+        """How many leaves the tree has."""
+        ...
+
+    def log_nodes(self, nodes: Sequence[Node]) -> dict[Node, Hash]:
+        """The stored perfect subtrees among `nodes` (one read)."""
+        ...
+
+    def log_leaf(self, match_id: str, version: int) -> LogLeaf | None:
+        """The leaf of an event, or None (not sequenced yet)."""
+        ...
+
+    def log_leaves_of(self, match_id: str, from_version: int = 1) -> list[LogLeaf]:
+        """The leaves of a match's events from `from_version` on, in version order."""
+        ...
+
+    def latest_checkpoint(self) -> LogCheckpoint | None:
+        """The newest signed checkpoint, or None."""
+        ...
