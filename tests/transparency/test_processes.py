@@ -59,7 +59,7 @@ def test_two_apis_and_a_worker_build_one_tree(pg_clean_url: str, redis_url: str,
     worker = WorkerProcess(pg_clean_url, redis_url, queue, TURNSTILE_LOG_KEY=str(key_file))
     try:
         for api in apis:
-            api.wait_ready()
+            api.wait_ready(120)  # two servers starting at once on a busy machine
         worker.start()
         first = play(apis[0], app_key, 0)
         wait_until(lambda: httpx.get(apis[1].url + "/v1/log/checkpoint").status_code == 200, 30, "a checkpoint")
