@@ -70,7 +70,7 @@ def test_the_feed_never_carries_a_card(server: Server) -> None:
             time.sleep(0.01)
     finally:
         feed.close()
-    allowed = {"kind", "match_id", "game", "position", "version", "to_move", "seat", "outcome"}
+    allowed = {"kind", "match_id", "game", "position", "version", "to_move", "seat", "outcome", "rules_version"}
     assert feed.events and all(set(m.body) <= allowed for m in feed.events)
 
 
