@@ -15,6 +15,7 @@ from litestar.static_files import create_static_files_router
 
 from api.allow import allow_all_route_methods
 from api.body import JsonRequest
+from api.credentials import Credentials
 from api.edge import refuse_nul
 from api.listener import live
 from api.observe import observe
@@ -101,7 +102,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
         lifespan=[lambda _: live(service, hub)],
         on_shutdown=[limiter.buckets.close],
         exception_handlers=EXCEPTION_HANDLERS,
-        middleware=[refuse_nul, limiter.middleware, allow_all_route_methods],
+        middleware=[refuse_nul, limiter.middleware(Credentials(store)), allow_all_route_methods],
         request_class=JsonRequest,
         plugins=[ClosedStructSchemaPlugin()],
         openapi_config=OpenAPIConfig(
