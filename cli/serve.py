@@ -49,7 +49,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
           f"{'es' if workers > 1 else ''} (store: {settings.database_url}); docs at /schema", flush=True)
     # An import string and a factory, so every worker process builds its own app (api.asgi.create). Each request is
     # one JSON log line of ours (api/observe.py), so uvicorn's own access log stays off unless asked for.
+    # Forwarding headers only from the proxies the operator names: uvicorn's own default believes any caller on
+    # loopback (FORWARDED_ALLOW_IPS=127.0.0.1,::1), who could then pick the address it is rate-limited as.
+    proxies = settings.proxies()
     uvicorn.run("api.asgi:create", factory=True, host=args.host, port=args.port, workers=workers,
+                proxy_headers=bool(proxies), forwarded_allow_ips=proxies,
                 http=PROTOCOL, loop="uvloop", log_level="info", access_log=args.access_log,
                 log_config=uvicorn_log_config(not sys.stderr.isatty(), args.access_log), timeout_graceful_shutdown=10)
     return 0
