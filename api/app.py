@@ -24,6 +24,7 @@ from api.openapi_links import add_links
 from api.openapi_names import describe_event_streams, name_components, offer_plain_text, type_headers
 from api.openapi_schema import ClosedStructSchemaPlugin, add_discriminators, forbid_nul
 from api.openapi_webhooks import add_webhooks
+from api.private import private_answers
 from api.problems import EXCEPTION_HANDLERS
 from api.ratelimit import RateLimiter
 from api.routes.audit import AuditController
@@ -102,7 +103,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
         lifespan=[lambda _: live(service, hub)],
         on_shutdown=[limiter.buckets.close],
         exception_handlers=EXCEPTION_HANDLERS,
-        middleware=[refuse_nul, limiter.middleware(Credentials(store)), allow_all_route_methods],
+        middleware=[refuse_nul, limiter.middleware(Credentials(store)), private_answers, allow_all_route_methods],
         request_class=JsonRequest,
         plugins=[ClosedStructSchemaPlugin()],
         openapi_config=OpenAPIConfig(
