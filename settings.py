@@ -73,6 +73,9 @@ class Settings:
     rate_seat_burst: int = 2000
     rate_address_per_s: float = 100.0
     rate_address_burst: int = 2000
+    # When set, `GET /metrics` answers only `Authorization: Bearer <this>` (401 `metrics-token-required` else): its
+    # counters (the log's head, events appended) move when private matches move. Unset: anyone may scrape it.
+    metrics_token: str | None = None
     # Where the API processes of `turnstile serve --workers N` (N > 1) keep their metrics' files, so a scrape of
     # any one of them sums all; `turnstile serve` sets it (a fresh temporary folder) when unset.
     metrics_dir: str | None = None

@@ -46,7 +46,8 @@ def create(settings: Settings | None = None) -> Litestar:
     app = create_app(store, notifier=notifier, cache=StateCache(settings.state_cache_size),
                      cors_origins=settings.cors_origins, streams_per_caller=settings.streams_per_caller,
                      limiter=RateLimiter(Limits.from_settings(settings), buckets),
-                     operations=Operations(store, queue, settings.metrics_dir, replica, settings.ready_timeout_s),
+                     operations=Operations(store, queue, settings.metrics_dir, replica, settings.ready_timeout_s,
+                                                settings.metrics_token),
                      webhooks=hooks,
                      replica=replica, replica_wait_s=settings.replica_wait_s)
     dispatcher = None if settings.redis_url else WebhookDispatcher(store, settings)

@@ -20,6 +20,8 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "app-key-required": ((401,), "creating matches, listing an app's own and its webhooks need an app key"),
     "seat-token-required": ((401, 403), "moves and legal moves need one of the match's seat tokens (403: an app key "
                                         "was shown; an app reads its matches as a spectator)"),
+    "metrics-token-required": ((401,), "the operator protects /metrics: `Authorization: Bearer` the "
+                                       "`TURNSTILE_METRICS_TOKEN`"),
     "unknown-app-key": ((403,), "this app key is not known"),
     "wrong-join-code": ((403,), "no open seat of this match has this join code"),
     "not-your-match": ((403,), "only the app that created the match may call it off or ask for its rematch"),

@@ -90,5 +90,6 @@ class ProjectionStatus(msgspec.Struct, frozen=True):
 class ProjectionList(msgspec.Struct, frozen=True):
     """Every projection and the head of the global log."""
 
+    # The position of the newest event of any match (private ones too): it moves with every append.
     head: int
     items: list[ProjectionStatus]
