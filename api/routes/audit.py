@@ -16,7 +16,6 @@ from api.deps import Auditor, Service
 from api.openapi_names import TEXT
 from api.problem_codes import problem_responses
 from api.routes.matches import OPTIONAL_KEY, READ_MATCH
-from domain import match
 from service.records import MEDIA_TYPE, encode_record
 from service.verify import Verdict, verify_text
 
@@ -38,6 +37,9 @@ class AuditController(Controller):
                  version: Version = None) -> MatchStateAt:
         """The state after event `version`, as the caller may see it (seat token: that seat; none: a spectator).
 
+        Every field is as of that version (status, seats and their players, to move, deadlines, resignations,
+        outcome) but `latest_version`, the match's version now.
+
         Once the match has ended its record is public: `game_state` then holds the whole state (every hand and
         deck order) at that version. During set-up (version 1 up to the last set-up event, one atomic append)
         there is no table yet: `view` is null and no one is to move.
@@ -47,8 +49,8 @@ class AuditController(Controller):
         record, game, state = moment.record, moment.game, moment.state
         return MatchStateAt(
             id=record.id, game=record.game, version=state.version, latest_version=record.version,
-            status=record.status,  # type: ignore[arg-type]
-            seats=convert.seats(record), you=seat, to_move=match.to_move(game, state) if moment.set_up else [],
+            status=moment.status,  # type: ignore[arg-type]
+            seats=convert.seats_at(state, moment.deadlines()), you=seat, to_move=moment.to_move,
             resigned=list(state.resigned),
             view=msgspec.to_builtins(game.view(state.game_state, seat)) if moment.set_up else None,
             outcome=convert.outcome(state.ended),
