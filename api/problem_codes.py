@@ -43,7 +43,8 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
                                   "delete one first"),
     "not-yet": ((409,), "statistics are not yet folded up to `min_position`; `position` says how far they are"),
     "request-too-large": ((413,), "the body is larger than the operation takes (64 KiB for matches and moves)"),
-    "unsupported-media-type": ((415,), "a body that is not JSON (`application/json` or `application/*+json`)"),
+    "unsupported-media-type": ((415,), "a body that is not JSON (`application/json` or `application/*+json`) nor, "
+                                       "for a record to verify, NDJSON or plain text"),
     "bad-options": ((422,), "the options are not the game's (the game's `options_schema` says what they are)"),
     "bad-seat-count": ((422,), "the game does not take this many seats"),
     "bad-seat": ((422,), "a seat names none or several of `player`, `bot` and `open: true`"),

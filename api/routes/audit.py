@@ -20,6 +20,8 @@ from service.records import MEDIA_TYPE, encode_record
 from service.verify import Verdict, verify_text
 
 MatchId = Annotated[str, Parameter(description="The match id", max_length=64)]
+# A record may also be sent as is, in the media type its export came in (or as plain text).
+RECORD_TEXT = (MEDIA_TYPE, TEXT)
 Version = Annotated[int | None, Parameter(ge=1, le=2_147_483_647,
                                           description="The version (event number) to show; default: the last")]
 
@@ -79,12 +81,13 @@ class AuditController(Controller):
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
     @post("/verifications", summary="Verify a match record", operation_id="verifyRecord", status_code=200,
-          sync_to_thread=True,
+          sync_to_thread=True, opt={"text_body": ("record", RECORD_TEXT)},
           responses=problem_responses("request-too-large", "unsupported-media-type"))
     def verify(self, data: JSONBody[VerificationRequest]) -> Verdict:
         """Check a record: hash chain, seed commitment, rules version, fold, every decision re-decided, outcome.
 
-        Body: `{"record": "<the NDJSON text of GET /v1/matches/{id}/export>"}`. The answer is always a verdict:
+        Body: `{"record": "<the NDJSON text of GET /v1/matches/{id}/export>"}`, or that text as is, sent as
+        `application/x-ndjson` (or `text/plain`). The answer is always a verdict:
         `ok` is false when a check failed, and `code`, `failed_version` and `message` name the first failing
         event and why. `code` "verified": every check passed; "verified-so-far": a match still being played whose
         chain is intact up to its recorded head and no check failed (the seed and hidden parts are checked after
