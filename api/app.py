@@ -21,19 +21,13 @@ from api.listener import live
 from api.observe import observe
 from api.openapi_games import type_options, type_views
 from api.openapi_links import add_links
-from api.openapi_names import (
-    accept_text_bodies,
-    describe_event_streams,
-    name_components,
-    offer_plain_text,
-    type_headers,
-)
+from api.openapi_names import describe_event_streams, name_components, offer_plain_text, type_headers
 from api.openapi_schema import ClosedStructSchemaPlugin, add_discriminators, forbid_nul
 from api.openapi_webhooks import add_webhooks
 from api.private import private_answers
 from api.problems import EXCEPTION_HANDLERS
 from api.ratelimit import RateLimiter
-from api.routes.audit import RECORD_TEXT, AuditController
+from api.routes.audit import AuditController
 from api.routes.games import GamesController
 from api.routes.live import LiveController
 from api.routes.matches import MatchesController
@@ -133,5 +127,4 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     document = add_links(add_webhooks(describe_event_streams(type_headers(type_views(type_options(
         name_components(app.openapi_schema)))))))
     forbid_nul(add_discriminators(offer_plain_text(document, RECORD_MEDIA_TYPE)))
-    accept_text_bodies(document, "verifyRecord", RECORD_TEXT, "The record's NDJSON text, as exported")
     return observe(app)

@@ -98,19 +98,3 @@ def describe_event_streams(openapi: OpenAPI) -> OpenAPI:
                     })
     return openapi
 
-
-def accept_text_bodies(openapi: OpenAPI, operation_id: str, media_types: tuple[str, ...], description: str) -> OpenAPI:
-    """The operation's request body may also come as text of these media types (what `JsonRequest` takes as is);
-    never empty (an empty body is no body: 400)."""
-    from litestar.openapi.spec import OpenAPIMediaType, RequestBody
-
-    for path_item in (openapi.paths or {}).values():
-        for operation in (getattr(path_item, name) for name in OPERATIONS):
-            if getattr(operation, "operation_id", None) != operation_id:
-                continue
-            body = operation.request_body
-            if isinstance(body, RequestBody):
-                for media_type in media_types:
-                    body.content[media_type] = OpenAPIMediaType(
-                        schema=Schema(type=OpenAPIType.STRING, min_length=1, description=description))
-    return openapi

@@ -1,8 +1,9 @@
 """Answers that depend on the caller's token are never kept in a shared cache, nor served to another caller.
 
 Every operation that reads a bearer credential (its OpenAPI `security` names one, optional or required) may answer
-differently per caller: a seat's view shows its hand, a creation or a join shows tokens, an app sees its private
-matches. So each such answer says `Cache-Control: private, no-store` and `Vary: Authorization`.
+differently per caller: a seat's view shows its hand, a creation shows tokens, an app sees its private matches; a
+join takes no credential but answers one. So each such answer says `Cache-Control: private, no-store` and
+`Vary: Authorization`.
 """
 
 from __future__ import annotations
@@ -14,9 +15,12 @@ PRIVATE = {"cache-control": "private, no-store", "vary": "Authorization"}
 
 
 def depends_on_token(scope: Scope) -> bool:
-    """Whether the route handling this request reads a bearer credential (declares any security)."""
+    """Whether the route handling this request reads a bearer credential (declares any security), or hands one out
+    though it takes none (`opt={"private": True}`: a join answers the seat's token)."""
     handler = scope.get("route_handler")
-    return handler is not None and bool(getattr(handler, "resolve_security", list)())
+    if handler is None:
+        return False
+    return bool(getattr(handler, "resolve_security", list)()) or bool(handler.opt.get("private"))
 
 
 def private_answers(app: ASGIApp) -> ASGIApp:

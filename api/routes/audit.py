@@ -20,8 +20,12 @@ from service.records import MEDIA_TYPE, encode_record
 from service.verify import Verdict, verify_text
 
 MatchId = Annotated[str, Parameter(description="The match id", max_length=64)]
-# A record may also be sent as is, in the media type its export came in (or as plain text).
+# A record may also be sent as is, in the media type its export came in (or as plain text). The OpenAPI document
+# declares the JSON body only (generators such as openapi-python-client cannot take NDJSON bodies) and says so.
 RECORD_TEXT = (MEDIA_TYPE, TEXT)
+VERIFY_TAKES = ("Checks a match record: hash chain, seed commitment, rules version, fold, every decision re-decided, "
+                "outcome. The body is `{\"record\": \"<the NDJSON text of GET /v1/matches/{id}/export>\"}`, or that "
+                "text as is, sent with `Content-Type: application/x-ndjson` (or `text/plain`). No credentials needed.")
 Version = Annotated[int | None, Parameter(ge=1, le=2_147_483_647,
                                           description="The version (event number) to show; default: the last")]
 
@@ -81,7 +85,7 @@ class AuditController(Controller):
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
     @post("/verifications", summary="Verify a match record", operation_id="verifyRecord", status_code=200,
-          sync_to_thread=True, opt={"text_body": ("record", RECORD_TEXT)},
+          sync_to_thread=True, opt={"text_body": ("record", RECORD_TEXT)}, description=VERIFY_TAKES,
           responses=problem_responses("request-too-large", "unsupported-media-type"))
     def verify(self, data: JSONBody[VerificationRequest]) -> Verdict:
         """Check a record: hash chain, seed commitment, rules version, fold, every decision re-decided, outcome.

@@ -9,12 +9,14 @@ against a live server.
 from __future__ import annotations
 
 import importlib
+import inspect
 import random
 import socket
 import subprocess
 import sys
 import threading
 import time
+import typing
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -130,3 +132,12 @@ def test_a_generated_client_plays_a_whole_match(generated: ModuleType, server: t
     assert isinstance(board, models.Leaderboard)
     if not game.cooperative and seats > 1:
         assert {entry.player for entry in board.items} >= {f"gen-{game.slug}-{i}" for i in range(seats)}
+
+
+def test_operations_that_take_no_credential_are_offered_on_the_plain_client(generated: ModuleType) -> None:
+    """Taking an open seat needs only its join code: the generated function takes a plain `Client`, as reading the
+    games, the statistics and verifying do. (Operations whose token is optional declare `[{}, {"bearer": []}]`;
+    openapi-python-client up to 0.29 still asks for an `AuthenticatedClient` there: its issue #1372.)"""
+    for name in ("matches.join_match", "games.list_games", "audit.verify_record"):
+        annotation = inspect.signature(api(generated, name).sync).parameters["client"].annotation
+        assert generated.Client in typing.get_args(annotation), (name, annotation)
