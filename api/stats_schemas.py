@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 
 
@@ -69,7 +71,9 @@ class GameStats(msgspec.Struct, frozen=True):
     moves_mean: float | None
     moves_min: int | None
     moves_max: int | None
-    end_reasons: dict[str, int]
+    end_reasons: Annotated[dict[str, int], msgspec.Meta(
+        description="Finished matches by the code of their end reason (e.g. `team-lost`; a match's own `outcome."
+                    "reason` may add a detail after a colon)")]
     cooperative_played: int
     cooperative_win_rate: float | None
     solo_scores: dict[str, int]

@@ -124,3 +124,18 @@ def test_durations_are_computed_without_a_clock() -> None:
     assert seconds_between("2024-02-28T23:59:00Z", "2024-03-01T00:01:00+00:00") == 86400 + 120
     assert seconds_between("2026-11-23T10:00:00.5Z", "2026-11-23T10:00:02Z") == 1.5
     assert seconds_between("garbage", "2026-11-23T10:00:00Z") is None
+
+
+def test_end_reasons_are_counted_by_code_with_the_detail_left_out() -> None:
+    """Mass Transit writes the turns and Commuters into its reason: each loss was its own bucket."""
+    log = Log()
+    details = ["team-lost: seat 0 could not play two cards; 0 of 6 Commuters home in 16 turns",
+               "team-lost: seat 1 could not play two cards; 2 of 6 Commuters home in 9 turns",
+               "team-won: all 6 Commuters home in 12 turns"]
+    for n, reason in enumerate(details):
+        log.started(f"m{n}", "mass-transit", ["ada", "bob"]).ended(f"m{n}", [1, 1], [0, 0], reason=reason,
+                                                                     cooperative=True, team_won="won" in reason)
+    game = docs_of(game_stats.PROJECTION, log).get("game", "mass-transit")
+    assert game is not None and game["end_reasons"] == {"team-lost": 2, "team-won": 1}
+    summary = docs_of(match_summaries.PROJECTION, log).get("summary", "m0")
+    assert summary is not None and summary["end_reason"] == details[0], "a match keeps its whole reason"
