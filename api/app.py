@@ -32,6 +32,7 @@ from api.routes.games import GamesController
 from api.routes.live import LiveController
 from api.routes.matches import MatchesController
 from api.routes.ops import Operations, OperationsController
+from api.routes.problem_docs import ProblemDocsController
 from api.routes.seating import SeatingController
 from api.routes.stats import StatsController
 from api.routes.webhooks import WebhooksController
@@ -88,7 +89,8 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     operations = operations or Operations(store, replica=replica)
     hooks = webhooks or Webhooks(store)
     app = Litestar(
-        route_handlers=[OperationsController, home, WebController, WEB_ASSETS, GamesController, MatchesController,
+        route_handlers=[OperationsController, ProblemDocsController, home, WebController, WEB_ASSETS, GamesController,
+                        MatchesController,
                         SeatingController, StatsController, AuditController, LiveController, WebhooksController,
                         create_static_files_router(path=DOCS_ASSETS, directories=[DOCS_FILES],
                                                    include_in_schema=False)],

@@ -80,6 +80,7 @@ class FieldError(msgspec.Struct, frozen=True):
 class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
     """The body of every error response."""
 
+    # A relative URI (RFC 9457 3.1.1): `/problems/<code>` on this API documents the code.
     type: str
     title: str
     status: int
