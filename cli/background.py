@@ -9,10 +9,11 @@ import threading
 import time
 from typing import Any
 
+from cli.help import Defaults
 from domain.catalog import GAMES
 
 log = logging.getLogger("turnstile.workers")
-DEFAULTS = argparse.ArgumentDefaultsHelpFormatter
+DEFAULTS = Defaults
 
 
 def cmd_worker(args: argparse.Namespace) -> int:

@@ -7,7 +7,9 @@ import os
 import sys
 from typing import Any
 
-DEFAULTS = argparse.ArgumentDefaultsHelpFormatter
+from cli.help import Defaults
+
+DEFAULTS = Defaults
 
 
 def positive_int(text: str) -> int:
