@@ -39,11 +39,11 @@ def caught_up(store: Any) -> bool:
     return len(checkpoints) == 4 and all(c.position == head for c in checkpoints)
 
 
-def test_a_worker_killed_mid_batch_loses_nothing_and_counts_nothing_twice(shared_store: Any,
-                                                                          redis_url: str) -> None:
+def test_a_worker_killed_mid_batch_loses_nothing_and_counts_nothing_twice(shared_store: Any, redis_url: str,
+                                                                          rq_queue: str) -> None:
     """SIGKILL while a batch is open: its transaction rolls back; a new worker finishes the job exactly."""
     url, store = shared_store
-    queue = f"test-{secrets.token_hex(4)}"
+    queue = rq_queue
     play_matches(store, 3, seed=11)
     slow = WorkerProcess(url, redis_url, queue, TURNSTILE_PROJECTION_BATCH="400", TURNSTILE_PROJECTION_DELAY_S="0.02")
     slow.start()
