@@ -40,12 +40,12 @@ from api.web.routes import WEB_ASSETS, WebController, home
 from service.audit import Audit
 from service.live import Hub, Tails
 from service.matches import MatchService, StateCache
+from service.notify import Notifier
 from service.records import MEDIA_TYPE as RECORD_MEDIA_TYPE
 from service.statistics import Statistics
 from service.webhooks import Webhooks
 from store.read_models import Store
 from store.replica import ReplicaReads
-from workers.notify import Notifier
 
 VERSION = "0.1.0"
 

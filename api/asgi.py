@@ -18,6 +18,8 @@ from service import metrics
 from service.deadlines import sweep as sweep_deadlines
 from service.matches import StateCache
 from service.metrics import process_exited
+from service.notify import InProcessNotifier, notifier_for
+from service.queue_status import QueueStatus
 from service.webhook_fold import WebhookDispatcher
 from service.webhooks import Webhooks
 from settings import Settings
@@ -25,8 +27,6 @@ from store.base import StoreUnavailable
 from store.factory import open_store
 from store.read_models import Store
 from store.replica import ReplicaReads
-from workers.notify import InProcessNotifier, notifier_for
-from workers.queue_status import QueueStatus
 
 
 def create(settings: Settings | None = None) -> Litestar:

@@ -21,9 +21,9 @@ from typing import Any, Protocol
 from litestar.types import ASGIApp, Receive, Scope, Send
 
 from api.credentials import Credentials, Kind
+from service.breaker import CircuitBreaker
 from service.metrics import RATE_LIMIT_FAIL_OPEN, RATE_LIMITED
 from settings import Settings
-from workers.breaker import CircuitBreaker
 
 log = logging.getLogger("turnstile.ratelimit")
 LIMITED_PREFIX = "/v1/"  # health, readiness, metrics and the docs are never limited

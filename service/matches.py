@@ -29,6 +29,7 @@ from domain.match import MatchState
 from domain.rng import Rng, mixed_seed, seed_commitment
 from service import metrics, snapshots
 from service.games import decode_events, game_of
+from service.notify import NoNotifier, Notifier
 from service.records import seen_by
 from service.sealing import sealed
 from service.tokens import UseLog, new_secret, new_seed, secret_hash
@@ -50,7 +51,6 @@ from store.base import (
 from store.chain import GENESIS, SCHEME_FULL, canonical
 from store.read_models import Store
 from store.replica import ReadStore
-from workers.notify import NoNotifier, Notifier
 
 if TYPE_CHECKING:
     from service.notifications import Follower

@@ -16,8 +16,8 @@ import cli
 from api.asgi import create
 from api.one_write import PROTOCOL
 from cli import serve
+from service import notify
 from settings import Settings, SettingsError
-from workers import notify
 
 
 def test_the_default_is_one_worker_on_sqlite_and_one_per_cpu_on_postgresql() -> None:

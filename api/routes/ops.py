@@ -19,10 +19,10 @@ from prometheus_client import CONTENT_TYPE_LATEST
 
 from api.problems import ApiError
 from service import metrics
+from service.queue_status import QueueStatus
 from service.statistics import Statistics
 from store.read_models import Store
 from store.replica import ReplicaReads
-from workers.queue_status import QueueStatus
 
 log = logging.getLogger("turnstile.api")
 # Where readiness asks the store (Operations): threads of their own, so a hung database never holds a probe.

@@ -18,11 +18,11 @@ import store.postgres
 import store.sqlite
 from api.asgi import create
 from service.matches import MatchService
+from service.notify import InProcessNotifier
 from settings import Settings
 from store.base import utc_now
 from store.factory import open_store
 from tests.workers.processes import ROOT
-from workers.notify import InProcessNotifier
 
 
 def backdated(service: MatchService, monkeypatch: pytest.MonkeyPatch) -> str:

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from service.matches import MatchService
+from service.notify import RQNotifier
 from settings import Settings
 from store.factory import open_store
 from tests.workers.helpers import assert_tables_equal_a_fresh_fold, play_matches
 from tests.workers.processes import RedisServer, WorkerProcess, wait_until
-from workers.notify import RQNotifier
 
 
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
