@@ -66,23 +66,40 @@ class Credentials:
         self.store = store
         self.known = Remembered(size, ttl_s, clock)
 
-    def remembered(self, secret: bytes) -> tuple[bool, Kind | None]:
-        """What the credential was last found to be, without asking the store."""
-        return self.known.get(digest_of(secret))
+    def remembered(self, secret: bytes, path: str) -> tuple[bool, Kind | None]:
+        """What the credential was last found to be, without asking the store: (found, kind). A credential found to
+        be nobody's is remembered so for where it was looked up (a seat token: that match), so a seat token first
+        shown on another match's path is still recognised on its own."""
+        digest = digest_of(secret)
+        found, kind = self.known.get(digest)
+        if found and kind is not None:
+            return found, kind
+        return self.known.get(f"{digest}@{self.scope(secret, path)}")
 
     async def look_up(self, secret: bytes, path: str) -> Kind | None:
         """Ask the store (off the event loop) and remember: an app key, a seat token of the match in `path`, or
-        None. A seat token is only recognised on its own match's paths."""
+        None. A seat token is only recognised on its own match's paths; elsewhere nothing is asked."""
+        scope = self.scope(secret, path)
+        if scope is None:
+            return None
         digest = digest_of(secret)
-        kind = await anyio.to_thread.run_sync(self._find, secret, digest, path)
-        self.known.learn(digest, kind)
+        kind = await anyio.to_thread.run_sync(self._find, secret, digest, scope)
+        self.known.learn(digest if kind is not None else f"{digest}@{scope}", kind)
         return kind
 
-    def _find(self, secret: bytes, digest: str, path: str) -> Kind | None:
+    @staticmethod
+    def scope(secret: bytes, path: str) -> str | None:
+        """Where a credential can be told real: "" for an app key, the match id of the path for a seat token (None:
+        the path names no match)."""
+        if secret.startswith(b"app_"):
+            return ""
+        match = MATCH_PATH.match(path)
+        return None if match is None else match.group(1)
+
+    def _find(self, secret: bytes, digest: str, scope: str) -> Kind | None:
         if secret.startswith(b"app_"):
             return "app" if self.store.app_key_name(digest) is not None else None
-        match = MATCH_PATH.match(path)
-        record = None if match is None else self.store.get_match(match.group(1))
+        record = self.store.get_match(scope)
         if record is not None and any(seat.token_hash == digest for seat in record.seats):
             return "seat"
         return None

@@ -188,7 +188,8 @@ class RateLimiter:
         if not scope["path"].startswith(LIMITED_PREFIX):
             return
         secret = bearer_secret(scope)
-        found, kind = (False, None) if secret is None or credentials is None else credentials.remembered(secret)
+        found, kind = ((False, None) if secret is None or credentials is None
+                       else credentials.remembered(secret, scope["path"]))
         if secret is not None and kind is not None:
             await self.take(kind, secret_key(kind, secret))
             return

@@ -184,3 +184,17 @@ def test_refusals_are_counted_by_caller_kind(sqlite_store: Any) -> None:
         for _ in range(5):
             client.get("/v1/games")
     assert RATE_LIMITED.labels("address")._value.get() - before == 2
+
+
+def test_a_seat_token_shown_first_off_its_match_is_still_recognised_on_it(sqlite_store: Any) -> None:
+    """A client that sends its seat token on every call (a generated authenticated client) is not taken for a
+    made-up token once it reaches its match: off a match's paths a seat token is not looked up at all."""
+    limits = Limits(app=Limit(100, 100), seat=Limit(100, 100), address=Limit(0.001, 3))
+    with TestClient(create_app(sqlite_store, limiter=RateLimiter(limits))) as client:
+        created = client.app.state.service.create("expect-delays", ["ada", "bob"], None, owner="e")
+        token = created.tokens[0]
+        assert token is not None
+        assert client.get("/v1/games", headers=bearer(token)).status_code == 200  # the address pays: 2 left
+        reads = [client.get(f"/v1/matches/{created.record.id}", headers=bearer(token)).status_code for _ in range(6)]
+        assert reads == [200] * 6  # the first paid by the address (1 left), then the seat's own bucket
+        assert [client.get("/v1/games").status_code for _ in range(2)] == [200, 429]
