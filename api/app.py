@@ -24,7 +24,7 @@ from api.openapi_links import add_links
 from api.openapi_names import describe_event_streams, name_components, offer_plain_text, type_headers
 from api.openapi_schema import ClosedStructSchemaPlugin, add_discriminators, forbid_nul
 from api.openapi_webhooks import add_webhooks
-from api.private import private_answers
+from api.private import keep_private
 from api.problems import EXCEPTION_HANDLERS
 from api.ratelimit import RateLimiter
 from api.routes.audit import AuditController
@@ -105,7 +105,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
         lifespan=[lambda _: live(service, hub)],
         on_shutdown=[limiter.buckets.close],
         exception_handlers=EXCEPTION_HANDLERS,
-        middleware=[refuse_nul, limiter.middleware(Credentials(store)), private_answers, allow_all_route_methods],
+        middleware=[refuse_nul, limiter.middleware(Credentials(store)), allow_all_route_methods],
         request_class=JsonRequest,
         plugins=[ClosedStructSchemaPlugin()],
         openapi_config=OpenAPIConfig(
@@ -129,4 +129,4 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     document = add_links(add_webhooks(describe_event_streams(type_headers(type_views(type_options(
         name_components(app.openapi_schema)))))))
     forbid_nul(add_discriminators(offer_plain_text(document, RECORD_MEDIA_TYPE)))
-    return observe(app)
+    return observe(keep_private(app))

@@ -8,10 +8,11 @@ join takes no credential but answers one. So each such answer says `Cache-Contro
 
 from __future__ import annotations
 
+from litestar import Litestar
 from litestar.datastructures import MutableScopeHeaders
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
-PRIVATE = {"cache-control": "private, no-store", "vary": "Authorization"}
+NO_STORE = "private, no-store"
 
 
 def depends_on_token(scope: Scope) -> bool:
@@ -24,20 +25,30 @@ def depends_on_token(scope: Scope) -> bool:
 
 
 def private_answers(app: ASGIApp) -> ASGIApp:
-    """Middleware adding PRIVATE's headers to the answers of routes that depend on the caller's token."""
+    """The ASGI app saying `Cache-Control: private, no-store` and adding Authorization to `Vary` (beside what else it
+    names) on the answers of routes that depend on the caller's token. It wraps the whole app (CORS included, which
+    sets `Vary: Origin` as it answers), and asks which route answered when the answer starts."""
 
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not depends_on_token(scope):
+        if scope["type"] != "http":
             await app(scope, receive, send)
             return
 
         async def send_private(message: Message) -> None:
-            if message["type"] == "http.response.start":
+            if message["type"] == "http.response.start" and depends_on_token(scope):
                 headers = MutableScopeHeaders.from_message(message)
-                for name, value in PRIVATE.items():
-                    headers[name] = value
+                headers["cache-control"] = NO_STORE
+                varies = [v.strip() for v in (headers.get("vary") or "").split(",") if v.strip()]  # CORS: Origin
+                if "authorization" not in {v.lower() for v in varies}:
+                    headers["vary"] = ", ".join([*varies, "Authorization"])
             await send(message)
 
         await app(scope, receive, send_private)
 
     return middleware
+
+
+def keep_private(app: Litestar) -> Litestar:
+    """Wrap the app's request handling (after its construction: routing, CORS and errors inside)."""
+    app.asgi_handler = private_answers(app.asgi_handler)
+    return app

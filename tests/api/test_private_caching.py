@@ -73,3 +73,14 @@ def test_a_seats_own_answers_are_private(served: tuple[TestClient, dict[str, Any
 def test_public_answers_stay_cacheable(served: tuple[TestClient, dict[str, Any], str]) -> None:
     client, _, _ = served
     assert not private(client.get("/v1/games"))
+
+
+def test_authorization_joins_what_vary_names_already(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A browser app's answer varies by Origin (CORS) and by Authorization: neither replaces the other."""
+    store = open_store(f"sqlite:///{tmp_path_factory.mktemp('vary') / 'store.db'}")
+    with TestClient(create_app(store, cors_origins="https://app.example")) as client:
+        key = new_key(store, "vary")
+        answer = client.get("/v1/matches?mine=true", headers={**bearer(key), "Origin": "https://app.example"})
+    store.close()
+    varies = {v.strip().lower() for v in answer.headers["vary"].split(",")}
+    assert answer.status_code == 200 and {"origin", "authorization"} <= varies, answer.headers
