@@ -8,6 +8,7 @@ reads the environment. A value comes from `TURNSTILE_<NAME>` (the field's name i
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -72,9 +73,16 @@ class Settings:
     rate_seat_burst: int = 2000
     rate_address_per_s: float = 100.0
     rate_address_burst: int = 2000
+    # When set, `GET /metrics` answers only `Authorization: Bearer <this>` (401 `metrics-token-required` else): its
+    # counters (the log's head, events appended) move when private matches move. Unset: anyone may scrape it.
+    metrics_token: str | None = None
     # Where the API processes of `turnstile serve --workers N` (N > 1) keep their metrics' files, so a scrape of
     # any one of them sums all; `turnstile serve` sets it (a fresh temporary folder) when unset.
     metrics_dir: str | None = None
+    # Proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` headers are believed (comma-separated IP addresses or
+    # CIDR networks, e.g. `10.0.0.5,10.1.0.0/16`); none by default: the client address is the connection's own, so a
+    # caller cannot pick the address its requests are limited as. `Forwarded` (RFC 7239) is never read.
+    trusted_proxies: str = ""
     # Browser apps on these origins (comma-separated) may call the API (CORS); none by default.
     cors_origins: str = ""
     # Tests only: a pause per folded event, so a worker can be killed in the middle of a batch.
@@ -119,8 +127,17 @@ class Settings:
                      "replica_cool_down_s", "replica_wait_s", "webhook_fold_interval_s"):
             if getattr(self, name) < 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} may not be negative")
+        for proxy in self.proxies():
+            try:
+                ipaddress.ip_network(proxy, strict=False)
+            except ValueError:
+                raise SettingsError(f"{PREFIX}TRUSTED_PROXIES: {proxy!r} is not an IP address or network") from None
         if self.webhook_lease_s <= self.webhook_timeout_s:  # else a second attempt could start beside a slow one
             raise SettingsError(f"{PREFIX}WEBHOOK_LEASE_S must be longer than {PREFIX}WEBHOOK_TIMEOUT_S")
+
+    def proxies(self) -> list[str]:
+        """The trusted proxies' addresses and networks, one an item (none by default)."""
+        return [item.strip() for item in self.trusted_proxies.split(",") if item.strip()]
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

@@ -15,6 +15,7 @@ from litestar.static_files import create_static_files_router
 
 from api.allow import allow_all_route_methods
 from api.body import JsonRequest
+from api.credentials import Credentials
 from api.edge import refuse_nul
 from api.listener import live
 from api.observe import observe
@@ -23,6 +24,7 @@ from api.openapi_links import add_links
 from api.openapi_names import describe_event_streams, name_components, offer_plain_text, type_headers
 from api.openapi_schema import ClosedStructSchemaPlugin, add_discriminators, forbid_nul
 from api.openapi_webhooks import add_webhooks
+from api.private import keep_private
 from api.problems import EXCEPTION_HANDLERS
 from api.ratelimit import RateLimiter
 from api.routes.audit import AuditController
@@ -31,6 +33,7 @@ from api.routes.live import LiveController
 from api.routes.log import LogController
 from api.routes.matches import MatchesController
 from api.routes.ops import Operations, OperationsController
+from api.routes.problem_docs import ProblemDocsController
 from api.routes.seating import SeatingController
 from api.routes.stats import StatsController
 from api.routes.webhooks import WebhooksController
@@ -39,13 +42,13 @@ from service.audit import Audit
 from service.live import Hub, Tails
 from service.matches import MatchService, StateCache
 from service.notes import Signer
+from service.notify import Notifier
 from service.records import MEDIA_TYPE as RECORD_MEDIA_TYPE
 from service.statistics import Statistics
 from service.transparency import DEFAULT_ORIGIN, Transparency
 from service.webhooks import Webhooks
 from store.read_models import Store
 from store.replica import ReplicaReads
-from workers.notify import Notifier
 
 VERSION = "0.1.0"
 
@@ -92,7 +95,8 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     operations = operations or Operations(store, replica=replica)
     hooks = webhooks or Webhooks(store)
     app = Litestar(
-        route_handlers=[OperationsController, home, WebController, WEB_ASSETS, GamesController, MatchesController,
+        route_handlers=[OperationsController, ProblemDocsController, home, WebController, WEB_ASSETS, GamesController,
+                        MatchesController,
                         SeatingController, StatsController, AuditController, LiveController, WebhooksController,
                         LogController,
                         create_static_files_router(path=DOCS_ASSETS, directories=[DOCS_FILES],
@@ -109,7 +113,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
         lifespan=[lambda _: live(service, hub)],
         on_shutdown=[limiter.buckets.close],
         exception_handlers=EXCEPTION_HANDLERS,
-        middleware=[refuse_nul, limiter.middleware, allow_all_route_methods],
+        middleware=[refuse_nul, limiter.middleware(Credentials(store)), allow_all_route_methods],
         request_class=JsonRequest,
         plugins=[ClosedStructSchemaPlugin()],
         openapi_config=OpenAPIConfig(
@@ -134,4 +138,4 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     document = add_links(add_webhooks(describe_event_streams(type_headers(type_views(type_options(
         name_components(app.openapi_schema)))))))
     forbid_nul(add_discriminators(offer_plain_text(document, RECORD_MEDIA_TYPE)))
-    return observe(app)
+    return observe(keep_private(app))

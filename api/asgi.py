@@ -18,6 +18,8 @@ from service import metrics
 from service.deadlines import sweep as sweep_deadlines
 from service.matches import StateCache
 from service.metrics import process_exited
+from service.notify import InProcessNotifier, notifier_for
+from service.queue_status import QueueStatus
 from service.transparency import Sequencer, open_log
 from service.webhook_fold import WebhookDispatcher
 from service.webhooks import Webhooks
@@ -26,8 +28,6 @@ from store.base import StoreUnavailable
 from store.factory import open_store
 from store.read_models import Store
 from store.replica import ReplicaReads
-from workers.notify import InProcessNotifier, notifier_for
-from workers.queue_status import QueueStatus
 
 
 def create(settings: Settings | None = None) -> Litestar:
@@ -49,7 +49,8 @@ def create(settings: Settings | None = None) -> Litestar:
     app = create_app(store, notifier=notifier, cache=StateCache(settings.state_cache_size),
                      cors_origins=settings.cors_origins, streams_per_caller=settings.streams_per_caller,
                      limiter=RateLimiter(Limits.from_settings(settings), buckets),
-                     operations=Operations(store, queue, settings.metrics_dir, replica, settings.ready_timeout_s),
+                     operations=Operations(store, queue, settings.metrics_dir, replica, settings.ready_timeout_s,
+                                                settings.metrics_token),
                      webhooks=hooks,
                      replica=replica, replica_wait_s=settings.replica_wait_s, log=log)
     app.state.service.watchers.append(sequencer.appended)  # only sets a flag

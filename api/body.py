@@ -67,11 +67,38 @@ def _is_utf8(body: bytes) -> bool:
     return True
 
 
+def text_body(body: bytes, field: str, into: Any) -> Any:
+    """A text body taken as is, as the one field `field` of `into`; 400 `invalid-request` when it is not UTF-8 or
+    holds a NUL."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValidationException(detail="the body is not valid UTF-8") from None
+    if "\x00" in text:
+        raise ValidationException(detail="the body contains a NUL character (U+0000)")
+    try:
+        return msgspec.convert({field: text}, into, strict=True)
+    except msgspec.ValidationError as exc:
+        raise ValidationException(detail=f"the body does not match its schema: {exc}") from None
+
+
+def media_type_of(content_type: str | None) -> str:
+    """The media type of a Content-Type header, lower case, without parameters."""
+    return (content_type or "").partition(";")[0].strip().lower()
+
+
 class JsonRequest(Request[Any, Any, Any]):
-    """A request whose JSON body is checked and strictly decoded into the handler's `data` type."""
+    """A request whose JSON body is checked and strictly decoded into the handler's `data` type.
+
+    A handler whose `opt` names a `text_body` (a field and the media types it comes in) also takes a body of those
+    types as is, as that one field (e.g. a record to verify, sent as the NDJSON its export gave)."""
 
     async def json(self) -> Any:
         """The body, decoded into the type of the handler's `data` parameter (JSON data if it has none)."""
-        require_json_media_type(self.headers.get("content-type"))
         field = self.route_handler.parsed_data_field
-        return decode_body(await self.body(), field.annotation if field is not None else Any)
+        into = field.annotation if field is not None else Any
+        as_text = self.route_handler.opt.get("text_body")
+        if as_text is not None and media_type_of(self.headers.get("content-type")) in as_text[1]:
+            return text_body(await self.body(), as_text[0], into)
+        require_json_media_type(self.headers.get("content-type"))
+        return decode_body(await self.body(), into)

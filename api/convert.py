@@ -83,6 +83,12 @@ def seats(record: MatchRecord, deadlines: dict[int, datetime] | None = None) -> 
                      deadline_at=iso(due[s.seat]) if s.seat in due else None) for s in record.seats]
 
 
+def seats_at(state: match.MatchState, deadlines: dict[int, datetime]) -> list[SeatInfo]:
+    """The seats as a fold has them (a seat joined later is still open), with the deadlines running then."""
+    return [SeatInfo(seat=n, player=player or None, deadline_at=iso(deadlines[n]) if n in deadlines else None)
+            for n, player in enumerate(state.players)]
+
+
 def summary(record: MatchRecord) -> MatchSummary:
     """A match row in a listing."""
     return MatchSummary(id=record.id, game=record.game, status=record.status,  # type: ignore[arg-type]

@@ -97,3 +97,4 @@ def describe_event_streams(openapi: OpenAPI) -> OpenAPI:
                                        content_schema=media.schema, description="The event, as JSON"),
                     })
     return openapi
+

@@ -20,6 +20,8 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "app-key-required": ((401,), "creating matches, listing an app's own and its webhooks need an app key"),
     "seat-token-required": ((401, 403), "moves, legal moves and a seat's entropy need one of the match's seat tokens "
                                         "(403: an app key was shown; an app reads its matches as a spectator)"),
+    "metrics-token-required": ((401,), "the operator protects /metrics: `Authorization: Bearer` the "
+                                       "`TURNSTILE_METRICS_TOKEN`"),
     "unknown-app-key": ((403,), "this app key is not known"),
     "wrong-join-code": ((403,), "no open seat of this match has this join code"),
     "not-your-match": ((403,), "only the app that created the match may call it off or ask for its rematch"),
@@ -51,7 +53,8 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
                                   "delete one first"),
     "not-yet": ((409,), "statistics are not yet folded up to `min_position`; `position` says how far they are"),
     "request-too-large": ((413,), "the body is larger than the operation takes (64 KiB for matches and moves)"),
-    "unsupported-media-type": ((415,), "a body that is not JSON (`application/json` or `application/*+json`)"),
+    "unsupported-media-type": ((415,), "a body that is not JSON (`application/json` or `application/*+json`) nor, "
+                                       "for a record to verify, NDJSON or plain text"),
     "unknown-edition": ((409, 422), "no rules edition of this number (422: asked for on create; the game's `editions` "
                                     "list them) or, 409, the match was recorded under an edition newer than this "
                                     "release"),
@@ -91,6 +94,7 @@ class FieldError(msgspec.Struct, frozen=True):
 class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
     """The body of every error response."""
 
+    # A relative URI (RFC 9457 3.1.1): `/problems/<code>` on this API documents the code.
     type: str
     title: str
     status: int

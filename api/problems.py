@@ -46,8 +46,8 @@ def problem_response(problem: Problem, headers: dict[str, str] | None = None) ->
 
 
 def problem(status: int, code: str, detail: str | None, **extra: Any) -> Problem:
-    """A problem body with the conventional type URI and title."""
-    return Problem(type=f"https://turnstile.dev/problems/{code}", title=TITLES.get(status, "Error"), status=status,
+    """A problem body with its type URI (relative: the API itself documents each code at /problems/{code}) and title."""
+    return Problem(type=f"/problems/{code}", title=TITLES.get(status, "Error"), status=status,
                    code=code, detail=detail, **extra)
 
 

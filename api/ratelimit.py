@@ -1,5 +1,7 @@
 """Rate limits: a token bucket per app key, per seat token, and per client address for requests with neither.
 
+A bearer credential that is not a known app key or seat token (a made-up one) counts against its caller's address.
+
 A caller at its limit gets 429 `rate-limited` with `Retry-After` and nothing happens. Buckets live in Redis when
 it is configured, so every API process draws on one budget, else in the process's memory. Redis is never in a
 move's way: each check has a short timeout and goes through a circuit breaker, and when Redis fails the request
@@ -18,9 +20,10 @@ from typing import Any, Protocol
 
 from litestar.types import ASGIApp, Receive, Scope, Send
 
+from api.credentials import Credentials, Kind
+from service.breaker import CircuitBreaker
 from service.metrics import RATE_LIMIT_FAIL_OPEN, RATE_LIMITED
 from settings import Settings
-from workers.breaker import CircuitBreaker
 
 log = logging.getLogger("turnstile.ratelimit")
 LIMITED_PREFIX = "/v1/"  # health, readiness, metrics and the docs are never limited
@@ -149,17 +152,26 @@ class RedisBuckets:
         await self.redis.aclose()
 
 
-def caller(scope: Scope) -> tuple[str, str]:
-    """(kind, bucket key) of the request: its bearer secret's hash (never the secret), else its address."""
+def bearer_secret(scope: Scope) -> bytes | None:
+    """The bearer secret of the request, if it shows one."""
     for name, value in scope.get("headers") or ():
         if name == b"authorization":
             scheme, _, secret = value.partition(b" ")
             secret = secret.strip()
             if scheme.lower() == b"bearer" and secret:
-                kind = "app" if secret.startswith(b"app_") else "seat"
-                return kind, f"{kind}:{hashlib.sha256(secret).hexdigest()[:32]}"
+                return secret
+    return None
+
+
+def address_key(scope: Scope) -> str:
+    """The bucket key of the request's client address (as the server saw it, or the trusted proxy said)."""
     client = scope.get("client")
-    return "address", f"address:{client[0] if client else 'unknown'}"
+    return f"address:{client[0] if client else 'unknown'}"
+
+
+def secret_key(kind: Kind, secret: bytes) -> str:
+    """The bucket key of a known credential: its hash, never the secret."""
+    return f"{kind}:{hashlib.sha256(secret).hexdigest()[:32]}"
 
 
 class RateLimiter:
@@ -169,11 +181,24 @@ class RateLimiter:
         self.limits = limits or Limits()
         self.buckets: Buckets = buckets or MemoryBuckets()
 
-    async def check(self, scope: Scope) -> None:
-        """RateLimited when the request's caller has no token left."""
+    async def check(self, scope: Scope, credentials: Credentials | None = None) -> None:
+        """RateLimited when the request's caller has no token left. A bearer credential draws on its own bucket once
+        `credentials` know it for an app key or a seat token; until then (a made-up one: always) the address pays,
+        before the credential is looked up."""
         if not scope["path"].startswith(LIMITED_PREFIX):
             return
-        kind, key = caller(scope)
+        secret = bearer_secret(scope)
+        found, kind = ((False, None) if secret is None or credentials is None
+                       else credentials.remembered(secret, scope["path"]))
+        if secret is not None and kind is not None:
+            await self.take(kind, secret_key(kind, secret))
+            return
+        await self.take("address", address_key(scope))
+        if secret is not None and credentials is not None and not found:
+            await credentials.look_up(secret, scope["path"])
+
+    async def take(self, kind: str, key: str) -> None:
+        """Take a token of `key`'s bucket, limited as `kind` callers are; RateLimited when there is none."""
         limit: Limit = getattr(self.limits, kind)
         if limit.per_s <= 0:
             return
@@ -182,12 +207,16 @@ class RateLimiter:
             RATE_LIMITED.labels(kind).inc()
             raise RateLimited("app key" if kind == "app" else "seat token" if kind == "seat" else "address", wait)
 
-    def middleware(self, app: ASGIApp) -> ASGIApp:
-        """Litestar middleware: 429 (through the exception handlers) before the handler runs."""
+    def middleware(self, credentials: Credentials | None = None) -> Callable[[ASGIApp], ASGIApp]:
+        """Litestar middleware: 429 (through the exception handlers) before the handler runs; `credentials` tell
+        real bearer credentials from made-up ones."""
 
-        async def limited(scope: Scope, receive: Receive, send: Send) -> None:
-            if scope["type"] == "http":
-                await self.check(scope)
-            await app(scope, receive, send)
+        def wrap(app: ASGIApp) -> ASGIApp:
+            async def limited(scope: Scope, receive: Receive, send: Send) -> None:
+                if scope["type"] == "http":
+                    await self.check(scope, credentials)
+                await app(scope, receive, send)
 
-        return limited
+            return limited
+
+        return wrap

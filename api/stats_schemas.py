@@ -73,7 +73,9 @@ class EditionStats(msgspec.Struct, frozen=True, kw_only=True):
     moves_mean: float | None
     moves_min: int | None
     moves_max: int | None
-    end_reasons: dict[str, int]
+    end_reasons: Annotated[dict[str, int], msgspec.Meta(
+        description="Finished matches by the code of their end reason (e.g. `team-lost`; a match's own `outcome."
+                    "reason` may add a detail after a colon)")]
     cooperative_played: int
     cooperative_win_rate: float | None
     solo_scores: dict[str, int]
@@ -103,5 +105,6 @@ class ProjectionStatus(msgspec.Struct, frozen=True):
 class ProjectionList(msgspec.Struct, frozen=True):
     """Every projection and the head of the global log."""
 
+    # The position of the newest event of any match (private ones too): it moves with every append.
     head: int
     items: list[ProjectionStatus]

@@ -29,11 +29,11 @@ from store_append import postgres_database  # noqa: E402  (beside this file)
 
 from domain.catalog import by_slug  # noqa: E402
 from service.matches import MatchService  # noqa: E402
+from service.notify import NoNotifier, Notifier, RQNotifier  # noqa: E402
 from service.simulate import timed_moves  # noqa: E402
 from settings import Settings  # noqa: E402
 from store.factory import open_store  # noqa: E402
 from tests.workers.processes import HungListener, RedisServer  # noqa: E402
-from workers.notify import NoNotifier, Notifier, RQNotifier  # noqa: E402
 
 MODES = ("no Redis", "no Redis, again", "Redis up", "Redis hung", "Redis dead")  # the repeat shows the noise
 

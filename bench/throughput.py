@@ -180,9 +180,9 @@ def read_log(store: Any) -> tuple[int, float]:
 def log_and_rebuild(table: Table, url: str) -> None:
     """Read the whole global log, then rebuild every projection from it, in this process."""
     from projections.catalog import PROJECTIONS
+    from service.runner import rebuild_all
     from settings import Settings
     from store.factory import open_store
-    from workers.runner import rebuild_all
 
     store = open_store(url)
     try:

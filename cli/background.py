@@ -9,10 +9,11 @@ import threading
 import time
 from typing import Any
 
+from cli.help import Defaults
 from domain.catalog import GAMES
 
 log = logging.getLogger("turnstile.workers")
-DEFAULTS = argparse.ArgumentDefaultsHelpFormatter
+DEFAULTS = Defaults
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
@@ -33,7 +34,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         raise UserError("a worker takes its jobs from Redis: set TURNSTILE_REDIS_URL (e.g. redis://127.0.0.1:6379/0)")
     from service.deadlines import sweep as sweep_deadlines
     from service.matches import MatchService
-    from workers.notify import RQNotifier
+    from service.notify import RQNotifier
 
     # The sweep makes a lost or never-sent notification cost a delay only: it asks for a catch-up anyway. Each
     # sweep also records the move deadlines that have passed (a second worker's sweep writes nothing again).
@@ -114,10 +115,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from domain.catalog import by_slug
     from domain.engine import setups
     from service.matches import MatchService
+    from service.runner import catch_up
     from service.simulate import play_random_match
     from settings import Settings
     from store.factory import open_store
-    from workers.runner import catch_up
 
     game = by_slug(args.game)
     assert game is not None  # argparse's choices
@@ -142,9 +143,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_projections(args: argparse.Namespace) -> int:
     """Catch up, or drop and rebuild, the projections in this process."""
     from projections.catalog import PROJECTIONS, by_name
+    from service.runner import catch_up, rebuild_all
     from settings import Settings
     from store.factory import open_store
-    from workers.runner import catch_up, rebuild_all
 
     unknown = [name for name in args.name if by_name(name) is None]
     if unknown:

@@ -1,4 +1,4 @@
-"""`turnstile serve`, `turnstile keys create` and `turnstile openapi`: the API side."""
+"""`turnstile serve`, `turnstile keys create|list|revoke` and `turnstile openapi`: the API side."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import os
 import sys
 from typing import Any
 
-DEFAULTS = argparse.ArgumentDefaultsHelpFormatter
+from cli.help import Defaults
+
+DEFAULTS = Defaults
 
 
 def positive_int(text: str) -> int:
@@ -57,7 +59,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
           f"{'es' if workers > 1 else ''} (store: {settings.database_url}); docs at /schema", flush=True)
     # An import string and a factory, so every worker process builds its own app (api.asgi.create). Each request is
     # one JSON log line of ours (api/observe.py), so uvicorn's own access log stays off unless asked for.
+    # Forwarding headers only from the proxies the operator names: uvicorn's own default believes any caller on
+    # loopback (FORWARDED_ALLOW_IPS=127.0.0.1,::1), who could then pick the address it is rate-limited as.
+    proxies = settings.proxies()
     uvicorn.run("api.asgi:create", factory=True, host=args.host, port=args.port, workers=workers,
+                proxy_headers=bool(proxies), forwarded_allow_ips=proxies,
                 http=PROTOCOL, loop="uvloop", log_level="info", access_log=args.access_log,
                 log_config=uvicorn_log_config(not sys.stderr.isatty(), args.access_log), timeout_graceful_shutdown=10)
     return 0
@@ -93,6 +99,47 @@ def cmd_keys_create(args: argparse.Namespace) -> int:
     finally:
         store.close()
     print(key)
+    return 0
+
+
+def cmd_keys_list(args: argparse.Namespace) -> int:
+    """Print every app key: id, name, created, last used, revoked; never the key."""
+    from settings import Settings
+    from store.factory import open_store
+
+    store = open_store(Settings.from_env().database_url)
+    try:
+        keys = store.app_keys()
+    finally:
+        store.close()
+    print(key_table(keys), end="")
+    return 0
+
+
+def key_table(keys: list[Any]) -> str:
+    """App keys as aligned columns (a dash for a date that is not there)."""
+    rows = [("ID", "NAME", "CREATED", "LAST USED", "REVOKED")]
+    rows += [(k.id, k.name, k.created_at, k.last_used_at or "-", k.revoked_at or "-") for k in keys]
+    widths = [max(len(row[n]) for row in rows) for n in range(5)]
+    return "".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() + "\n"
+                   for row in rows)
+
+
+def cmd_keys_revoke(args: argparse.Namespace) -> int:
+    """Revoke the keys of an app (by name) or one key (by id): they are answered 403 `unknown-app-key` from now on."""
+    from settings import Settings
+    from store.factory import open_store
+
+    store = open_store(Settings.from_env().database_url)
+    try:
+        revoked = store.revoke_app_keys(args.key)
+    finally:
+        store.close()
+    if not revoked:
+        print(f"turnstile: no unrevoked app key is named or has the id {args.key!r} (see `turnstile keys list`)",
+              file=sys.stderr)
+        return 1
+    print(key_table(revoked), end="")
     return 0
 
 
@@ -136,6 +183,13 @@ def register(sub: Any) -> None:
     create = keys.add_parser("create", help="create an app key and print it (shown once)", formatter_class=DEFAULTS)
     create.add_argument("name", help="the app's name, shown to operators")
     create.set_defaults(run=cmd_keys_create)
+    listed = keys.add_parser("list", help="list the app keys: id, name, created, last used, revoked (never the key)")
+    listed.set_defaults(run=cmd_keys_list)
+    revoke = keys.add_parser("revoke", help="revoke an app's keys (by name) or one key (by its id)",
+                             description="Revoke app keys: from now on a revoked key is answered 403 unknown-app-key. "
+                                         "The key stays listed, with when it was revoked.")
+    revoke.add_argument("key", metavar="NAME|ID", help="an app's name (all its keys), or the id `keys list` shows")
+    revoke.set_defaults(run=cmd_keys_revoke)
     openapi = sub.add_parser("openapi", help="write openapi/openapi.json from the code", formatter_class=DEFAULTS)
     openapi.add_argument("--check", action="store_true", help="only compare: exit 1 if the file is stale")
     openapi.set_defaults(run=cmd_openapi)

@@ -34,7 +34,7 @@ def finished(doc: dict[str, Any], info: dict[str, Any], entry: LogEntry) -> dict
     """The game's statistics after one more finished match."""
     found, reason, cooperative, team_won = common.results(NAME, entry)
     moves = info["moves"]
-    doc = {**doc, "finished": doc["finished"] + 1, "end_reasons": bump(doc["end_reasons"], reason),
+    doc = {**doc, "finished": doc["finished"] + 1, "end_reasons": bump(doc["end_reasons"], reason_code(reason)),
            "finished_by_seats": bump(doc["finished_by_seats"], len(found)), "moves_total": doc["moves_total"] + moves,
            "moves_min": moves if doc["moves_min"] is None else min(doc["moves_min"], moves),
            "moves_max": moves if doc["moves_max"] is None else max(doc["moves_max"], moves),
@@ -54,6 +54,13 @@ def finished(doc: dict[str, Any], info: dict[str, Any], entry: LogEntry) -> dict
     doc["cooperative_win_rate"] = (doc["cooperative_won"] / doc["cooperative_played"]
                                    if doc["cooperative_played"] else None)
     return doc
+
+
+def reason_code(reason: str) -> str:
+    """The stable code of a recorded end reason: the part before its first ':' (a game may write its detail after
+    it, e.g. Mass Transit's "team-lost: seat 0 could not play two cards; ..."), so each kind of ending is one bucket.
+    Recorded reasons stay as they are: the code is derived here."""
+    return reason.partition(":")[0].strip()
 
 
 def _score(score: float) -> str:
@@ -92,5 +99,6 @@ def apply(docs: Docs, entry: LogEntry) -> None:
     docs.delete(common.MATCH, entry.match_id)
 
 
-PROJECTION = Projection(name=NAME, version=4, apply=apply)  # 2: only public matches of a server seed count;
-# 3: match lengths counted one by one (the distribution); 4: each rules edition's statistics apart (`editions`)
+PROJECTION = Projection(name=NAME, version=5, apply=apply)  # 2: only public matches of a server seed count;
+# 3: match lengths counted one by one (the distribution); 4: end reasons by code, their detail left out;
+# 5: each rules edition's statistics apart (`editions`)

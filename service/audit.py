@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import msgspec
@@ -14,7 +14,9 @@ from domain.catalog import by_slug
 from domain.codec import event_from_builtins
 from domain.engine import Game
 from domain.match import MatchState
+from service.deadlines import at
 from service.games import game_of
+from service.matches import status_of
 from service.records import Record, build_record
 from service.rules_checks import Check
 from service.transparency import Transparency, check_against_log
@@ -46,6 +48,25 @@ class Moment:
     game: Game[Any]
     state: MatchState
     set_up: bool
+    events: tuple[StoredEvent, ...] = ()  # the stored events up to `state.version`
+
+    @property
+    def status(self) -> str:
+        """The match's status at this version (open, active or finished), not today's."""
+        return status_of(self.state)
+
+    @property
+    def to_move(self) -> list[int]:
+        """The seats to move at this version (none during set-up)."""
+        return match.to_move(self.game, self.state) if self.set_up else []
+
+    def deadlines(self) -> dict[int, datetime]:
+        """Each seat to move at this version and when its time ran (or runs) out then, with a move deadline."""
+        seconds = self.state.options.get("move_deadline")
+        if not seconds or not self.state.since:
+            return {}
+        times = {e.version: at(e.recorded_at) for e in self.events}
+        return {s: times[self.state.since[s]] + timedelta(seconds=seconds) for s in self.to_move}
 
     @property
     def public(self) -> bool:
@@ -73,7 +94,8 @@ class Audit:
         state = match.fold(game, [event_from_builtins(game, e.payload) for e in stored[:version]])
         # Set-up events carry no command: the table is ready at the last of them.
         set_up = version == record.version or any(e.command is not None for e in stored[:version + 1])
-        return Moment(record=record, game=game, state=state, set_up=set_up and state.game_state is not None)
+        return Moment(record=record, game=game, state=state, set_up=set_up and state.game_state is not None,
+                      events=tuple(stored[:version]))
 
     def intact(self, match_id: str) -> tuple[MatchRecord, list[StoredEvent]]:
         """The match row and all its events, or RecordCorrupt when they do not reach the head the row records."""

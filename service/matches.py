@@ -30,9 +30,10 @@ from domain.match import MatchState
 from domain.rng import Rng, deal_seed, mixed_seed, seed_commitment
 from service import metrics, snapshots
 from service.games import decode_events, game_of
+from service.notify import NoNotifier, Notifier
 from service.records import seen_by
 from service.sealing import sealed
-from service.tokens import new_secret, new_seed, secret_hash
+from service.tokens import UseLog, new_secret, new_seed, secret_hash
 from service.transparency import check_against_log
 from store.base import (
     AppendResult,
@@ -44,6 +45,7 @@ from store.base import (
     SeedSource,
     Snapshot,
     StoredEvent,
+    StoreError,
     Visibility,
     chain_break,
     replayed,
@@ -51,7 +53,6 @@ from store.base import (
 from store.chain import GENESIS, SCHEME_FULL, canonical, link_hash
 from store.read_models import Store
 from store.replica import ReadStore
-from workers.notify import NoNotifier, Notifier
 
 if TYPE_CHECKING:
     from service.notifications import Follower
@@ -233,6 +234,7 @@ class MatchService:
         self.store = store
         self.use_snapshots = use_snapshots  # read and save snapshots (service/snapshots.py) of long matches
         self.reads = reads or store  # match lists and event logs (a read replica); moves and details: the primary
+        self.key_uses = UseLog()
         self.cache = cache or StateCache()
         self.notifier = notifier or NoNotifier()
         self.watchers: list[Callable[[str], None]] = []  # told the id of every match this process appends to
@@ -412,8 +414,15 @@ class MatchService:
         return Follower(self.store)
 
     def app_name(self, key: str) -> str | None:
-        """The name of the app holding this key, or None."""
-        return self.store.app_key_name(secret_hash(key))
+        """The name of the app holding this key, or None (unknown or revoked); its use is recorded now and then."""
+        digest = secret_hash(key)
+        name = self.store.app_key_name(digest)
+        if name is not None and self.key_uses.due(digest):
+            try:
+                self.store.app_key_used(digest)
+            except StoreError as exc:  # when a key was last used is worth no failed request
+                log.warning("could not record the use of app key %s (%s)", digest[:12], exc)
+        return name
 
     def cached(self, match_id: str) -> LoadedMatch:
         """The cached match (no round trip), else as stored now. It may be behind another process's writes."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
+from collections.abc import Callable
 
 
 def new_secret(prefix: str) -> str:
@@ -19,3 +21,25 @@ def secret_hash(secret: str) -> str:
 def new_seed() -> str:
     """A match seed with 256 bits of entropy."""
     return secrets.token_hex(32)
+
+
+class UseLog:
+    """Which keys' use is due to be recorded: at most once per `every_s` a key (in this process), so a busy app costs
+    the store one small write a minute, not one per request."""
+
+    def __init__(self, every_s: float = 60.0, size: int = 10_000, clock: Callable[[], float] = time.monotonic) -> None:
+        self.every_s = every_s
+        self.size = size
+        self.clock = clock
+        self.recorded: dict[str, float] = {}
+
+    def due(self, key_hash: str) -> bool:
+        """Whether the use of this key should be recorded now (and, if so, it counts as recorded)."""
+        now = self.clock()
+        last = self.recorded.get(key_hash)
+        if last is not None and now - last < self.every_s:
+            return False
+        if len(self.recorded) >= self.size:
+            self.recorded.clear()  # forgetting only records a use again sooner
+        self.recorded[key_hash] = now
+        return True

@@ -17,6 +17,7 @@ import time
 import msgspec
 
 from domain.codec import to_builtins
+from service.courier import Courier
 from service.games import game_of
 from service.notifications import Follower, Notification
 from service.records import seen_by
@@ -25,7 +26,6 @@ from settings import Settings
 from store.base import StoredEvent
 from store.read_models import Store
 from store.webhooks import NewDelivery, WebhookRecord
-from workers.courier import Courier
 
 log = logging.getLogger("turnstile.webhooks")
 

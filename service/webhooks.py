@@ -2,8 +2,8 @@
 
 A subscription names a URL, the kinds of notification it wants (`turn`, `match.created`, `match.ended`) and
 optional filters (a game, a match). It follows the app's own matches from the moment it is created: the global log
-is folded into deliveries (service/webhook_fold.py) and workers send them (workers/courier.py), signed with the
-subscription's secret, which is shown once, when it is created.
+is folded into deliveries (service/webhook_fold.py) and senders send them (service/courier.py, in the API processes
+or `turnstile worker`), signed with the subscription's secret, which is shown once, when it is created.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import msgspec
 
 from service.games import game_of
 from service.tokens import new_secret
+from service.webhook_http import RefusedTarget, target
 from store.base import MatchNotFound
 from store.read_models import Store
 from store.webhooks import DeliveryRecord, NewWebhook, WebhookRecord
-from workers.webhook_http import RefusedTarget, target
 
 HookKind = Literal["turn", "match.created", "match.timed-out", "match.ended"]
 KINDS: tuple[str, ...] = ("turn", "match.created", "match.timed-out", "match.ended")

@@ -51,6 +51,19 @@ class StoredEvent(msgspec.Struct, frozen=True):
         return self.payload if self.public_payload is None else self.public_payload
 
 
+KEY_ID_LENGTH = 12  # hex digits of a key's hash that name it to operators (the hash itself reveals nothing of the key)
+
+
+class AppKey(msgspec.Struct, frozen=True):
+    """An app key as operators see it: never the key, nor its whole hash."""
+
+    id: str
+    name: str
+    created_at: str
+    last_used_at: str | None
+    revoked_at: str | None
+
+
 class SeatRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     """A seat of a match: who holds it and the hash of the token that authorises its moves.
 
@@ -317,7 +330,19 @@ class EventStore(Protocol):
         ...
 
     def app_key_name(self, key_hash: str) -> str | None:
-        """The name of the app key with this hash, or None."""
+        """The name of the app key with this hash, or None (also once it is revoked)."""
+        ...
+
+    def app_key_used(self, key_hash: str) -> None:
+        """Record that the key was used now."""
+        ...
+
+    def app_keys(self) -> list[AppKey]:
+        """Every app key, oldest first: its id (a prefix of its hash), name and dates; never the key."""
+        ...
+
+    def revoke_app_keys(self, name_or_id: str) -> list[AppKey]:
+        """Revoke the keys of the app named so, or else the one key whose id is this; the keys revoked now."""
         ...
 
     def schema_status(self) -> tuple[int, int]:

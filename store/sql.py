@@ -15,7 +15,9 @@ from typing import Any
 import msgspec
 
 from store.base import (
+    KEY_ID_LENGTH,
     AppendResult,
+    AppKey,
     MatchNotFound,
     MatchRecord,
     NewMatch,
@@ -258,11 +260,41 @@ class SqlStore(SqlWebhooks, SqlTransparency):
             raise StoreError(f"app key hash already belongs to {stored[0] if stored else None!r}")
 
     def app_key_name(self, key_hash: str) -> str | None:
-        """The name of the app key with this hash, or None."""
+        """The name of the app key with this hash, or None (also once it is revoked)."""
         with self._reading() as conn:
-            row = conn.execute(self.dialect.sql("SELECT name FROM app_keys WHERE key_hash = ?"),
+            row = conn.execute(self.dialect.sql("SELECT name FROM app_keys WHERE key_hash = ? AND revoked_at IS NULL"),
                                (key_hash,)).fetchone()
         return None if row is None else str(row[0])
+
+    def app_key_used(self, key_hash: str) -> None:
+        """Record that the key was used now."""
+        with self._transaction() as conn:
+            conn.execute(self.dialect.sql("UPDATE app_keys SET last_used_at = ? WHERE key_hash = ?"),
+                         (self.dialect.now(), key_hash))
+
+    def app_keys(self) -> list[AppKey]:
+        """Every app key, oldest first: its id (a prefix of its hash), name and dates; never the key."""
+        d = self.dialect
+        with self._reading() as conn:
+            rows = conn.execute("SELECT key_hash, name, created_at, last_used_at, revoked_at FROM app_keys "
+                                "ORDER BY created_at, key_hash").fetchall()
+        return [AppKey(id=row[0][:KEY_ID_LENGTH], name=row[1], created_at=d.stamp(row[2]),
+                       last_used_at=d.stamp(row[3]) if row[3] is not None else None,
+                       revoked_at=d.stamp(row[4]) if row[4] is not None else None) for row in rows]
+
+    def revoke_app_keys(self, name_or_id: str) -> list[AppKey]:
+        """Revoke the keys of the app named so, or else the one key whose id is this; the keys revoked now."""
+        d = self.dialect
+        with self._transaction() as conn:
+            rows = conn.execute(d.sql("SELECT key_hash FROM app_keys WHERE revoked_at IS NULL AND name = ?"),
+                                (name_or_id,)).fetchall()
+            if not rows and len(name_or_id) >= KEY_ID_LENGTH:
+                rows = conn.execute(d.sql("SELECT key_hash FROM app_keys WHERE revoked_at IS NULL AND "
+                                          "substr(key_hash, 1, ?) = ?"), (len(name_or_id), name_or_id)).fetchall()
+            for (key_hash,) in rows:
+                conn.execute(d.sql("UPDATE app_keys SET revoked_at = ? WHERE key_hash = ?"), (d.now(), key_hash))
+        revoked = {row[0][:KEY_ID_LENGTH] for row in rows}
+        return [key for key in self.app_keys() if key.id in revoked]
 
     # ---- read models (store/read_models.py) ------------------------------------------------------
 

@@ -97,3 +97,32 @@ def store(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Any]:
     opened = open_store(url)
     yield opened
     opened.close()
+
+
+def forget_queue(redis_url: str, queue: str) -> None:
+    """Delete what RQ keeps in Redis for one queue of a test's own: the queue, its registries, its jobs and its
+    workers, and their entries in RQ's shared sets (`rq:queues`, `rq:workers`; Redis drops a set once empty)."""
+    import redis
+
+    with redis.Redis.from_url(redis_url) as client:
+        workers = set(client.smembers(f"rq:workers:{queue}"))
+        workers |= {key for key in client.scan_iter("rq:worker:*")  # a worker gone: its hash lingers a while
+                    if client.type(key) == b"hash" and client.hget(key, "queues") == queue.encode()}
+        for worker in workers:
+            client.delete(worker)
+            client.srem("rq:workers", worker)
+        for key in client.scan_iter("rq:job:*"):
+            if client.type(key) == b"hash" and client.hget(key, "origin") == queue.encode():
+                client.delete(key, *client.scan_iter(key + b":*"))
+        for pattern in (f"rq:*:{queue}", f"rq:*:{queue}:*"):
+            for key in client.scan_iter(pattern):
+                client.delete(key)
+        client.srem("rq:queues", f"rq:queue:{queue}")
+
+
+@pytest.fixture
+def rq_queue(redis_url: str) -> Iterator[str]:
+    """A queue name of this test's own on `redis_url`; everything RQ kept for it is deleted after the test."""
+    queue = f"test-{secrets.token_hex(4)}"
+    yield queue
+    forget_queue(redis_url, queue)

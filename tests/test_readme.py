@@ -1,4 +1,5 @@
-"""The README's "Using the API" session runs as written, against a live `turnstile serve`, so it cannot drift.
+"""The README's "Using the API" session (and its "Replay and audit" on the match it finished) runs as written, against
+a live `turnstile serve`, so it cannot drift; no block uses a variable nothing set.
 
 Its ```sh blocks are this test's script, in order, in one shell: the variables set by a block are used by the next.
 Only the port changes (the README says 8000; the test takes a free one). The README's problem table is the one the
@@ -54,6 +55,7 @@ def test_the_using_the_api_session_runs_as_written(served: tuple[str, dict[str, 
     base, env = served
     blocks = shell_blocks(section("Using the API"))
     assert len(blocks) >= 6
+    blocks += shell_blocks(section("Replay and audit"))  # on a match the session finished
     script = "set -euo pipefail\n" + "\n".join(blocks).replace("http://127.0.0.1:8000", base)
     done = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
                           check=False)
@@ -71,7 +73,9 @@ def test_the_using_the_api_session_runs_as_written(served: tuple[str, dict[str, 
                   '["match.started","match.entropy-added","match.entropy-added","match.entropy-closed",'
                   '"expect-delays.game-set-up"]',
                   'the revealed server part opens the commitment noted before the entropy',
-                  '{"code":"verified","checked":["seed","entropy"]}'):
+                  '{"code":"verified","checked":["seed","entropy"]}',
+
+                  '{"version":5,"status":"active"}'):
         assert shown in out, (shown, out)
     assert re.search(r'"types":\["match.started","expect-delays.game-set-up"', out), out
 
@@ -83,3 +87,28 @@ def test_the_readme_lists_every_problem_code() -> None:
     done = subprocess.run([sys.executable, "-m", "cli", "problems"], cwd=ROOT, capture_output=True, text=True,
                           check=False)
     assert (done.returncode, done.stdout) == (0, table()), "`turnstile problems` prints the table"
+
+
+def unset_variables(blocks: list[str]) -> list[tuple[str, str]]:
+    """(variable, line) for each `$VARIABLE` a shell block uses before any block, or its own line, sets it."""
+    assigned: set[str] = set()
+    unset = []
+    for block in blocks:
+        for line in block.splitlines():
+            used = set(re.findall(r"\$\{?([A-Z_][A-Z0-9_]*)", line))
+            new = set(re.findall(r"(?:^|[\s(;])([A-Z_][A-Z0-9_]*)=", line))
+            unset += [(name, line.strip()) for name in sorted(used - assigned - new)]
+            assigned |= new
+    return unset
+
+
+def test_every_variable_a_readme_block_uses_is_set_by_the_blocks_before() -> None:
+    """Found: the webhook block used `$HOOK` and `$DELIVERY`, which nothing set."""
+    assert unset_variables(shell_blocks(README)) == []
+    assert unset_variables(["curl /v1/webhooks/$HOOK", "HOOK=1"]) == [("HOOK", "curl /v1/webhooks/$HOOK")]
+
+
+def test_the_readme_says_up_front_what_a_local_webhook_receiver_needs_and_how_long_the_tests_take() -> None:
+    webhooks = section("Webhooks")
+    assert webhooks.index("TURNSTILE_WEBHOOK_ALLOW_PRIVATE=1") < webhooks.index("```sh")
+    assert re.search(r"uv run pytest .*about \d+ minutes", section("Two commands"))

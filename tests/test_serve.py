@@ -16,8 +16,8 @@ import cli
 from api.asgi import create
 from api.one_write import PROTOCOL
 from cli import serve
+from service import notify
 from settings import Settings, SettingsError
-from workers import notify
 
 
 def test_the_default_is_one_worker_on_sqlite_and_one_per_cpu_on_postgresql() -> None:
@@ -170,3 +170,38 @@ def test_the_runner_folds_the_appends_of_its_rest_together(monkeypatch: pytest.M
         runner.close()
     assert len(runs) == 2, "twenty appends during the rest: one more catch-up"
     assert runs[1] - runs[0] >= 0.5
+
+
+def test_forwarded_headers_are_believed_only_from_the_proxies_the_operator_names(
+        ran: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FORWARDED_ALLOW_IPS", "*")  # uvicorn's own variable no longer decides
+    assert cli.main(["serve"]) == 0
+    monkeypatch.setenv("TURNSTILE_TRUSTED_PROXIES", "10.0.0.5, 10.1.0.0/16")
+    assert cli.main(["serve"]) == 0
+    assert [(c["proxy_headers"], c["forwarded_allow_ips"]) for c in ran] == [
+        (False, []), (True, ["10.0.0.5", "10.1.0.0/16"])]
+    with pytest.raises(SettingsError, match="TRUSTED_PROXIES"):
+        Settings.from_env({"TURNSTILE_TRUSTED_PROXIES": "10.0.0.5,proxy.local"})
+
+
+def test_a_caller_on_loopback_cannot_rotate_x_forwarded_for_past_the_address_limit(tmp_path: Path) -> None:
+    """The attack: from 127.0.0.1, a new X-Forwarded-For per request once got a new address bucket each time (uvicorn
+    believes loopback by default). With no trusted proxy, 20 requests at 1/s, burst 5, are mostly refused; with
+    127.0.0.1 named as the proxy, each forwarded address has its own bucket again."""
+    import httpx
+
+    from tests.serving import ApiProcess
+
+    limits = {"TURNSTILE_RATE_ADDRESS_PER_S": "1", "TURNSTILE_RATE_ADDRESS_BURST": "5"}
+    statuses: dict[str, list[int]] = {}
+    for proxies in ("", "127.0.0.1"):
+        server = ApiProcess(tmp_path / f"serve{proxies}.log", TURNSTILE_TRUSTED_PROXIES=proxies,
+                            TURNSTILE_DATABASE_URL=f"sqlite:///{tmp_path / 'served.db'}", **limits).start()
+        try:
+            statuses[proxies] = [httpx.get(f"{server.url}/v1/games", timeout=5,
+                                           headers={"X-Forwarded-For": f"203.0.113.{n}"}).status_code
+                                 for n in range(20)]
+        finally:
+            server.stop()
+    assert statuses[""].count(429) >= 14, statuses
+    assert statuses["127.0.0.1"] == [200] * 20

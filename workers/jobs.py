@@ -10,8 +10,8 @@ from typing import Any
 
 from projections.catalog import PROJECTIONS
 from projections.log import Docs, LogEntry, Projection
+from service.runner import catch_up
 from settings import Settings
-from workers.runner import catch_up
 
 log = logging.getLogger("turnstile.workers")
 # Set when this worker process is asked to stop: a job in progress ends after its current batch.

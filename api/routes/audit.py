@@ -16,11 +16,16 @@ from api.deps import Auditor, Service
 from api.openapi_names import TEXT
 from api.problem_codes import problem_responses
 from api.routes.matches import OPTIONAL_KEY, READ_MATCH
-from domain import match
 from service.records import MEDIA_TYPE, encode_record
 from service.verify import Verdict, verify_text
 
 MatchId = Annotated[str, Parameter(description="The match id", max_length=64)]
+# A record may also be sent as is, in the media type its export came in (or as plain text). The OpenAPI document
+# declares the JSON body only (generators such as openapi-python-client cannot take NDJSON bodies) and says so.
+RECORD_TEXT = (MEDIA_TYPE, TEXT)
+VERIFY_TAKES = ("Checks a match record: hash chain, seed commitment, rules version, fold, every decision re-decided, "
+                "outcome. The body is `{\"record\": \"<the NDJSON text of GET /v1/matches/{id}/export>\"}`, or that "
+                "text as is, sent with `Content-Type: application/x-ndjson` (or `text/plain`). No credentials needed.")
 Version = Annotated[int | None, Parameter(ge=1, le=2_147_483_647,
                                           description="The version (event number) to show; default: the last")]
 
@@ -38,6 +43,9 @@ class AuditController(Controller):
                  version: Version = None) -> MatchStateAt:
         """The state after event `version`, as the caller may see it (seat token: that seat; none: a spectator).
 
+        Every field is as of that version (status, seats and their players, to move, deadlines, resignations,
+        outcome) but `latest_version`, the match's version now.
+
         Once the match has ended its record is public: `game_state` then holds the whole state (every hand and
         deck order) at that version. During set-up (version 1 up to the last set-up event, one atomic append)
         there is no table yet: `view` is null and no one is to move.
@@ -47,8 +55,8 @@ class AuditController(Controller):
         record, game, state = moment.record, moment.game, moment.state
         return MatchStateAt(
             id=record.id, game=record.game, version=state.version, latest_version=record.version,
-            status=record.status,  # type: ignore[arg-type]
-            seats=convert.seats(record), you=seat, to_move=match.to_move(game, state) if moment.set_up else [],
+            status=moment.status,  # type: ignore[arg-type]
+            seats=convert.seats_at(state, moment.deadlines()), you=seat, to_move=moment.to_move,
             resigned=list(state.resigned),
             view=msgspec.to_builtins(game.view(state.game_state, seat)) if moment.set_up else None,
             outcome=convert.outcome(state.ended),
@@ -77,12 +85,13 @@ class AuditController(Controller):
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
     @post("/verifications", summary="Verify a match record", operation_id="verifyRecord", status_code=200,
-          sync_to_thread=True,
+          sync_to_thread=True, opt={"text_body": ("record", RECORD_TEXT)}, description=VERIFY_TAKES,
           responses=problem_responses("request-too-large", "unsupported-media-type"))
     def verify(self, data: JSONBody[VerificationRequest]) -> Verdict:
         """Check a record: hash chain, seed commitment, rules version, fold, every decision re-decided, outcome.
 
-        Body: `{"record": "<the NDJSON text of GET /v1/matches/{id}/export>"}`. The answer is always a verdict:
+        Body: `{"record": "<the NDJSON text of GET /v1/matches/{id}/export>"}`, or that text as is, sent as
+        `application/x-ndjson` (or `text/plain`). The answer is always a verdict:
         `ok` is false when a check failed, and `code`, `failed_version` and `message` name the first failing
         event and why. `code` "verified": every check passed; "verified-so-far": a match still being played whose
         chain is intact up to its recorded head and no check failed (the seed and hidden parts are checked after

@@ -1,7 +1,9 @@
-"""For operators and load balancers: liveness, readiness and Prometheus metrics; cheap and unauthenticated."""
+"""For operators and load balancers: liveness, readiness and Prometheus metrics; cheap, and unauthenticated unless the
+operator protects the metrics with a token (TURNSTILE_METRICS_TOKEN)."""
 
 from __future__ import annotations
 
+import hmac
 import logging
 import threading
 from collections.abc import Iterator
@@ -10,16 +12,17 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import msgspec
-from litestar import Controller, Response, get
+from litestar import Controller, Request, Response, get
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 from prometheus_client import CONTENT_TYPE_LATEST
 
+from api.problems import ApiError
 from service import metrics
+from service.queue_status import QueueStatus
 from service.statistics import Statistics
 from store.read_models import Store
 from store.replica import ReplicaReads
-from workers.queue_status import QueueStatus
 
 log = logging.getLogger("turnstile.api")
 # Where readiness asks the store (Operations): threads of their own, so a hung database never holds a probe.
@@ -60,6 +63,7 @@ class Operations:
     multiprocess_dir: str | None = None  # metrics of several processes, summed at scrape (settings.metrics_dir)
     replica: ReplicaReads | None = None
     ready_timeout_s: float = 2.0
+    metrics_token: str | None = None  # settings.metrics_token: /metrics only for the bearer of it
     _asking: Future[Any] | None = field(default=None, init=False, repr=False)
     _lock: Any = field(default_factory=threading.Lock, init=False, repr=False)  # Any: Litestar checks the types
 
@@ -93,6 +97,13 @@ class Operations:
         state: Any = "behind" if applied < known else "ahead"
         return Readiness("not-ready", "ok", state, redis, replica, lag,
                          f"{applied} migrations applied, this code knows {known}")
+
+    def may_scrape(self, authorization: str | None) -> bool:
+        """Whether a scrape showing this Authorization header may read the metrics (anyone, without a token set)."""
+        if self.metrics_token is None:
+            return True
+        scheme, _, secret = (authorization or "").partition(" ")
+        return scheme.lower() == "bearer" and hmac.compare_digest(secret.strip().encode(), self.metrics_token.encode())
 
     def scraped(self) -> Iterator[Any]:
         """The metrics read at scrape time: projections from the store, the queue from Redis."""
@@ -140,7 +151,11 @@ class OperationsController(Controller):
 
     @get("/metrics", summary="Prometheus metrics", operation_id="getMetrics", sync_to_thread=True,
          include_in_schema=False)
-    def metrics(self, ops: Ops) -> Response[bytes]:
-        """Every metric in Prometheus's text format (see the README for what each means)."""
+    def metrics(self, request: Request[Any, Any, Any], ops: Ops) -> Response[bytes]:
+        """Every metric in Prometheus's text format (see the README for what each means); with TURNSTILE_METRICS_TOKEN
+        set, only for `Authorization: Bearer <it>`."""
+        if not ops.may_scrape(request.headers.get("authorization")):
+            raise ApiError(401, "metrics-token-required", "the metrics need the operator's token "
+                                                          "(Authorization: Bearer <TURNSTILE_METRICS_TOKEN>)")
         body = metrics.exposition(ops.multiprocess_dir, [metrics.ScrapeCollector(ops.scraped)])
         return Response(body, media_type=CONTENT_TYPE_LATEST)

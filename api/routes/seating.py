@@ -33,7 +33,7 @@ class SeatingController(Controller):
     tags = ["matches"]
 
     @post("/{match_id:str}/join", summary="Take an open seat", operation_id="joinMatch", status_code=201,
-          sync_to_thread=True, request_max_body_size=MAX_BODY_BYTES, security=[{}],
+          sync_to_thread=True, request_max_body_size=MAX_BODY_BYTES, opt={"private": True},
           responses=problem_responses("unknown-match", "record-corrupt", "wrong-join-code", "seat-taken",
                                       "request-too-large", "unsupported-media-type", *ENTROPY_CONFLICTS))
     def join(self, match_id: MatchId, data: JSONBody[JoinRequest], service: Service) -> JoinedSeat:

@@ -31,6 +31,13 @@ MinPosition = Annotated[int | None, Parameter(le=2**53 - 1,
                                               description="Answer only with data folded at least this far "
                                                           "(e.g. the position a move returned)")]
 
+# What anyone may learn from GET /v1/projections (said in the OpenAPI document).
+PROJECTIONS_SHOW = (
+    "Each projection's position, its lag behind the head of the global log, and the error it stopped on. Public: "
+    "the head and the positions count every event of every match, private and unlisted ones included, so a reader "
+    "can tell that (and how much) the log moved between two reads, never which match moved nor what was played. "
+    "A `position` is what `min_position` of the statistics reads waits for.")
+
 
 def known_game(game: str) -> Game[Any]:
     """The game of the catalog (at its current edition); 404 for a game it does not have."""
@@ -125,7 +132,7 @@ class StatsController(Controller):
         return GameStats(game=game, position=position, **msgspec.structs.asdict(whole), editions=editions)
 
     @get("/v1/projections", summary="Projection status", operation_id="getProjections",
-         sync_to_thread=True, responses=problem_responses())
+         sync_to_thread=True, responses=problem_responses(), description=PROJECTIONS_SHOW)
     def projections(self, stats: Stats) -> ProjectionList:
         """Each projection's position, lag behind the head of the log, and the error it stopped on."""
         head, states = stats.projections()

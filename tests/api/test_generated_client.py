@@ -9,12 +9,14 @@ against a live server.
 from __future__ import annotations
 
 import importlib
+import inspect
 import random
 import socket
 import subprocess
 import sys
 import threading
 import time
+import typing
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -26,9 +28,9 @@ from api.openapi_games import view_components
 from api.openapi_schema import OPENAPI_PATH
 from domain.catalog import GAMES
 from domain.engine import Game, setups
+from service.runner import catch_up
 from service.tokens import new_secret, secret_hash
 from store.factory import open_store
-from workers.runner import catch_up
 
 GENERATOR_CONFIG = "post_hooks: []\n"  # no formatter run: it is not what is tested, and may not be on PATH
 
@@ -173,3 +175,12 @@ def test_a_generated_client_plays_a_seats_entropy_match_from_start_to_end(genera
     record = api(generated, "audit.export_record").sync(created.id, client=app)
     verdict = api(generated, "audit.verify_record").sync(client=app, body=models.VerificationRequest(record=record))
     assert verdict.code == "verified", verdict.message
+
+
+def test_operations_that_take_no_credential_are_offered_on_the_plain_client(generated: ModuleType) -> None:
+    """Taking an open seat needs only its join code: the generated function takes a plain `Client`, as reading the
+    games, the statistics and verifying do. (Operations whose token is optional declare `[{}, {"bearer": []}]`;
+    openapi-python-client up to 0.29 still asks for an `AuthenticatedClient` there: its issue #1372.)"""
+    for name in ("matches.join_match", "games.list_games", "audit.verify_record"):
+        annotation = inspect.signature(api(generated, name).sync).parameters["client"].annotation
+        assert generated.Client in typing.get_args(annotation), (name, annotation)

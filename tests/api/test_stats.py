@@ -7,10 +7,10 @@ from typing import Any
 
 from litestar.testing import TestClient
 
+from service.runner import catch_up
 from store.base import NewEvent
 from tests.api.conftest import bearer
 from tests.api.http_play import create, play_to_end
-from workers.runner import catch_up
 
 GAME = "expect-delays"
 SHORT = {"max_turns": 12}

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
+from service.runner import catch_up
 from service.tokens import new_secret, secret_hash
 from store.base import EventStore
 from store.chain import canonical
 from tests.api.conftest import bearer
 from tests.api.http_play import play_to_end
-from workers.runner import catch_up
 
 GAME = "expect-delays"
 READS = ("", "/events", "/state", "/export")

@@ -20,12 +20,12 @@ from domain.catalog import by_slug
 from domain.rng import mixed_seed, seed_commitment
 from service.audit import Audit
 from service.records import parse_record
+from service.runner import catch_up
 from store.base import EventStore, StoredEvent
 from store.chain import commitment, committed_event_hash, event_salt
 from tests.api.conftest import bearer
 from tests.api.http_play import create, play_moves, play_to_end
 from tests.store.conftest import Harness
-from workers.runner import catch_up
 
 GAME = "expect-delays"
 

@@ -5,7 +5,6 @@ deadlines have passed on the real clock: nothing sleeps."""
 from __future__ import annotations
 
 import os
-import secrets
 import subprocess
 import sys
 import threading
@@ -19,11 +18,11 @@ import store.postgres
 import store.sqlite
 from api.asgi import create
 from service.matches import MatchService
+from service.notify import InProcessNotifier
 from settings import Settings
 from store.base import utc_now
 from store.factory import open_store
 from tests.workers.processes import ROOT
-from workers.notify import InProcessNotifier
 
 
 def backdated(service: MatchService, monkeypatch: pytest.MonkeyPatch) -> str:
@@ -36,7 +35,7 @@ def backdated(service: MatchService, monkeypatch: pytest.MonkeyPatch) -> str:
     return created.record.id
 
 
-def test_the_worker_records_the_timeouts_due(pg_clean_url: str, redis_url: str,
+def test_the_worker_records_the_timeouts_due(pg_clean_url: str, redis_url: str, rq_queue: str,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """`turnstile worker --burst` sweeps once: the overdue match ends `timed-out`."""
     shared = open_store(pg_clean_url)
@@ -44,7 +43,7 @@ def test_the_worker_records_the_timeouts_due(pg_clean_url: str, redis_url: str,
         service = MatchService(shared)
         match_id = backdated(service, monkeypatch)
         env = {"TURNSTILE_DATABASE_URL": pg_clean_url, "TURNSTILE_REDIS_URL": redis_url,
-               "TURNSTILE_QUEUE": f"test-deadlines-{secrets.token_hex(4)}", "PYTHONPATH": str(ROOT)}
+               "TURNSTILE_QUEUE": rq_queue, "PYTHONPATH": str(ROOT)}
         done = subprocess.run([sys.executable, "-m", "cli", "worker", "--burst"], cwd=ROOT, timeout=60,
                               env={**os.environ, **env}, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr

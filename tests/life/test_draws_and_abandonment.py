@@ -15,10 +15,10 @@ from service.audit import Audit
 from service.deadlines import abandon, at, sweep
 from service.matches import MatchService
 from service.records import encode_record
+from service.runner import catch_up
 from service.verify import verify_text
 from tests.life.conftest import bearer
 from tests.life.test_deadlines import clock, create, events
-from workers.runner import catch_up
 
 
 def send(life: dict[str, Any], created: dict[str, Any], seat: int, move: dict[str, Any]) -> Any:

@@ -12,10 +12,10 @@ import pytest
 from projections.catalog import PROJECTIONS
 from projections.log import fold_all
 from service.matches import MatchService
+from service.runner import log_entry
 from service.seating import SeatTaken, join
 from service.verify import verify_text
 from tests.life.conftest import bearer
-from workers.runner import log_entry
 
 
 def open_match(life: dict[str, Any], game: str = "expect-delays", seats: list[Any] | None = None,

@@ -11,11 +11,11 @@ from litestar.testing import TestClient
 
 from api.app import create_app
 from api.routes.ops import Operations
+from service.queue_status import QueueStatus
 from settings import Settings
 from store.factory import open_store
 from tests.ops.replica_copy import Proxy
 from tests.workers.processes import HungListener, free_port
-from workers.queue_status import QueueStatus
 
 
 def test_healthz_and_the_old_health_answer_ok(client: TestClient) -> None:

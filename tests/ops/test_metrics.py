@@ -94,3 +94,35 @@ def test_a_version_conflict_between_writers_is_counted(client: TestClient, sqlit
 
 def test_process_exited_is_harmless_without_a_shared_folder() -> None:
     process_exited(None, 12345)
+
+
+def test_the_operator_may_protect_the_metrics_with_a_token(sqlite_store: Any) -> None:
+    """The attack: /metrics told anyone the global event count, which moves when a private match moves. With
+    TURNSTILE_METRICS_TOKEN set, a scrape without it (or with another token) is refused and reveals nothing."""
+    from api.app import create_app
+    from api.routes.ops import Operations
+
+    app = create_app(sqlite_store, operations=Operations(sqlite_store, metrics_token="scrape-secret"))
+    with TestClient(app) as client:
+        for headers in ({}, bearer("guess"), {"Authorization": "scrape-secret"}):
+            refused = client.get("/metrics", headers=headers)
+            assert (refused.status_code, refused.json()["code"]) == (401, "metrics-token-required")
+            assert "turnstile_log_head_position" not in refused.text
+        scraped = client.get("/metrics", headers=bearer("scrape-secret"))
+        assert scraped.status_code == 200 and "turnstile_log_head_position" in scraped.text
+
+
+def test_the_metrics_token_comes_from_the_settings(tmp_path: Any, monkeypatch: Any) -> None:
+    from api.asgi import create
+    from settings import Settings
+
+    app = create(Settings(database_url=f"sqlite:///{tmp_path / 'm.db'}", metrics_token="from-env"))
+    with TestClient(app) as client:
+        assert client.get("/metrics").status_code == 401
+        assert client.get("/metrics", headers=bearer("from-env")).status_code == 200
+
+
+def test_the_projection_status_says_what_its_head_reveals(client: TestClient) -> None:
+    document = client.get("/schema/openapi.json").json()
+    described = document["paths"]["/v1/projections"]["get"]["description"]
+    assert "private and unlisted ones included" in described and "never which match" in described

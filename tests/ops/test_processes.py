@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import secrets
 import subprocess
 import sys
 import threading
@@ -68,12 +67,12 @@ def test_two_processes_metrics_are_summed_and_sigterm_ends_streams_at_once(tmp_p
         api.kill()
 
 
-def test_worker_burst_catches_up_once_and_exits(pg_clean_url: str, redis_url: str) -> None:
+def test_worker_burst_catches_up_once_and_exits(pg_clean_url: str, redis_url: str, rq_queue: str) -> None:
     store = open_store(pg_clean_url)
     try:
         play_matches(store, 2, seed=5)
         env = {"TURNSTILE_DATABASE_URL": pg_clean_url, "TURNSTILE_REDIS_URL": redis_url,
-               "TURNSTILE_QUEUE": f"test-burst-{secrets.token_hex(4)}", "PYTHONPATH": str(ROOT)}
+               "TURNSTILE_QUEUE": rq_queue, "PYTHONPATH": str(ROOT)}
         done = subprocess.run([sys.executable, "-m", "cli", "worker", "--burst"], cwd=ROOT, timeout=60,
                               env={**os.environ, **env}, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr

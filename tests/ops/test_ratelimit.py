@@ -13,6 +13,7 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
+from api.credentials import Credentials
 from api.ratelimit import Limit, Limits, MemoryBuckets, RateLimiter, RedisBuckets
 from service.metrics import RATE_LIMIT_FAIL_OPEN, RATE_LIMITED
 from settings import Settings
@@ -49,7 +50,7 @@ def test_an_app_at_its_limit_gets_429_while_another_apps_moves_go_on(sqlite_stor
     generous = Limits(app=Limit(0.5, 3), seat=Limit(100, 100), address=Limit(100, 100))
     with TestClient(create_app(sqlite_store, limiter=RateLimiter(generous))) as client:
         key_a, key_b = new_key(sqlite_store, "a"), new_key(sqlite_store, "b")
-        for _ in range(3):
+        for _ in range(4):  # the first is paid by the address (the key is looked up then), three by the key
             assert client.post("/v1/matches", json=GAME, headers=bearer(key_a)).status_code == 201
         before = len(sqlite_store.list_matches(limit=100))
         refused = client.post("/v1/matches", json=GAME, headers=bearer(key_a))
@@ -69,16 +70,66 @@ def test_an_app_at_its_limit_gets_429_while_another_apps_moves_go_on(sqlite_stor
 
 
 def test_a_seat_token_and_an_address_have_buckets_of_their_own(sqlite_store: Any) -> None:
+    """A credential's first request is paid by the address (it is looked up then); from then on its own bucket."""
     with TestClient(create_app(sqlite_store, limiter=RateLimiter(TIGHT))) as client:
-        created = create(client, new_key(sqlite_store, "c"), "expect-delays", 2)
-        spectator = [client.get(f"/v1/matches/{created['id']}").status_code for _ in range(4)]
-        assert spectator == [200, 200, 200, 429]
+        created = create(client, new_key(sqlite_store, "c"), "expect-delays", 2)  # the address pays: 2 left
         seat_token = created["seats"][0]["token"]
         seat_reads = [client.get(f"/v1/matches/{created['id']}", headers=bearer(seat_token)).status_code
-                      for _ in range(4)]
-        assert seat_reads == [200, 200, 200, 429]
+                      for _ in range(5)]
+        assert seat_reads == [200, 200, 200, 200, 429]  # the first from the address (1 left), then 3 of its own
+        spectator = [client.get(f"/v1/matches/{created['id']}").status_code for _ in range(2)]
+        assert spectator == [200, 429]
         assert client.get("/healthz").status_code == 200 and client.get("/readyz").status_code == 200
         assert client.get("/schema/openapi.json").status_code == 200  # only /v1/ is limited
+
+
+ATTACKED = ["/v1/games", "/v1/matches", "/v1/leaderboards/expect-delays", "/v1/matches/{id}",
+            "/v1/matches/{id}/events"]
+
+
+@pytest.mark.parametrize("path", ATTACKED)
+def test_made_up_bearer_tokens_count_against_the_callers_address(sqlite_store: Any, path: str) -> None:
+    """The attack: a fresh random token per request once bought a fresh bucket. At 1/s, burst 5, 20 requests with
+    20 made-up tokens (app-key-shaped and seat-token-shaped) now share the address's bucket: most get 429."""
+    limits = Limits(app=Limit(1, 5), seat=Limit(1, 5), address=Limit(1, 5))
+    with TestClient(create_app(sqlite_store, limiter=RateLimiter(limits))) as client:
+        created = create(client, new_key(sqlite_store, "e"), "expect-delays", 2)
+        time.sleep(1.1)  # one token back for the address
+        url = path.format(id=created["id"])
+        statuses = [client.get(url, headers=bearer(f"{prefix}_{secrets.token_urlsafe(24)}")).status_code
+                    for prefix in ("app", "seat") * 10]
+    assert statuses.count(429) >= 14, statuses
+
+
+def test_a_made_up_verification_is_limited_before_the_record_is_checked(sqlite_store: Any) -> None:
+    """POST /v1/verifications (the most expensive call) with a made-up token per request: the address pays."""
+    limits = Limits(app=Limit(1, 5), seat=Limit(1, 5), address=Limit(1, 5))
+    with TestClient(create_app(sqlite_store, limiter=RateLimiter(limits))) as client:
+        statuses = [client.post("/v1/verifications", content=b"{}", headers={
+            **bearer(f"app_{secrets.token_urlsafe(24)}"), "Content-Type": "application/json"}).status_code
+            for _ in range(20)]
+    assert statuses.count(429) >= 14, statuses
+
+
+def test_a_made_up_token_is_looked_up_once_then_remembered(sqlite_store: Any) -> None:
+    """The failed lookup is cheap: the same made-up token asks the store once, however often it is shown."""
+    asked: list[str] = []
+
+    class Counting:
+        def app_key_name(self, key_hash: str) -> str | None:
+            asked.append(key_hash)
+            return None
+
+        def get_match(self, match_id: str) -> None:
+            asked.append(match_id)
+
+    credentials = Credentials(Counting())
+    limiter = RateLimiter(Limits(address=Limit(100, 100)))
+    scope = {"type": "http", "path": "/v1/games", "client": ("10.0.0.1", 1),
+             "headers": [(b"authorization", b"Bearer app_made-up")]}
+    for _ in range(10):
+        asyncio.run(limiter.check(scope, credentials))  # type: ignore[arg-type]
+    assert len(asked) == 1
 
 
 @pytest.fixture
@@ -133,3 +184,17 @@ def test_refusals_are_counted_by_caller_kind(sqlite_store: Any) -> None:
         for _ in range(5):
             client.get("/v1/games")
     assert RATE_LIMITED.labels("address")._value.get() - before == 2
+
+
+def test_a_seat_token_shown_first_off_its_match_is_still_recognised_on_it(sqlite_store: Any) -> None:
+    """A client that sends its seat token on every call (a generated authenticated client) is not taken for a
+    made-up token once it reaches its match: off a match's paths a seat token is not looked up at all."""
+    limits = Limits(app=Limit(100, 100), seat=Limit(100, 100), address=Limit(0.001, 3))
+    with TestClient(create_app(sqlite_store, limiter=RateLimiter(limits))) as client:
+        created = client.app.state.service.create("expect-delays", ["ada", "bob"], None, owner="e")
+        token = created.tokens[0]
+        assert token is not None
+        assert client.get("/v1/games", headers=bearer(token)).status_code == 200  # the address pays: 2 left
+        reads = [client.get(f"/v1/matches/{created.record.id}", headers=bearer(token)).status_code for _ in range(6)]
+        assert reads == [200] * 6  # the first paid by the address (1 left), then the seat's own bucket
+        assert [client.get("/v1/games").status_code for _ in range(2)] == [200, 429]

@@ -19,6 +19,7 @@ from litestar.testing import TestClient
 from api.app import create_app
 from api.asgi import open_replica
 from service import metrics
+from service.runner import catch_up
 from settings import Settings
 from store.base import StoreUnavailable
 from store.postgres import PostgresStore
@@ -28,7 +29,6 @@ from tests.api.http_play import create, play_moves, play_to_end
 from tests.ops.conftest import new_key
 from tests.ops.replica_copy import Proxy, sync
 from tests.ops.test_metrics import samples, value
-from workers.runner import catch_up
 
 GAME = "expect-delays"
 SHORT = {"max_turns": 12}

@@ -5,7 +5,6 @@ in the log once, every record verifies, projections equal a rebuild, and both AP
 from __future__ import annotations
 
 import random
-import secrets
 import threading
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -83,9 +82,9 @@ class Drill:
                 self.halfway.set()
 
 
-def test_two_apis_and_two_workers_survive_losing_one_of_each(pg_clean_url: str, redis_url: str,
+def test_two_apis_and_two_workers_survive_losing_one_of_each(pg_clean_url: str, redis_url: str, rq_queue: str,
                                                              tmp_path: Path) -> None:
-    queue = f"test-drill-{secrets.token_hex(4)}"
+    queue = rq_queue
     env = {"TURNSTILE_DATABASE_URL": pg_clean_url, "TURNSTILE_REDIS_URL": redis_url, "TURNSTILE_QUEUE": queue}
     store = open_store(pg_clean_url)
     key = new_key(store, "drill")

@@ -141,3 +141,18 @@ def test_a_seats_entropy_match_is_dealing_until_its_deal_and_neither_entropy_nor
     log.add("m1", "game.move", {})
     summary = docs_of(match_summaries.PROJECTION, log).get("summary", "m1")
     assert summary is not None and summary["moves"] == 1
+
+
+def test_end_reasons_are_counted_by_code_with_the_detail_left_out() -> None:
+    """Mass Transit writes the turns and Commuters into its reason: each loss was its own bucket."""
+    log = Log()
+    details = ["team-lost: seat 0 could not play two cards; 0 of 6 Commuters home in 16 turns",
+               "team-lost: seat 1 could not play two cards; 2 of 6 Commuters home in 9 turns",
+               "team-won: all 6 Commuters home in 12 turns"]
+    for n, reason in enumerate(details):
+        log.started(f"m{n}", "mass-transit", ["ada", "bob"]).ended(f"m{n}", [1, 1], [0, 0], reason=reason,
+                                                                     cooperative=True, team_won="won" in reason)
+    game = docs_of(game_stats.PROJECTION, log).get("game", "mass-transit")
+    assert game is not None and game["end_reasons"] == {"team-lost": 2, "team-won": 1}
+    summary = docs_of(match_summaries.PROJECTION, log).get("summary", "m0")
+    assert summary is not None and summary["end_reason"] == details[0], "a match keeps its whole reason"

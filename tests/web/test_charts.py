@@ -12,10 +12,10 @@ from litestar.testing import TestClient
 
 from api.app import create_app
 from domain.catalog import by_slug
+from service.runner import catch_up
 from service.simulate import play_random_match
 from store.factory import open_store
 from tests.web.tables import all_with, parse, values
-from workers.runner import catch_up
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from workers.webhook_http import READ_CAP, post, sign
+from service.webhook_http import READ_CAP, post, sign
 
 
 class Odd(BaseHTTPRequestHandler):

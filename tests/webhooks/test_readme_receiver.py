@@ -9,8 +9,8 @@ from http.server import HTTPServer
 from pathlib import Path
 from typing import Any
 
+from service.webhook_http import sign
 from tests.webhooks.conftest import Hooked
-from workers.webhook_http import sign
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
 

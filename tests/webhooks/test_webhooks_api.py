@@ -12,11 +12,11 @@ from litestar.testing import TestClient
 
 from api.app import create_app
 from service.tokens import new_secret, secret_hash
+from service.webhook_http import RefusedTarget, target
 from service.webhooks import BadWebhookUrl, Webhooks
 from store.factory import open_store
 from store.read_models import Store
 from tests.api.conftest import bearer
-from workers.webhook_http import RefusedTarget, target
 
 HOOK = {"url": "http://127.0.0.1:9/hook", "kinds": ["turn", "match.ended"]}
 

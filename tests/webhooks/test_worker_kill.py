@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
-
 from service.matches import MatchService
 from service.webhooks import Webhooks
 from store.factory import open_store
@@ -16,7 +14,7 @@ FAST = {"TURNSTILE_WEBHOOK_ALLOW_PRIVATE": "1", "TURNSTILE_WEBHOOK_POLL_S": "0.0
 
 
 def test_a_worker_killed_mid_delivery_is_followed_by_a_redelivery_with_the_same_id(pg_clean_url: str,
-                                                                                   redis_url: str,
+                                                                                   redis_url: str, rq_queue: str,
                                                                                    receiver: Receiver) -> None:
     store = open_store(pg_clean_url)
     try:
@@ -25,7 +23,7 @@ def test_a_worker_killed_mid_delivery_is_followed_by_a_redelivery_with_the_same_
         hook = Webhooks(store, allow_private=True).create("app-k", receiver.url(hanging, hang=True),
                                                          ["match.created"])
         MatchService(store).create("metro-x", ["a"], None, owner="app-k")
-        queue = f"test-{secrets.token_hex(4)}"
+        queue = rq_queue
         doomed = WorkerProcess(pg_clean_url, redis_url, queue, **FAST)
         doomed.start()
         try:

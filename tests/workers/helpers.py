@@ -9,8 +9,8 @@ from domain.catalog import by_slug
 from projections.catalog import PROJECTIONS
 from projections.log import MemoryDocs, Projection, fold_all
 from service.matches import MatchService
+from service.runner import log_entry
 from service.simulate import play_random_match
-from workers.runner import log_entry
 
 PLAYERS = ["ada", "bob", "cy", "di"]
 

@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from workers.breaker import CircuitBreaker
+from service.breaker import CircuitBreaker
 
 
 class Clock:

@@ -15,11 +15,11 @@ import pytest
 
 from domain.catalog import by_slug
 from service.matches import MatchService
+from service.notify import RQNotifier
 from service.simulate import timed_moves
 from settings import Settings
 from tests.workers.helpers import PLAYERS, SHORT
 from tests.workers.processes import HungListener, RedisServer, wait_until
-from workers.notify import RQNotifier
 
 TIMEOUT_S = 1.0  # long on purpose: a move that waited on Redis even once would stand out
 MOVES = 20

@@ -6,9 +6,9 @@ import threading
 from typing import Any
 
 from projections.catalog import PROJECTIONS
+from service.runner import LogPages, catch_up, rebuild, rebuild_all, run_batch
 from store.base import NewEvent
 from tests.workers.helpers import assert_tables_equal_a_fresh_fold, play_matches
-from workers.runner import LogPages, catch_up, rebuild, rebuild_all, run_batch
 
 
 def test_catching_up_in_small_batches_equals_one_fold_of_the_log(store: Any) -> None:

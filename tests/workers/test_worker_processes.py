@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from service.matches import MatchService
+from service.notify import RQNotifier
 from settings import Settings
 from store.factory import open_store
 from tests.workers.helpers import assert_tables_equal_a_fresh_fold, play_matches
 from tests.workers.processes import RedisServer, WorkerProcess, wait_until
-from workers.notify import RQNotifier
 
 
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
@@ -39,11 +39,11 @@ def caught_up(store: Any) -> bool:
     return len(checkpoints) == 4 and all(c.position == head for c in checkpoints)
 
 
-def test_a_worker_killed_mid_batch_loses_nothing_and_counts_nothing_twice(shared_store: Any,
-                                                                          redis_url: str) -> None:
+def test_a_worker_killed_mid_batch_loses_nothing_and_counts_nothing_twice(shared_store: Any, redis_url: str,
+                                                                          rq_queue: str) -> None:
     """SIGKILL while a batch is open: its transaction rolls back; a new worker finishes the job exactly."""
     url, store = shared_store
-    queue = f"test-{secrets.token_hex(4)}"
+    queue = rq_queue
     play_matches(store, 3, seed=11)
     slow = WorkerProcess(url, redis_url, queue, TURNSTILE_PROJECTION_BATCH="400", TURNSTILE_PROJECTION_DELAY_S="0.02")
     slow.start()

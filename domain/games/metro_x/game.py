@@ -13,7 +13,12 @@ GAME: Game[State] = Game(
     min_seats=1,
     max_seats=6,
     default_data=("solo_rating: invented solo score bands (the printed table was lost)",),
-    deviations=(),
+    deviations=(
+        "a Free Space card may be declined (metro-x.pass: cross off nothing), as any card may mark fewer stations "
+        "(reading 4); the rulebook says only 'cross off any one empty station'",
+        "a Transfer may be used without writing its number (metro-x.mark-transfer with write_number false: only the "
+        "X in a window, reading 13); the rulebook describes a Transfer with its number written",
+    ),
     rules_version=editions.EDITIONS[-1].rules_version,
     editions=editions.EDITIONS,
     sample_setups=((2, {"map": "tube-town"}), (1, {"map": "metro-city"}), (6, {"map": "metro-city"})),

@@ -19,9 +19,9 @@ from datetime import UTC, datetime
 
 import msgspec
 
+from service.webhook_http import Answer, post, sign
 from settings import Settings
 from store.webhooks import Attempt, Claimed, WebhookStore
-from workers.webhook_http import Answer, post, sign
 
 log = logging.getLogger("turnstile.webhooks")
 MAX_BACKOFF_S = 3600.0  # retries are never further apart than an hour, so a receiver back up is served soon

@@ -48,12 +48,37 @@ def sign(secret: str, timestamp: int, body: bytes) -> str:
     return f"t={timestamp},v1={digest}"
 
 
+# IPv6 prefixes whose last 32 bits are an IPv4 address: IPv4-compatible (::/96, RFC 4291 2.5.5.1),
+# IPv4-translated (::ffff:0:0:0/96, RFC 2765), NAT64 (64:ff9b::/96, RFC 6052; 64:ff9b:1::/48, RFC 8215).
+EMBEDDING = tuple(ipaddress.ip_network(net) for net in ("::/96", "::ffff:0:0:0/96", "64:ff9b::/96", "64:ff9b:1::/48"))
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address carries (mapped, compatible, translated, NAT64, 6to4, Teredo), if any.
+
+    Python 3.11 decodes only the mapped, 6to4 and Teredo forms and calls e.g. `64:ff9b::7f00:1` global: a receiver
+    there reaches 127.0.0.1 through a NAT64 gateway, so each form is judged by the IPv4 address inside it."""
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    if ip.sixtofour is not None:  # 2002::/16: the IPv4 address is bits 16-47
+        return ip.sixtofour
+    if ip.teredo is not None:  # 2001::/32: the client's IPv4 address is the last 32 bits, inverted
+        return ip.teredo[1]
+    if any(ip in net for net in EMBEDDING):
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return None
+
+
 def allowed(address: str, allow_private: bool) -> bool:
-    """Whether webhooks may go to this IP address: global ones always, others only when the operator allows."""
+    """Whether webhooks may go to this IP address: global ones always, others only when the operator allows; an IPv6
+    address embedding an IPv4 one is judged by both."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])
     if ip.is_multicast or ip.is_unspecified:
         return False
-    return allow_private or ip.is_global
+    if allow_private:
+        return True
+    inner = embedded_ipv4(ip) if isinstance(ip, ipaddress.IPv6Address) else None
+    return ip.is_global and (inner is None or inner.is_global)
 
 
 def target(url: str, allow_private: bool) -> Target:

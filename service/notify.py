@@ -7,9 +7,9 @@ import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from service.breaker import CircuitBreaker
+from service.runner import BATCH, catch_up
 from settings import Settings
-from workers.breaker import CircuitBreaker
-from workers.runner import BATCH, catch_up
 
 log = logging.getLogger("turnstile.workers")
 
