@@ -2,8 +2,8 @@
 
 A rules change that would make old records unverifiable fails here the day it is made. A deliberate change is a
 new rules edition (README, "Changing a rule"): old records keep verifying under the edition they were played by, so
-record a match of the new edition beside them; never edit a record by hand. `tests/corpus/scheme1/` keeps records of the first record
-format (hashes over full events, no commitments): the verifier must keep reading them.
+record a match of the new edition beside them; never edit a record by hand. `tests/corpus/scheme1/` keeps records of
+the first record format (hashes over full events, no commitments): the verifier must keep reading them.
 """
 
 from __future__ import annotations
