@@ -23,7 +23,8 @@ from api.routes.audit import MatchId, Version
 from api.routes.stats import known_game, win_rates
 from api.web import charts
 from api.web.draw import drawing
-from api.web.svg import not_set_up
+from api.web.svg import Moment, not_set_up
+from domain import match
 from projections import game_stats, player_stats, ratings
 
 STATIC = Path(__file__).parent / "static"
@@ -90,8 +91,12 @@ class WebController(Controller):
         if not moment.set_up:
             body = not_set_up(title)
         else:
-            view = msgspec.to_builtins(moment.game.view(moment.state.game_state, seat))
-            body = drawing(moment.record.game)(view)
+            state = moment.state
+            view = msgspec.to_builtins(moment.game.view(state.game_state, seat))
+            ended = state.ended.reason if state.ended is not None else None
+            told = Moment(names=state.players, to_move=tuple(match.to_move(moment.game, state)), version=state.version,
+                          ended=ended)
+            body = drawing(moment.record.game)(view, told)
         return Response(body, media_type=SVG, headers={**PRIVATE_HEADERS, "X-Turnstile-Version":
                                                        str(moment.state.version)})
 

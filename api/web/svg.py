@@ -5,6 +5,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
+import msgspec
+
 NS = "http://www.w3.org/2000/svg"
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
 
@@ -12,6 +14,40 @@ PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e
 def seat_colour(seat: int | None) -> str:
     """The colour a seat is drawn in everywhere (grey for nobody)."""
     return "#999999" if seat is None or seat < 0 else PALETTE[seat % len(PALETTE)]
+
+
+class Moment(msgspec.Struct, frozen=True, kw_only=True):
+    """What a picture says besides the view: the players' names, who is to move and whether the match is over, all
+    as of the version drawn (the same `to_move` as GET /v1/matches/{id}/state at that version)."""
+
+    names: tuple[str, ...]
+    to_move: tuple[int, ...]
+    version: int
+    ended: str | None = None  # the end's reason, once the version drawn is the end
+
+    def name(self, seat: int | None) -> str:
+        """`Ada (seat 0)`; `nobody` for no seat."""
+        if seat is None or not 0 <= seat < len(self.names):
+            return "nobody"
+        return f"{self.names[seat] or 'open'} (seat {seat})"
+
+    def short(self, seat: int) -> str:
+        """The player's name alone (`seat N` when it has none)."""
+        return self.names[seat] if 0 <= seat < len(self.names) and self.names[seat] else f"seat {seat}"
+
+    def status(self, verb: str = "to act") -> str:
+        """`Ada (seat 0) to act`, `Ada (seat 0) and Grace (seat 1) to act`, or how the match ended."""
+        if self.ended is not None:
+            return f"match over ({self.ended})"
+        if not self.to_move:
+            return "nobody to act"
+        seats = [self.name(seat) for seat in self.to_move]
+        return f"{', '.join(seats[:-1])} and {seats[-1]} {verb}" if len(seats) > 1 else f"{seats[0]} {verb}"
+
+    def attrs(self) -> dict[str, Any]:
+        """Attributes for the picture's root: the version drawn and who is to move (space-separated seats)."""
+        return {"data_version": self.version, "data_to_move": " ".join(map(str, self.to_move)),
+                "data_ended": "true" if self.ended is not None else "false"}
 
 
 def _attrs(attrs: dict[str, Any]) -> dict[str, str]:

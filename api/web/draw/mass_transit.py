@@ -4,21 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.web.svg import Svg, hand, seat_colour
+from api.web.svg import Moment, Svg, hand, seat_colour
 
 CARD_W = 54
 
 
-def draw(view: dict[str, Any]) -> str:
+def draw(view: dict[str, Any], moment: Moment) -> str:
     """The table as the view shows it."""
     routes = view["routes"]
     longest = max((len(r) for r in routes), default=0)
     width = max(760, 140 + (CARD_W + 6) * (longest + 1))
     height = 80 + 56 * len(routes) + 40 * len(view["hand_sizes"]) + 80
-    svg = Svg(width, height, title="Mass Transit table", data_game="mass-transit", data_status=view["status"])
-    svg.text(16, 24, f"Turn {view['turn']} · seat {view['active']} to play · commuters home {view['home']} · "
+    svg = Svg(width, height, title="Mass Transit table", data_game="mass-transit", data_status=view["status"],
+              **moment.attrs())
+    svg.text(16, 24, f"Turn {view['turn']} · {moment.status('to play')} · commuters home {view['home']} · "
                      f"deck {view['deck_size']} · discards {len(view['discards'])} · {view['status']}", 14,
-             data_home=view["home"])
+             data_home=view["home"], data_header="")
     riders = {c["route"]: c for c in view["commuters"]}
     y = 60
     for index, cards in enumerate(routes):
@@ -26,8 +27,8 @@ def draw(view: dict[str, Any]) -> str:
         y += 56
     for seat, size in enumerate(view["hand_sizes"]):
         with svg.group(data_seat=seat, data_hand_size=size):
-            svg.text(16, y + 16, f"Seat {seat}: {size} cards in hand", 13, fill=seat_colour(seat),
-                     font_weight="bold" if seat == view["active"] else None)
+            svg.text(16, y + 16, f"{moment.name(seat)}: {size} cards in hand", 13, fill=seat_colour(seat),
+                     font_weight="bold" if seat in moment.to_move else None)
         y += 40
     hand(svg, None if view["seat"] is None else view["hand"], y, urgent=frozenset(view["urgent_in_hand"]))
     return svg.tostring()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.web.svg import Svg, seat_colour
+from api.web.svg import Moment, Svg, seat_colour
 from domain.games.metro_x.components import BOARDS
 
 CELL = 22
@@ -18,28 +18,29 @@ def _at(station: str) -> tuple[float, float]:
     return 20 + CELL * float(x), 60 + CELL * float(y)
 
 
-def draw(view: dict[str, Any]) -> str:
+def draw(view: dict[str, Any], moment: Moment) -> str:
     """Every seat's sheet over the map, and the face-up card."""
     sheets = view["sheets"]
-    svg = Svg(max(MAP_W * len(sheets), 420), MAP_H + 40, title="Metro X table", data_game="metro-x")
+    svg = Svg(max(MAP_W * len(sheets), 420), MAP_H + 40, title="Metro X table", data_game="metro-x",
+              **moment.attrs())
     card = view["card"]
     svg.text(16, 22, f"{view['title']} · turn {view['turn']} · card {card['id']} ({card['kind']} {card['value']}) "
-                     f"· deck {view['deck_left']} · windows left {view['windows_left']}", 13,
-             data_face_up=card["id"], data_turn=view["turn"])
+                     f"· deck {view['deck_left']} · windows left {view['windows_left']} · {moment.status()}", 13,
+             data_face_up=card["id"], data_turn=view["turn"], data_header="")
     for index, sheet in enumerate(sheets):
         with svg.group(data_seat=sheet["seat"], data_score=sheet["score"]["total"],
                        transform=f"translate({index * MAP_W},0)"):
-            _sheet(svg, view["map"], sheet, sheet["seat"] in view["to_move"])
+            _sheet(svg, view["map"], sheet, sheet["seat"] in moment.to_move, moment)
     if view["my_choice"] is not None:
         svg.text(16, MAP_H + 30, f"Your sealed choice: {view['my_choice']}", 12, data_zone="my-choice")
     return svg.tostring()
 
 
-def _sheet(svg: Svg, map_slug: str, sheet: dict[str, Any], to_move: bool) -> None:
+def _sheet(svg: Svg, map_slug: str, sheet: dict[str, Any], to_move: bool, moment: Moment) -> None:
     """One seat's map."""
     board = BOARDS[map_slug]
     colour = seat_colour(sheet["seat"])
-    svg.text(20, 44, f"Seat {sheet['seat']}: {sheet['score']['total']} points"
+    svg.text(20, 44, f"{moment.name(sheet['seat'])}: {sheet['score']['total']} points"
                      f"{' · to move' if to_move else ''}{' · sealed' if sheet['submitted'] else ''}", 13, fill=colour)
     for route in board.routes:
         points = " ".join(f"{x},{y}" for x, y in map(_at, route.stations))
