@@ -55,6 +55,13 @@ def home() -> Redirect:
     return Redirect("/web/")
 
 
+@get("/favicon.ico", include_in_schema=False, sync_to_thread=False)
+def favicon() -> File:
+    """The site's icon (an SVG, which browsers take under this name too)."""
+    return File(STATIC / "favicon.svg", media_type=SVG, content_disposition_type="inline",
+                headers={"Cache-Control": "public, max-age=86400", "X-Content-Type-Options": "nosniff"})
+
+
 class WebController(Controller):
     """Pages for people: the match browser, a match, a game's and a player's statistics."""
 
