@@ -115,7 +115,11 @@ class WebController(Controller):
         doc = stats.game_stats(game)
         if chart == "win-rate.svg":
             rates = sorted(win_rates(doc).items(), key=lambda item: int(item[0]))
-            body = charts.bars("Win rate by seat position", position, [(f"seat {s}", r) for s, r in rates], unit="%")
+            # A cooperative game's seats win or lose together: no seat position wins alone.
+            empty = ("a cooperative game: the seats win or lose together" if doc["cooperative_played"]
+                     else "no finished match yet")
+            body = charts.bars("Win rate by seat position", position, [(f"seat {s}", r) for s, r in rates], unit="%",
+                               seats=True, empty=empty)
         elif chart == "lengths.svg":
             lengths = sorted((int(moves), n) for moves, n in doc.get("lengths", {}).items())
             body = charts.bars("Match length (moves): matches", position, [(str(m), n) for m, n in lengths])

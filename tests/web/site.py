@@ -26,6 +26,9 @@ class Site:
     active: str = ""  # an Expect Delays match in play
     tokens: list[str] = field(default_factory=list)  # its seat tokens, by seat
     crafted: str = ""  # a match one of whose players is named CRAFTED
+    lobby: str = ""  # an Expect Delays match whose seat 1 is open
+    join_code: str = ""  # that seat's join code
+    newcomer: str = "hedy"  # a player whose only match is active
 
 
 def fill(url: str, site: Site) -> None:
@@ -44,6 +47,9 @@ def fill(url: str, site: Site) -> None:
         crafted = service.create("mass-transit", [CRAFTED, "grace"], None)
         site.crafted = crafted.record.id
         play_random_moves(service, site.crafted, rng, 3)
+        lobby = service.create("expect-delays", ["ada", None], {"max_turns": 12})
+        site.lobby, site.join_code = lobby.record.id, str(lobby.join_codes[1])
+        service.create("touched-on", [site.newcomer, "grace"], None)
     finally:
         store.close()
 

@@ -31,7 +31,7 @@ def test_the_browser_lists_matches_and_filters_them(site: Site, page: Any) -> No
     page.goto(site.base + "/")
     assert page.url.endswith("/web/")
     page.wait_for_selector("#matches tbody tr")
-    assert page.locator("#matches tbody tr").count() == len(site.finished) + 2
+    assert page.locator("#matches tbody tr").count() == len(site.finished) + 4
     page.select_option("#game", "terminus")
     page.select_option("select[name=status]", "finished")
     page.click("#filters button[type=submit]")

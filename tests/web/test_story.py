@@ -115,3 +115,29 @@ def test_the_site_has_an_icon(site: Site, page: Any) -> None:
     assert answer.status_code == 200 and answer.headers["content-type"].startswith("image/")
     page.goto(f"{site.base}/web/")
     assert page.get_attribute("link[rel=icon]", "href") == "/favicon.ico"
+
+
+def test_an_open_match_page_follows_joins_live(site: Site, page: Any) -> None:
+    """The page of a match waiting for a player shows the join as it happens, and the table once it starts."""
+    errors = console_errors(page)
+    page.goto(f"{site.base}/web/matches/{site.lobby}")
+    page.wait_for_selector("#players li[data-seat='1']")
+    assert page.is_visible("#live")
+    assert page.text_content("#players li[data-seat='1'] .name") == "open"
+    joined = httpx.post(f"{site.base}/v1/matches/{site.lobby}/join", json={"code": site.join_code, "player": "joan"})
+    assert joined.status_code == 201, joined.text
+    page.wait_for_function("document.querySelector(\"#players li[data-seat='1'] .name\").textContent === 'joan'")
+    page.wait_for_selector("#table svg[data-game='expect-delays']")
+    assert "joan took seat 1." in page.text_content("#log") and errors == []
+
+
+def test_a_player_with_only_active_matches_has_a_page_linking_them(site: Site, page: Any) -> None:
+    """No `unknown-player` error: the page lists the player's matches, linked, and says no statistics yet."""
+    errors = console_errors(page)
+    page.goto(f"{site.base}/web/players/{site.newcomer}")
+    page.wait_for_selector("#matches li a")
+    assert "No finished match yet" in page.text_content("#stats-position")
+    assert page.get_attribute("#status", "data-kind") != "error"
+    page.click("#matches li a")
+    page.wait_for_selector("#table svg[data-game='touched-on']")
+    assert errors == []

@@ -93,6 +93,8 @@ function scrollLog(line) {
   else if (top + line.offsetHeight > log.scrollTop + log.clientHeight) log.scrollTop = top + line.offsetHeight - log.clientHeight;
 }
 
+const SEATING = new Set(["match.seat-joined", "match.started"]);
+
 function onEvent(item) {
   if (page.events.length && item.version <= page.events[page.events.length - 1].version) return;
   const following = page.version === page.latest;
@@ -100,7 +102,21 @@ function onEvent(item) {
   $("log").append(logItem(item));
   page.latest = item.version;
   page.detail.version = item.version;
+  if (SEATING.has(item.event.type)) refreshSeats();
   show(following ? page.latest : page.version);
+}
+
+// A join names a new player (and the last one starts the match): the seats and status are read again.
+async function refreshSeats() {
+  try {
+    const detail = await api(`/v1/matches/${encodeURIComponent(matchId)}`, { token: page.token });
+    if (detail.version < page.detail.version) return;
+    page.detail = detail;
+    drawPlayers([]);
+    show(page.version);
+  } catch (error) {
+    say(`Could not read the seats: ${error.message}`, "error");
+  }
 }
 
 async function onEnded() {
@@ -132,8 +148,10 @@ async function load(at) {
   const wanted = at ?? Number(new URL(location.href).searchParams.get("version") || page.latest);
   await show(wanted);
   audit(matchId, page.detail, page.token);
-  $("live").hidden = page.detail.status !== "active";
-  if (page.detail.status === "active") {
+  // An open match (seats still to fill) is followed too: each join shows at once, and the start lays out the table.
+  const following = page.detail.status === "active" || page.detail.status === "open";
+  $("live").hidden = !following;
+  if (following) {
     page.stream = follow(matchId, page.token, () => page.latest, onEvent, onEnded);
   }
 }
