@@ -36,8 +36,8 @@ def bars(title: str, position: int, items: Sequence[tuple[str, float]], *, unit:
     for index, (label, value) in enumerate(items):
         x, h = LEFT + room * index + room * 0.15, height * value / top
         shown = f"{value * 100:.0f}%" if unit == "%" else f"{value:g}"
-        svg.rect(x, HEIGHT - BOTTOM - h, room * 0.7, h, fill=seat_colour(index % 7) if seats else NEUTRAL, data_label=label,
-                 data_value=round(value, 6))
+        colour = seat_colour(index % 7) if seats else NEUTRAL
+        svg.rect(x, HEIGHT - BOTTOM - h, room * 0.7, h, fill=colour, data_label=label, data_value=round(value, 6))
         svg.text(x, HEIGHT - BOTTOM - h - 4, shown, 11)
         svg.text(x, HEIGHT - BOTTOM + 16, label, 11)
     return svg.tostring()
