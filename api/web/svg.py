@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -111,8 +112,9 @@ class _Group:
 
 
 def hand(svg: Svg, cards: list[str] | None, y: float, *, width: int = 56, size: int = 12,
-         urgent: frozenset[str] = frozenset()) -> None:
-    """The viewer's own hand, each card marked `data-card` (None: a spectator, who has none)."""
+         urgent: frozenset[str] = frozenset(), detail: Callable[[str], str] | None = None) -> None:
+    """The viewer's own hand, each card marked `data-card` (None: a spectator, who has none); `detail` gives the
+    line printed under a card's id (what the card is, from the component data)."""
     with svg.group(data_zone="hand"):
         if cards is None:
             svg.text(16, y + 20, "Spectator: no hand is shown", 13)
@@ -120,9 +122,11 @@ def hand(svg: Svg, cards: list[str] | None, y: float, *, width: int = 56, size: 
         svg.text(16, y + 20, "Your hand:", 13)
         for index, card in enumerate(cards):
             x = 100 + (width + 6) * index
-            svg.rect(x, y, width, 34, fill="#ffe0e0" if card in urgent else "#fffbe6", stroke="#444444", rx=4,
-                     data_card=card)
-            svg.text(x + 5, y + 22, card, size)
+            svg.rect(x, y, width, 40 if detail else 34, fill="#ffe0e0" if card in urgent else "#fffbe6",
+                     stroke="#444444", rx=4, data_card=card)
+            svg.text(x + 5, y + (16 if detail else 22), card, size)
+            if detail:
+                svg.text(x + 5, y + 32, detail(card), 10, fill="#333333")
 
 
 def not_set_up(title: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from api.web.svg import Moment, Svg, hand, seat_colour
+from domain.games.expect_delays.components import TRAIN_CARDS
 
 RIDER_COLOUR = {"commuter": "#333333", "tourist": "#f2c200"}
 LINE_COLOUR = {"pink": "#e377c2", "cyan": "#17becf", "blue": "#1f77b4", "orange": "#ff7f0e"}
@@ -13,7 +14,7 @@ LINE_COLOUR = {"pink": "#e377c2", "cyan": "#17becf", "blue": "#1f77b4", "orange"
 def draw(view: dict[str, Any], moment: Moment) -> str:
     """The table as the view shows it."""
     lines, seats = view["lines"], view["seats"]
-    height = 70 + 60 * len(lines) + 40 * len(seats) + 140
+    height = 70 + 60 * len(lines) + 40 * len(seats) + 170
     svg = Svg(760, height, title="Expect Delays table", data_game="expect-delays", **moment.attrs())
     left = f" ({view['actions_left']} actions left)" if moment.to_move else ""
     svg.text(16, 24, f"Turn {view['turn']} of {view['max_turns']} · {moment.status()}{left}", 14,
@@ -34,8 +35,17 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
     for seat in seats:
         _seat(svg, seat, y, seat["seat"] in moment.to_move, moment)
         y += 40
-    hand(svg, view["hand"], y + 10)
+    hand(svg, view["hand"], y + 10, width=96, detail=_face)
+    svg.text(16, y + 70, f"Train cards: the lines they run · the Fare Swipes they give out of service. Card data: "
+                         f"{view['data']}", 11, fill="#b00020" if view["data"] != "SEED" else "#555555",
+             data_status=view["data"])
     return svg.tostring()
+
+
+def _face(card: str) -> str:
+    """A Train card's face: its line symbols and Fare Swipe value (component data)."""
+    face = TRAIN_CARDS.get(card)
+    return f"{'/'.join(face.symbols)} · {face.fare_swipes} swipes" if face else ""
 
 
 def _line(svg: Svg, line: dict[str, Any], y: float, moment: Moment) -> None:

@@ -21,18 +21,20 @@ def _at(station: str) -> tuple[float, float]:
 def draw(view: dict[str, Any], moment: Moment) -> str:
     """Every seat's sheet over the map, and the face-up card."""
     sheets = view["sheets"]
-    svg = Svg(max(MAP_W * len(sheets), 420), MAP_H + 40, title="Metro X table", data_game="metro-x",
+    svg = Svg(max(MAP_W * len(sheets), 420), MAP_H + 60, title="Metro X table", data_game="metro-x",
               **moment.attrs())
     card = view["card"]
-    svg.text(16, 22, f"{view['title']} · turn {view['turn']} · card {card['id']} ({card['kind']} {card['value']}) "
-                     f"· deck {view['deck_left']} · windows left {view['windows_left']} · {moment.status()}", 13,
-             data_face_up=card["id"], data_turn=view["turn"], data_header="")
+    with svg.group(data_header=""):  # two lines: the card, then who is to move (one line overflows two sheets)
+        svg.text(16, 20, f"{view['title']} · turn {view['turn']} · card {card['id']} ({card['kind']} {card['value']}) "
+                         f"· deck {view['deck_left']} · windows left {view['windows_left']}", 13,
+                 data_face_up=card["id"], data_turn=view["turn"])
+        svg.text(16, 38, moment.status(), 13, font_weight="bold")
     for index, sheet in enumerate(sheets):
         with svg.group(data_seat=sheet["seat"], data_score=sheet["score"]["total"],
-                       transform=f"translate({index * MAP_W},0)"):
+                       transform=f"translate({index * MAP_W},20)"):
             _sheet(svg, view["map"], sheet, sheet["seat"] in moment.to_move, moment)
     if view["my_choice"] is not None:
-        svg.text(16, MAP_H + 30, f"Your sealed choice: {view['my_choice']}", 12, data_zone="my-choice")
+        svg.text(16, MAP_H + 50, f"Your sealed choice: {view['my_choice']}", 12, data_zone="my-choice")
     return svg.tostring()
 
 
@@ -58,5 +60,18 @@ def _sheet(svg: Svg, map_slug: str, sheet: dict[str, Any], to_move: bool, moment
     for station, value in sheet["transfers"].items():
         x, y = _at(station)
         svg.text(x + 5, y - 5, str(value), 10, data_transfer=station)
+    _legend(svg, board, sheet)
     done = ", ".join(f"{route} ({kind})" for route, kind in sorted(sheet["completed"].items())) or "none"
     svg.text(20, MAP_H - 10, f"Completed: {done}", 11)
+
+
+def _legend(svg: Svg, board: Any, sheet: dict[str, Any]) -> None:
+    """Each route's letter in its colour at its first station, and below the map its windows filled of all."""
+    per_row = 6
+    for index, route in enumerate(board.routes):
+        x, y = _at(route.stations[0])
+        svg.text(x - 14, y + 4, route.id, 11, fill=route.color, font_weight="bold", data_route_label=route.id)
+        filled = len(sheet["windows"].get(route.id, ()))
+        col, row = index % per_row, index // per_row
+        svg.text(20 + 52 * col, MAP_H - 44 + 14 * row, f"{route.id} {filled}/{route.windows}", 11, fill=route.color,
+                 font_weight="bold", data_route_windows=route.id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from api.web.svg import Moment, Svg, hand, seat_colour
+from domain.games.touched_on.components import evader_line, is_authorised, is_evader, is_undercover, power_kind
 
 CARD_W = 64
 
@@ -14,6 +15,7 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
     carriages, seats = view["carriages"], view["seats"]
     longest = max((len(c["cards"]) for c in carriages), default=0)
     width = max(760, 160 + (CARD_W + 4) * longest)
+    width = max(width, 110 + 92 * len(view["hand"] or ()))  # the viewer's hand in one row, each card named
     height = 100 + 50 * len(view["lines"]) + 50 * len(carriages) + 40 * len(seats) + 80
     svg = Svg(width, height, title="Touched On table", data_game="touched-on", **moment.attrs())
     line = f" on {view['current_line']}" if moment.to_move and view["current_line"] else ""
@@ -37,8 +39,20 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
                                  f"{seat['exp_total']} ({len(seat['exp'])} cards){place}", 13,
                      fill=seat_colour(seat["seat"]), font_weight="bold" if seat["seat"] in moment.to_move else None)
         y += 40
-    hand(svg, view["hand"], y, width=CARD_W, size=10)
+    hand(svg, view["hand"], y, width=86, size=10, detail=_kind)
     return svg.tostring()
+
+
+def _kind(card: str) -> str:
+    """What a card is, from its id and the component data: an Evader of a line, an Inspector, a Power card."""
+    if is_evader(card):
+        return f"Evader {evader_line(card)}"
+    if is_authorised(card):
+        return "Inspector"
+    if is_undercover(card):
+        return "Undercover"
+    kind = power_kind(card)
+    return str(kind).replace("-", " ") if kind else ""
 
 
 def _carriage(svg: Svg, carriage: dict[str, Any], y: float, moment: Moment) -> None:

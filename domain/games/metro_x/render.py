@@ -58,7 +58,7 @@ def _choice(choice: events.Choice) -> str:
     if choice.action == "pass":
         return "to pass"
     if choice.action == "transfer":
-        return f"a transfer at {choice.station}"
+        return f"a transfer at {choice.station}" if choice.station else "a transfer with no station to write it on"
     if choice.action == "free":
         return f"a free station on route {choice.route}"
     return f"{plural(choice.stations, 'station')} on route {choice.route}" + (
@@ -69,6 +69,8 @@ def _marking(mark: events.Marking, names: Names) -> str:
     if mark.action == "pass":
         return f"{who(names, mark.seat)} passed"
     if mark.action == "transfer":
+        if not mark.transfer_station:
+            return f"{who(names, mark.seat)} had no station for the transfer"
         return f"{who(names, mark.seat)} wrote {mark.transfer_value} at {mark.transfer_station}"
     crossed = f"crossed {listed(mark.crossed)}" if mark.crossed else "crossed nothing"
     return f"{who(names, mark.seat)} {crossed} on route {mark.route}" + (f" (window {mark.window})"
