@@ -141,3 +141,19 @@ def test_a_player_with_only_active_matches_has_a_page_linking_them(site: Site, p
     page.click("#matches li a")
     page.wait_for_selector("#table svg[data-game='touched-on']")
     assert errors == []
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_table_text_is_readable_at_1440_px(site: Site, page: Any, slug: str) -> None:
+    """At 1440 px no text of the table is drawn smaller than 8 CSS pixels (Metro X drew ~7 px), and nothing scrolls
+    sideways."""
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(f"{site.base}/web/matches/{site.finished[slug]}")
+    page.wait_for_selector("#table svg")
+    smallest = page.evaluate("""(() => {
+        const svg = document.querySelector('#table svg');
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        return Math.min(...[...svg.querySelectorAll('text')].map(t => Number(t.getAttribute('font-size')) * scale));
+    })()""")
+    assert smallest >= 8, smallest
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1440

@@ -10,6 +10,7 @@ from domain.games.metro_x.components import BOARDS
 CELL = 22
 MAP_W = 14 * CELL + 30
 MAP_H = 11 * CELL + 110
+PER_ROW = 2
 
 
 def _at(station: str) -> tuple[float, float]:
@@ -21,7 +22,10 @@ def _at(station: str) -> tuple[float, float]:
 def draw(view: dict[str, Any], moment: Moment) -> str:
     """Every seat's sheet over the map, and the face-up card."""
     sheets = view["sheets"]
-    svg = Svg(max(MAP_W * len(sheets), 420), MAP_H + 60, title="Metro X table", data_game="metro-x",
+    # At most two sheets a row: three or more side by side would shrink every map's text below reading size.
+    columns = min(len(sheets), PER_ROW) or 1
+    rows = -(-len(sheets) // columns)
+    svg = Svg(max(MAP_W * columns, 420), MAP_H * rows + 60, title="Metro X table", data_game="metro-x",
               **moment.attrs())
     card = view["card"]
     with svg.group(data_header=""):  # two lines: the card, then who is to move (one line overflows two sheets)
@@ -31,10 +35,10 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
         svg.text(16, 38, moment.status(), 13, font_weight="bold")
     for index, sheet in enumerate(sheets):
         with svg.group(data_seat=sheet["seat"], data_score=sheet["score"]["total"],
-                       transform=f"translate({index * MAP_W},20)"):
+                       transform=f"translate({index % columns * MAP_W},{20 + index // columns * MAP_H})"):
             _sheet(svg, view["map"], sheet, sheet["seat"] in moment.to_move, moment)
     if view["my_choice"] is not None:
-        svg.text(16, MAP_H + 50, f"Your sealed choice: {view['my_choice']}", 12, data_zone="my-choice")
+        svg.text(16, MAP_H * rows + 50, f"Your sealed choice: {view['my_choice']}", 12, data_zone="my-choice")
     return svg.tostring()
 
 
