@@ -17,7 +17,7 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
     index = board(view["board"])
     width = max(CELL * (max(p.x for p in index.plots) + 1) + 320, 760)
     map_h = CELL * (max(p.y for p in index.plots) + 1) + 60
-    svg = Svg(width, map_h + 60 * len(view["players"]) + 120, title="Terminus table", data_game="terminus",
+    svg = Svg(width, map_h + 60 * len(view["players"]) + 140, title="Terminus table", data_game="terminus",
               **moment.attrs())
     svg.text(16, 22, f"Year {view['year']} · {view['phase']} {view['step']} · {moment.status()} · "
                      f"deck {view['deck']}", 14, data_phase=view["phase"], data_header="")
@@ -29,7 +29,19 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
     for seat, player in enumerate(view["players"]):
         _player(svg, seat, player, finals.get(seat), y, moment)
         y += 60
+    _legend(svg, index, y + 10)
     return svg.tostring()
+
+
+def _legend(svg: Svg, index: Any, y: float) -> None:
+    """What the plot labels and colours mean (the board's districts), and whether the board is DEFAULT data."""
+    named = [f"{d.code} {d.name} ({d.type})" for d in index.board.districts]
+    for row in range(0, len(named), 4):  # four a line: the legend stays inside the picture
+        svg.text(16, y, ("Districts: " if row == 0 else "") + " · ".join(named[row:row + 4]), 11, data_zone="legend")
+        y += 16
+    svg.text(16, y, "Plot colours: green residential, blue commercial, brown industrial · ■ a Stop in its "
+                         f"owner's colour · board data: {index.board.status}", 11,
+             fill="#b00020" if index.board.status != "SEED" else "#555555", data_status=index.board.status)
 
 
 def _city(svg: Svg, view: dict[str, Any], index: Any) -> None:
