@@ -37,7 +37,7 @@ from api.routes.problem_docs import ProblemDocsController
 from api.routes.seating import SeatingController
 from api.routes.stats import StatsController
 from api.routes.webhooks import WebhooksController
-from api.web.routes import WEB_ASSETS, WebController, home
+from api.web.routes import WEB_ASSETS, WebController, favicon, home
 from service.audit import Audit
 from service.live import Hub, Tails
 from service.matches import MatchService, StateCache
@@ -95,8 +95,8 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     operations = operations or Operations(store, replica=replica)
     hooks = webhooks or Webhooks(store)
     app = Litestar(
-        route_handlers=[OperationsController, ProblemDocsController, home, WebController, WEB_ASSETS, GamesController,
-                        MatchesController,
+        route_handlers=[OperationsController, ProblemDocsController, home, favicon, WebController, WEB_ASSETS,
+                        GamesController, MatchesController,
                         SeatingController, StatsController, AuditController, LiveController, WebhooksController,
                         LogController,
                         create_static_files_router(path=DOCS_ASSETS, directories=[DOCS_FILES],

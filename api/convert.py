@@ -21,7 +21,7 @@ from api.schemas import (
     SeatRequest,
     SeatResultOut,
 )
-from domain import bots, match
+from domain import bots, match, narration
 from domain.codec import event_from_builtins
 from domain.editions import Edition
 from domain.engine import Game
@@ -149,13 +149,14 @@ def as_seen(game: Game[Any], stored: StoredEvent, seat: int | None, finished: bo
 
 
 def recorded(game: Game[Any], stored: Sequence[StoredEvent], seat: int | None, finished: bool,
-             withheld_from: int | None = None) -> list[RecordedEvent]:
+             withheld_from: int | None = None, names: Sequence[str] | None = None) -> list[RecordedEvent]:
     """Stored events (consecutive versions) as `seat` may see them.
 
     Scheme 2 events carry every hash and their commitment. A scheme 1 hash is a function of the whole payload and,
     through the chain, of every payload before it: once an event is redacted for the caller, its hash and every
     later hash would let the caller test guesses of the hidden cards, so from that event (`withheld_from`, or the
-    first redacted one here) hashes are withheld (null) until the match ends.
+    first redacted one here) hashes are withheld (null) until the match ends. With the players' `names`, each event
+    also carries its `text`: the event as seen, in one sentence (domain/narration.py).
     """
     out = []
     for event in stored:
@@ -166,5 +167,6 @@ def recorded(game: Game[Any], stored: Sequence[StoredEvent], seat: int | None, f
         out.append(RecordedEvent(version=event.version, position=event.position, recorded_at=event.recorded_at,
                                  seat=event.seat, hash=event.hash if start is None or event.version < start else None,
                                  prev_hash=event.prev_hash if start is None or event.version <= start else None,
-                                 commitment=event.commitment, event=seen))
+                                 commitment=event.commitment, event=seen,
+                                 text=None if names is None else narration.words(game, seen, names)))
     return out

@@ -270,7 +270,7 @@ class MoveRequest(Strict, frozen=True):
     expected_version: int | None = None
 
 
-class RecordedEvent(msgspec.Struct, frozen=True):
+class RecordedEvent(msgspec.Struct, frozen=True, omit_defaults=True):
     """An event of a match's log, as the caller may see it.
 
     Every event's `hash` is public at every moment: it covers the event as a spectator sees it and `commitment`,
@@ -288,6 +288,8 @@ class RecordedEvent(msgspec.Struct, frozen=True):
     prev_hash: str | None
     commitment: str | None
     event: AnyEvent  # type: ignore[valid-type]
+    # Asked for with `include=text`: the event in one sentence, as the caller may see it ("Grace drew 3 cards").
+    text: str | None = None
 
 
 class SeatDeadline(msgspec.Struct, frozen=True):

@@ -6,7 +6,7 @@ arrives as an `Rng` and every random outcome is written into an event, so `evolv
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -54,6 +54,18 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     team_won: bool | None = None
 
 
+class Narrator:
+    """A game's narration: the sentence for each of its event types (`types`: the ones it can tell)."""
+
+    def __init__(self, tellers: Mapping[type[Event], Callable[[Any, Sequence[str]], str]]) -> None:
+        self._tellers = dict(tellers)
+        self.types = frozenset(self._tellers)
+
+    def __call__(self, event: Event, names: Sequence[str]) -> str:
+        """The event, as given, in one sentence."""
+        return self._tellers[type(event)](event, names)
+
+
 S = TypeVar("S")
 
 
@@ -73,6 +85,7 @@ class Game(Generic[S]):
     - `hidden_from(state, seat)` -> tokens (card ids) that seat (None: a spectator) must not learn now.
     - `scramble(state, seat, rng)` -> a state differing only in what `seat` (None: a spectator) cannot see.
     - `render(state)` -> a plain-text picture of the table.
+    - `describe(event, names)` -> the event, as given (redacted or not), in one sentence (domain/narration.py).
 
     `bots` names the game's own bot policies beside the generic `random` one (domain/bots.py): each maps
     `(state, seat, rng)` to a command `legal` lists for that seat. `idle` names the game's do-nothing commands.
@@ -110,6 +123,7 @@ class Game(Generic[S]):
     hidden_from: Callable[[S, int | None], frozenset[str]]
     scramble: Callable[[S, int | None, Rng], S]
     render: Callable[[S], str]
+    describe: Narrator
 
 
 def setups(game: Game[Any]) -> tuple[tuple[int, dict[str, Any]], ...]:

@@ -12,7 +12,7 @@ from typing import Any, Protocol, TypedDict
 
 import msgspec
 
-from domain.engine import Command, Event, Outcome
+from domain.engine import Command, Event, Narrator, Outcome
 from domain.rng import Rng
 
 
@@ -94,10 +94,13 @@ class VisibilityModule(Protocol):
 
 
 class RenderModule(Protocol):
-    """`render.py`: the text picture."""
+    """`render.py`: the text picture, and every event told in words."""
 
     @property
     def render(self) -> Callable[[Any], str]: ...
+
+    @property
+    def describe(self) -> Narrator: ...
 
 
 class Parts(TypedDict):
@@ -118,6 +121,7 @@ class Parts(TypedDict):
     hidden_from: Callable[[Any, int | None], frozenset[str]]
     scramble: Callable[[Any, int | None, Rng], Any]
     render: Callable[[Any], str]
+    describe: Narrator
 
 
 def parts(*, options: OptionsModule, commands: CommandsModule, events: EventsModule, setup: SetupModule,
@@ -129,4 +133,5 @@ def parts(*, options: OptionsModule, commands: CommandsModule, events: EventsMod
         start=setup.start, evolve=state.evolve, decide=rules.decide, legal=rules.legal, to_move=rules.to_move,
         outcome=scoring.outcome, scores=scoring.scores, view=visibility.view, redact=visibility.redact,
         hidden_from=visibility.hidden_from, scramble=visibility.scramble, render=render.render,
+        describe=render.describe,
     )

@@ -15,10 +15,11 @@ from typing import Any, Literal
 
 import msgspec
 
-from domain import match
+from domain import match, narration
 from domain.codec import event_from_builtins
 from domain.match import MatchState
 from service.games import game_of
+from service.records import seen_by
 from store.base import StoredEvent
 from store.read_models import Store
 
@@ -30,7 +31,7 @@ class Notification(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True
 
     `position` is the global position of the append's last event (the id to resume after); `version` the match's
     version after it; `to_move` who may act now; `seat` the seat whose turn it became (kind `turn`); `outcome` the
-    recorded end (kind `match.ended`).
+    recorded end (kind `match.ended`); `text` the append's events in words, as a spectator reads them.
     """
 
     kind: Kind
@@ -42,6 +43,8 @@ class Notification(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True
     seat: int | None = None
     outcome: dict[str, Any] | None = None
     rules_version: str = ""  # the rules edition the match is played under
+    # The append's events told in words as a spectator reads them (kinds match.created, moved and match.ended).
+    text: list[str] = []
 
 
 def appends(events: list[StoredEvent]) -> list[list[StoredEvent]]:
@@ -98,6 +101,7 @@ class Follower:
         after = match.fold(game, [event_from_builtins(game, e.payload) for e in group], before)
         self._remember(first.match_id, after)
         moving = match.to_move(game, after)
+        told = [narration.words(game, seen_by(game, e, None)[0], after.players) for e in group]
         base = Notification(kind="moved", match_id=first.match_id, game=game.slug, position=last.position,
                             version=last.version, to_move=moving, rules_version=game.rules_version)
         # A missed deadline is told first (its seat), then what the game's rule made of it (an end, or play on).
@@ -105,11 +109,11 @@ class Follower:
                      for e in group if e.type == "match.timed-out"]
         if after.ended is not None:
             outcome = msgspec.to_builtins(after.ended)
-            return [*timed_out, msgspec.structs.replace(base, kind="match.ended",
+            return [*timed_out, msgspec.structs.replace(base, kind="match.ended", text=told,
                                                         outcome={k: v for k, v in outcome.items() if k != "type"})]
         waiting = set(match.to_move(game, before)) if before is not None else set()
         kind: Kind = "match.created" if record_game else "moved"
-        return [*timed_out, msgspec.structs.replace(base, kind=kind),
+        return [*timed_out, msgspec.structs.replace(base, kind=kind, text=told),
                 *(msgspec.structs.replace(base, kind="turn", seat=seat) for seat in moving if seat not in waiting)]
 
     def _before(self, first: StoredEvent) -> MatchState:

@@ -13,9 +13,11 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Sequence
 
 import msgspec
 
+from domain import narration
 from domain.codec import to_builtins
 from service.courier import Courier
 from service.games import game_of
@@ -35,14 +37,17 @@ def wanted(hook: WebhookRecord, note: Notification) -> bool:
     return note.kind in hook.kinds and hook.game in (None, note.game) and hook.match_id in (None, note.match_id)
 
 
-def deliveries_of(hook: WebhookRecord, group: list[StoredEvent], notes: list[Notification]) -> list[NewDelivery]:
-    """The deliveries one append yields for one subscription (none if it asked for none of its notifications)."""
+def deliveries_of(hook: WebhookRecord, group: list[StoredEvent], notes: list[Notification],
+                  names: Sequence[str] = ()) -> list[NewDelivery]:
+    """The deliveries one append yields for one subscription (none if it asked for none of its notifications); each
+    event told in words with the match's player `names` (none known: `seat N`)."""
     chosen = [(ordinal, note) for ordinal, note in enumerate(notes) if wanted(hook, note)]
     if not chosen:
         return []
     game = game_of(chosen[0][1].game, chosen[0][1].rules_version)
+    seen = [(e, seen_by(game, e, None)[0]) for e in group]
     events = [WebhookEvent(version=e.version, position=e.position, recorded_at=e.recorded_at, seat=e.seat,
-                           event=to_builtins(seen_by(game, e, None)[0])) for e in group]
+                           event=to_builtins(event), text=narration.words(game, event, names)) for e, event in seen]
     out = []
     for ordinal, note in chosen:
         ident = delivery_id(hook.id, note.position, note.kind, note.seat)
@@ -54,6 +59,19 @@ def deliveries_of(hook: WebhookRecord, group: list[StoredEvent], notes: list[Not
     return out
 
 
+def names_of(store: Store, group: list[StoredEvent], known: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The players of the append's match, by seat (read once per fold; a match's players are fixed once it starts,
+    so a fold done again tells the same words)."""
+    if not group:
+        return ()
+    match_id = group[0].match_id
+    if match_id not in known:
+        record = store.get_match(match_id)
+        known[match_id] = () if record is None else tuple(s.player or "" for s in sorted(record.seats,
+                                                                                          key=lambda s: s.seat))
+    return known[match_id]
+
+
 def fold_webhook(store: Store, follower: Follower, hook: WebhookRecord, batch: int = 500) -> tuple[int, int | None]:
     """Fold one batch of the log for one webhook: (deliveries written, its cursor now; None: it is gone).
 
@@ -62,7 +80,8 @@ def fold_webhook(store: Store, follower: Follower, hook: WebhookRecord, batch: i
     told, cursor = follower.read_appends(hook.log_cursor, owner=hook.app, limit=batch)
     if cursor == hook.log_cursor:
         return 0, cursor
-    made = [d for group, notes in told for d in deliveries_of(hook, group, notes)]
+    players: dict[str, tuple[str, ...]] = {}
+    made = [d for group, notes in told for d in deliveries_of(hook, group, notes, names_of(store, group, players))]
     if store.commit_fold(hook.id, made, hook.log_cursor, cursor):
         return len(made), cursor
     fresh = store.webhook(hook.app, hook.id)

@@ -38,14 +38,16 @@ class BadWebhookUrl(Exception):
     """A URL that may not receive webhooks."""
 
 
-class WebhookEvent(msgspec.Struct, frozen=True):
-    """One event of the append, as a spectator sees it while the match is played (nothing hidden)."""
+class WebhookEvent(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One event of the append, as a spectator sees it while the match is played (nothing hidden), and `text`: the
+    same event told in words, as a spectator may read it ("Grace drew 3 cards")."""
 
     version: int
     position: int
     recorded_at: str
     seat: int | None
     event: dict[str, Any]
+    text: str = ""
 
 
 class WebhookPayload(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

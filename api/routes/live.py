@@ -9,7 +9,7 @@ streams each; when the server stops, streams end and clients reconnect (elsewher
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from functools import partial
 from typing import Annotated, Any
 
@@ -24,7 +24,7 @@ from api import convert
 from api.auth import bearer, require_app, seat_of
 from api.deps import Live, Service, Tail
 from api.problem_codes import problem_responses
-from api.routes.matches import OPTIONAL_KEY, READ_MATCH, MatchId
+from api.routes.matches import OPTIONAL_KEY, READ_MATCH, MatchId, TextInclude
 from api.schemas import RecordedEvent
 from service.live import Tails
 from service.matches import MatchService
@@ -79,16 +79,18 @@ class LiveController(Controller):
                                                   "comments every 15 s"),
                     **problem_responses(*READ_MATCH, "too-many-streams")})
     async def stream(self, request: Request[Any, Any, Any], match_id: MatchId, service: Service, live: Live,
-                     tails: Tail, after: After = 0, last_event_id: LastEventId = "") -> ServerSentEvent:
+                     tails: Tail, after: After = 0, last_event_id: LastEventId = "",
+                     include: TextInclude = "") -> ServerSentEvent:
         """Every event of the match after `Last-Event-ID` (or `after`), exactly as `GET .../events` shows it to the
         caller (seat token: that seat; none, or the owning app's key: a spectator), then each new one as it commits,
         in version order, with no gap and no duplicate. When the match ends the ending is sent (unredacted, as the
-        log shows it then) and the stream closes. Reconnect with `Last-Event-ID` to miss nothing."""
+        log shows it then) and the stream closes. Reconnect with `Last-Event-ID` to miss nothing. With `include=text`
+        each event carries its `text`, as in the event log."""
         loaded = await sync_to_thread(service.load, match_id)
         seat = await sync_to_thread(seat_of, request, loaded.record, service.app_name)
         release = live.open(caller_key(request))
         return ServerSentEvent(match_events(service, live, tails, match_id, seat, start_id(last_event_id, after),
-                                            release))
+                                            release, text=bool(include)))
 
     @get("/feed", summary="Follow an app's matches (Server-Sent Events)", operation_id="followFeed",
          security=[{"bearer": []}], media_type=EVENT_STREAM,
@@ -110,8 +112,9 @@ class LiveController(Controller):
 
 
 async def match_events(service: MatchService, live: Any, tails: Tails, match_id: str, seat: int | None, sent: int,
-                       release: Callable[[], None]) -> AsyncIterator[ServerSentEventMessage]:
-    """The match's events after version `sent`, then new ones as they come, until it ends or the server stops."""
+                       release: Callable[[], None], text: bool = False) -> AsyncIterator[ServerSentEventMessage]:
+    """The match's events after version `sent`, then new ones as they come, until it ends or the server stops
+    (`text`: each told in words)."""
     last_sent = time.monotonic()
     try:
         while not live.closing:
@@ -120,9 +123,11 @@ async def match_events(service: MatchService, live: Any, tails: Tails, match_id:
             withheld = await sync_to_thread(service.first_redacted, loaded, seat) if old_scheme else None
             finished = loaded.state.finished
             for event in stored:
-                make = partial(message, loaded.game, event, seat, finished, withheld)
+                names = loaded.state.players if text else None
+                make = partial(message, loaded.game, event, seat, finished, withheld, names)
                 # Scheme 2: an event looks the same to every stream of one caller kind: encoded once per process.
-                data, kind = make() if old_scheme else tails.remember((match_id, event.version, seat, finished), make)
+                key = (match_id, event.version, seat, finished, text)
+                data, kind = make() if old_scheme else tails.remember(key, make)
                 yield ServerSentEventMessage(data=data, id=event.version, event=kind)
                 sent, last_sent = event.version, time.monotonic()
             if loaded.state.finished and sent >= loaded.record.version:
@@ -135,9 +140,10 @@ async def match_events(service: MatchService, live: Any, tails: Tails, match_id:
         release()
 
 
-def message(game: Any, event: StoredEvent, seat: int | None, finished: bool, withheld: int | None) -> tuple[str, str]:
-    """An event as `seat` sees it, as the data of an SSE message, and its type."""
-    (item,) = convert.recorded(game, [event], seat, finished, withheld)
+def message(game: Any, event: StoredEvent, seat: int | None, finished: bool, withheld: int | None,
+            names: Sequence[str] | None = None) -> tuple[str, str]:
+    """An event as `seat` sees it (with `names`: told in words), as the data of an SSE message, and its type."""
+    (item,) = convert.recorded(game, [event], seat, finished, withheld, names)
     return msgspec.json.encode(item).decode(), item.event.__struct_config__.tag
 
 

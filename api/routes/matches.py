@@ -48,6 +48,15 @@ Include = Annotated[str, Parameter(
     pattern=r"^((view|legal)(,(view|legal))*)?$", max_length=20,
     description="What else to answer with, comma-separated: `view` (the caller's view of the table) and `legal` "
                 "(the caller's legal moves now), so a client needs one request per move")]
+MoveInclude = Annotated[str, Parameter(
+    pattern=r"^((view|legal|text)(,(view|legal|text))*)?$", max_length=20,
+    description="What else to answer with, comma-separated: `view` (the caller's view of the table), `legal` "
+                "(the caller's legal moves now) and `text` (each event told in words, as the caller may see it), so "
+                "a client needs one request per move")]
+TextInclude = Annotated[str, Parameter(
+    pattern=r"^(text)?$", max_length=10,
+    description="`text`: each event also told in words (`text`), as the caller may see it: another seat's hidden "
+                "draw reads as a count (\"Grace drew 3 cards\")")]
 MAX_VERSION = 2_147_483_647  # versions are 32-bit in the store
 # What reading a match may answer besides its data, and who may ask (OpenAPI security requirements).
 READ_MATCH = ("bad-authorization", "wrong-token", "unknown-match", "record-corrupt")
@@ -209,7 +218,7 @@ class MatchesController(Controller):
         service: Service,
         idempotency_key: IdempotencyKey = "",  # headers are never null: "" is "not sent"
         if_match: IfMatch = "",
-        include: Include = "",
+        include: MoveInclude = "",
     ) -> MoveResult:
         """Play one move for the caller's seat. Optimistic concurrency by expected version or If-Match.
 
@@ -225,7 +234,8 @@ class MatchesController(Controller):
         game, state = after.game, after.state
         last = (played.bots or (result,))[-1]  # the bots this move put to move have replied
         stored = [event for appended in (result, *played.bots) for event in appended.events]
-        events = convert.recorded(game, stored, seat, state.finished, service.first_redacted(after, seat))
+        events = convert.recorded(game, stored, seat, state.finished, service.first_redacted(after, seat),
+                                  names=state.players if "text" in include else None)
         due = deadlines(service, after, known=stored)
         return MoveResult(
             version=last.version, position=last.position, events=events, duplicate=result.duplicate,
@@ -244,11 +254,14 @@ class MatchesController(Controller):
         service: Service,
         after: Annotated[int, Parameter(ge=0, le=MAX_VERSION, description="Return versions after this one")] = 0,
         limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
+        include: TextInclude = "",
     ) -> EventPage:
-        """The match's events as the caller may see them (all of them once it has ended); follow `next_after`."""
+        """The match's events as the caller may see them (all of them once it has ended); follow `next_after`.
+        With `include=text` each carries its `text`: the event in words, redacted for the caller."""
         loaded = service.load(match_id)
         seat = seat_of(request, loaded.record, service.app_name)
         stored = service.events(loaded, after, limit)
-        items = convert.recorded(loaded.game, stored, seat, loaded.state.finished, service.first_redacted(loaded, seat))
+        items = convert.recorded(loaded.game, stored, seat, loaded.state.finished, service.first_redacted(loaded, seat),
+                                 names=loaded.state.players if include else None)
         last = stored[-1].version if stored else after
         return EventPage(items=items, next_after=last if last < loaded.record.version else None)

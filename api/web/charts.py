@@ -8,22 +8,26 @@ from collections.abc import Sequence
 from api.web.svg import Svg, seat_colour
 
 WIDTH, HEIGHT = 560, 260
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"  # the pages' own sans-serif
+NEUTRAL = "#5b6b7a"  # bars that are not seats (match lengths) are not drawn in a seat's colour
 LEFT, TOP, BOTTOM = 50, 40, 50
 
 
 def _frame(title: str, position: int, **attrs: object) -> Svg:
     """A chart's canvas, its title and its position note."""
-    svg = Svg(WIDTH, HEIGHT, title=title, data_position=position, **attrs)
+    svg = Svg(WIDTH, HEIGHT, title=title, data_position=position, font_family=FONT, **attrs)
     svg.text(LEFT, 22, title, 14, font_weight="bold")
     svg.text(LEFT, HEIGHT - 8, f"computed up to log position {position}", 11, fill="#555555", data_note="position")
     return svg
 
 
-def bars(title: str, position: int, items: Sequence[tuple[str, float]], *, unit: str = "") -> str:
-    """A bar per (label, value), scaled to the largest value (1 for rates)."""
+def bars(title: str, position: int, items: Sequence[tuple[str, float]], *, unit: str = "", seats: bool = False,
+         empty: str = "no finished match yet") -> str:
+    """A bar per (label, value), scaled to the largest value (1 for rates); in seat colours when the bars are seats,
+    else one neutral colour; `empty` says why there is no bar."""
     svg = _frame(title, position, data_chart="bars")
     if not items:
-        svg.text(LEFT, HEIGHT / 2, "no finished match yet", 13)
+        svg.text(LEFT, HEIGHT / 2, empty, 13, data_note="empty")
         return svg.tostring()
     top = max(max(value for _, value in items), 1 if unit == "%" else 0) or 1
     room = (WIDTH - LEFT - 20) / len(items)
@@ -32,8 +36,8 @@ def bars(title: str, position: int, items: Sequence[tuple[str, float]], *, unit:
     for index, (label, value) in enumerate(items):
         x, h = LEFT + room * index + room * 0.15, height * value / top
         shown = f"{value * 100:.0f}%" if unit == "%" else f"{value:g}"
-        svg.rect(x, HEIGHT - BOTTOM - h, room * 0.7, h, fill=seat_colour(index % 7), data_label=label,
-                 data_value=round(value, 6))
+        colour = seat_colour(index % 7) if seats else NEUTRAL
+        svg.rect(x, HEIGHT - BOTTOM - h, room * 0.7, h, fill=colour, data_label=label, data_value=round(value, 6))
         svg.text(x, HEIGHT - BOTTOM - h - 4, shown, 11)
         svg.text(x, HEIGHT - BOTTOM + 16, label, 11)
     return svg.tostring()

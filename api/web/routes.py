@@ -23,7 +23,8 @@ from api.routes.audit import MatchId, Version
 from api.routes.stats import known_game, win_rates
 from api.web import charts
 from api.web.draw import drawing
-from api.web.svg import not_set_up
+from api.web.svg import Moment, not_set_up
+from domain import match
 from projections import game_stats, player_stats, ratings
 
 STATIC = Path(__file__).parent / "static"
@@ -52,6 +53,13 @@ def page(name: str) -> File:
 def home() -> Redirect:
     """People arriving at the root go to the match browser."""
     return Redirect("/web/")
+
+
+@get("/favicon.ico", include_in_schema=False, sync_to_thread=False)
+def favicon() -> File:
+    """The site's icon (an SVG, which browsers take under this name too)."""
+    return File(STATIC / "favicon.svg", media_type=SVG, content_disposition_type="inline",
+                headers={"Cache-Control": "public, max-age=86400", "X-Content-Type-Options": "nosniff"})
 
 
 class WebController(Controller):
@@ -90,8 +98,12 @@ class WebController(Controller):
         if not moment.set_up:
             body = not_set_up(title)
         else:
-            view = msgspec.to_builtins(moment.game.view(moment.state.game_state, seat))
-            body = drawing(moment.record.game)(view)
+            state = moment.state
+            view = msgspec.to_builtins(moment.game.view(state.game_state, seat))
+            ended = state.ended.reason if state.ended is not None else None
+            told = Moment(names=state.players, to_move=tuple(match.to_move(moment.game, state)), version=state.version,
+                          ended=ended)
+            body = drawing(moment.record.game)(view, told)
         return Response(body, media_type=SVG, headers={**PRIVATE_HEADERS, "X-Turnstile-Version":
                                                        str(moment.state.version)})
 
@@ -103,7 +115,11 @@ class WebController(Controller):
         doc = stats.game_stats(game)
         if chart == "win-rate.svg":
             rates = sorted(win_rates(doc).items(), key=lambda item: int(item[0]))
-            body = charts.bars("Win rate by seat position", position, [(f"seat {s}", r) for s, r in rates], unit="%")
+            # A cooperative game's seats win or lose together: no seat position wins alone.
+            empty = ("a cooperative game: the seats win or lose together" if doc["cooperative_played"]
+                     else "no finished match yet")
+            body = charts.bars("Win rate by seat position", position, [(f"seat {s}", r) for s, r in rates], unit="%",
+                               seats=True, empty=empty)
         elif chart == "lengths.svg":
             lengths = sorted((int(moves), n) for moves, n in doc.get("lengths", {}).items())
             body = charts.bars("Match length (moves): matches", position, [(str(m), n) for m, n in lengths])

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from typing import Any
+
+import msgspec
 
 NS = "http://www.w3.org/2000/svg"
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
@@ -12,6 +15,40 @@ PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e
 def seat_colour(seat: int | None) -> str:
     """The colour a seat is drawn in everywhere (grey for nobody)."""
     return "#999999" if seat is None or seat < 0 else PALETTE[seat % len(PALETTE)]
+
+
+class Moment(msgspec.Struct, frozen=True, kw_only=True):
+    """What a picture says besides the view: the players' names, who is to move and whether the match is over, all
+    as of the version drawn (the same `to_move` as GET /v1/matches/{id}/state at that version)."""
+
+    names: tuple[str, ...]
+    to_move: tuple[int, ...]
+    version: int
+    ended: str | None = None  # the end's reason, once the version drawn is the end
+
+    def name(self, seat: int | None) -> str:
+        """`Ada (seat 0)`; `nobody` for no seat."""
+        if seat is None or not 0 <= seat < len(self.names):
+            return "nobody"
+        return f"{self.names[seat] or 'open'} (seat {seat})"
+
+    def short(self, seat: int) -> str:
+        """The player's name alone (`seat N` when it has none)."""
+        return self.names[seat] if 0 <= seat < len(self.names) and self.names[seat] else f"seat {seat}"
+
+    def status(self, verb: str = "to act") -> str:
+        """`Ada (seat 0) to act`, `Ada (seat 0) and Grace (seat 1) to act`, or how the match ended."""
+        if self.ended is not None:
+            return f"match over ({self.ended})"
+        if not self.to_move:
+            return "nobody to act"
+        seats = [self.name(seat) for seat in self.to_move]
+        return f"{', '.join(seats[:-1])} and {seats[-1]} {verb}" if len(seats) > 1 else f"{seats[0]} {verb}"
+
+    def attrs(self) -> dict[str, Any]:
+        """Attributes for the picture's root: the version drawn and who is to move (space-separated seats)."""
+        return {"data_version": self.version, "data_to_move": " ".join(map(str, self.to_move)),
+                "data_ended": "true" if self.ended is not None else "false"}
 
 
 def _attrs(attrs: dict[str, Any]) -> dict[str, str]:
@@ -75,8 +112,9 @@ class _Group:
 
 
 def hand(svg: Svg, cards: list[str] | None, y: float, *, width: int = 56, size: int = 12,
-         urgent: frozenset[str] = frozenset()) -> None:
-    """The viewer's own hand, each card marked `data-card` (None: a spectator, who has none)."""
+         urgent: frozenset[str] = frozenset(), detail: Callable[[str], str] | None = None) -> None:
+    """The viewer's own hand, each card marked `data-card` (None: a spectator, who has none); `detail` gives the
+    line printed under a card's id (what the card is, from the component data)."""
     with svg.group(data_zone="hand"):
         if cards is None:
             svg.text(16, y + 20, "Spectator: no hand is shown", 13)
@@ -84,9 +122,11 @@ def hand(svg: Svg, cards: list[str] | None, y: float, *, width: int = 56, size: 
         svg.text(16, y + 20, "Your hand:", 13)
         for index, card in enumerate(cards):
             x = 100 + (width + 6) * index
-            svg.rect(x, y, width, 34, fill="#ffe0e0" if card in urgent else "#fffbe6", stroke="#444444", rx=4,
-                     data_card=card)
-            svg.text(x + 5, y + 22, card, size)
+            svg.rect(x, y, width, 40 if detail else 34, fill="#ffe0e0" if card in urgent else "#fffbe6",
+                     stroke="#444444", rx=4, data_card=card)
+            svg.text(x + 5, y + (16 if detail else 22), card, size)
+            if detail:
+                svg.text(x + 5, y + 32, detail(card), 10, fill="#333333")
 
 
 def not_set_up(title: str) -> str:

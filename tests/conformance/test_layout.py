@@ -52,6 +52,7 @@ def test_every_part_of_the_record_comes_from_its_module(game: Game[Any]) -> None
     record = importlib.import_module(root).GAME  # the package's record: the catalog binds one per edition
     for name, module in FROM.items():
         assert getattr(record, name).__module__ == f"{root}.{module}", name
+    assert record.describe is importlib.import_module(f"{root}.render").describe  # a Narrator, built in render.py
     assert game.options_type is importlib.import_module(f"{root}.options").Options
     assert game.options_type.__module__ == f"{root}.options"
     assert game.command_types is importlib.import_module(f"{root}.commands").COMMANDS

@@ -70,8 +70,13 @@ def test_the_feed_never_carries_a_card(server: Server) -> None:
             time.sleep(0.01)
     finally:
         feed.close()
-    allowed = {"kind", "match_id", "game", "position", "version", "to_move", "seat", "outcome", "rules_version"}
+    allowed = {"kind", "match_id", "game", "position", "version", "to_move", "seat", "outcome", "rules_version", "text"}
     assert feed.events and all(set(m.body) <= allowed for m in feed.events)
+    # The words are the spectator's: each is a line of the event log a spectator reads with include=text.
+    told = [text for m in feed.events if m.body["match_id"] == created["id"] for text in m.body.get("text", [])]
+    spectator = server.http.get(f"{server.url}/v1/matches/{created['id']}/events",
+                                params={"include": "text", "limit": 500}).json()["items"]
+    assert told and set(told) <= {item["text"] for item in spectator}
 
 
 @pytest.mark.parametrize(("headers", "status", "code"), [

@@ -167,3 +167,15 @@ def test_the_streams_of_a_match_share_one_read_per_move(server: Server) -> None:
             stream.close()
     assert moves == 5
     assert reads <= 2 * moves, f"{reads} reads for {moves} moves and {len(streams)} streams"
+
+
+def test_a_stream_with_include_text_tells_every_event_as_the_log_does(server: Server) -> None:
+    """`include=text` on the stream: each event carries the same sentence the event log gives the same caller."""
+    created = server.create(seed="stream-text")
+    server.finish(created["id"], random.Random(2))
+    url = f"{stream_url(server, created['id'])}?include=text"
+    received = [m.body for m in read_whole(server.http, url)]
+    page = server.http.get(f"{server.url}/v1/matches/{created['id']}/events",
+                           params={"include": "text", "limit": 500}).json()["items"]
+    assert received == page and all(item["text"] for item in received)
+    assert received[-1]["text"].startswith("The match ended")

@@ -28,6 +28,9 @@ class Site:
     crafted: str = ""  # a match one of whose players is named CRAFTED
     dealing: str = ""  # an Expect Delays match with option `entropy: "seats"`, waiting for its seats' entropy
     dealing_tokens: list[str] = field(default_factory=list)
+    lobby: str = ""  # an Expect Delays match whose seat 1 is open
+    join_code: str = ""  # that seat's join code
+    newcomer: str = "hedy"  # a player whose only match is active
 
 
 def fill(url: str, site: Site) -> None:
@@ -48,6 +51,9 @@ def fill(url: str, site: Site) -> None:
         play_random_moves(service, site.crafted, rng, 3)
         dealing = service.create("expect-delays", ["ada", "grace"], {"entropy": "seats"})
         site.dealing, site.dealing_tokens = dealing.record.id, list(dealing.tokens)
+        lobby = service.create("expect-delays", ["ada", None], {"max_turns": 12})
+        site.lobby, site.join_code = lobby.record.id, str(lobby.join_codes[1])
+        service.create("touched-on", [site.newcomer, "grace"], None)
     finally:
         store.close()
 

@@ -10,8 +10,13 @@ from typing import Any
 
 import msgspec
 
+from api.web.draw import drawing
+from api.web.svg import Moment
+from domain import match
 from domain.catalog import GAMES
+from domain.codec import event_from_builtins
 from domain.engine import Game
+from domain.match import MatchState
 from service.matches import LoadedMatch, MatchService
 from service.simulate import play_random_moves
 from store.factory import open_store
@@ -37,6 +42,30 @@ def played(slug: str, moves: int) -> LoadedMatch:
 def view(loaded: LoadedMatch, seat: int | None) -> dict[str, Any]:
     """The seat's view as builtins, as the API answers it."""
     return msgspec.to_builtins(loaded.game.view(loaded.state.game_state, seat))  # type: ignore[no-any-return]
+
+
+def moment(loaded: LoadedMatch, state: MatchState | None = None) -> Moment:
+    """What the table route tells a drawing beside the view: names, who is to move, the end (at `state`, default
+    the match as it is now)."""
+    state = state or loaded.state
+    return Moment(names=state.players, to_move=tuple(match.to_move(loaded.game, state)), version=state.version,
+                  ended=state.ended.reason if state.ended is not None else None)
+
+
+def history(loaded: LoadedMatch) -> list[MatchState]:
+    """The match after each of its events whose table is laid out (not inside the one set-up append), in order."""
+    stored = service().events(loaded, 0, 100_000)
+    states, state = [], None
+    for index, event in enumerate(stored):
+        state = match.evolve(loaded.game, state, event_from_builtins(loaded.game, event.payload))
+        if any(e.command is not None for e in stored[:index + 2]) or index + 1 == len(stored):
+            states.append(state)
+    return states
+
+
+def drawn(slug: str, loaded: LoadedMatch, seat: int | None) -> str:
+    """The picture of `loaded` as `seat` sees it."""
+    return drawing(slug)(view(loaded, seat), moment(loaded))
 
 
 def parse(svg: str) -> ET.Element:

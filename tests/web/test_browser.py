@@ -3,85 +3,16 @@ and attacks (a token in a URL, a crafted player name). One server and one browse
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import random
-import re
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.web.site import CRAFTED, Site, serve
-
-CHROMIUM = os.environ.get("TURNSTILE_CHROMIUM", "/usr/bin/chromium")
-ARTIFACTS = Path(os.environ.get("TURNSTILE_ARTIFACTS", Path(__file__).resolve().parents[2] / ".artifacts" / "web"))
-
-
-def _need_chromium() -> None:
-    """Skip loudly without Chromium, or fail in CI, which installs it (.ci/run)."""
-    if shutil.which(CHROMIUM) or Path(CHROMIUM).exists():
-        return
-    message = f"browser tests need Chromium at {CHROMIUM} (apt-get install -y chromium)"
-    if os.environ.get("TURNSTILE_REQUIRE_SERVICES") == "1":
-        pytest.fail(message + "; CI installs it (.ci/run)")
-    pytest.skip(message)
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    """The served site."""
-    _need_chromium()
-    yield from serve(tmp_path_factory.mktemp("web") / "web.db")
-
-
-@pytest.fixture(scope="module")
-def browser(site: Site) -> Iterator[Any]:
-    """One Chromium for the module."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield launched
-        launched.close()
-
-
-class Recorder:
-    """Every request a page makes, and the text of every JSON or SVG answer it receives."""
-
-    # The log and the record show cards that were public when played: a card in a hand now may have been on the table
-    # before a reshuffle. Their redaction is checked event by event in tests/conformance; here, the table as it is.
-    HISTORY = re.compile(r"/(events|export|verifications)(\?|$)")
-
-    def __init__(self, page: Any) -> None:
-        self.urls: list[str] = []
-        self.bodies: list[str] = []
-        page.on("request", lambda request: self.urls.append(request.url))
-        page.on("response", self.keep)
-
-    def keep(self, response: Any) -> None:
-        kind = response.headers.get("content-type", "")
-        if ("json" in kind or "svg" in kind) and not self.HISTORY.search(response.url):
-            with contextlib.suppress(Exception):  # an answer the page let go of has no body to read
-                self.bodies.append(response.text())
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A fresh page (its own session storage). The tests wait on JavaScript conditions, which the pages' CSP forbids:
-    bypassed here, so the XSS test also shows the page itself never turns a name into markup."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True, bypass_csp=True)
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert errors == [], errors
+from tests.web.conftest import ARTIFACTS, Recorder
+from tests.web.site import CRAFTED, Site
 
 
 def table_version(page: Any) -> int:
@@ -100,7 +31,7 @@ def test_the_browser_lists_matches_and_filters_them(site: Site, page: Any) -> No
     page.goto(site.base + "/")
     assert page.url.endswith("/web/")
     page.wait_for_selector("#matches tbody tr")
-    assert page.locator("#matches tbody tr").count() == len(site.finished) + 3  # active, crafted, dealing
+    assert page.locator("#matches tbody tr").count() == len(site.finished) + 5  # active, crafted, dealing, lobby, newcomer's
     page.select_option("#game", "terminus")
     page.select_option("select[name=status]", "finished")
     page.click("#filters button[type=submit]")
@@ -180,7 +111,7 @@ def test_a_seat_token_shows_that_seats_hand_only_and_never_enters_a_url(site: Si
     page.wait_for_function("document.querySelectorAll('#table [data-card]').length > 0")
     shown = [node.get_attribute("data-card") for node in page.locator("#table [data-card]").all()]
     assert shown == hands[0]
-    assert page.text_content("#viewer") == "Seat 0"
+    assert page.text_content("#viewer") == "ada (seat 0)"
     seat_bodies = "".join(recorder.bodies)
     others = set(hands[1]) - set(hands[0])
     assert hands[1] and not [card for card in others if f'"{card}"' in seat_bodies or f">{card}<" in page.content()]

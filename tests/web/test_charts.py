@@ -11,6 +11,7 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
+from api.web import charts
 from domain.catalog import by_slug
 from service.runner import catch_up
 from service.simulate import play_random_match
@@ -94,3 +95,23 @@ def test_unknown_charts_are_problems(client: TestClient[Any], path: str, status:
     """An unknown game, chart or player answers problem+json."""
     answer = client.get(path)
     assert (answer.status_code, answer.json()["code"]) == (status, code)
+
+
+def test_charts_use_the_pages_sans_serif_and_lengths_are_not_seat_coloured(client: TestClient[Any]) -> None:
+    """Every chart is set in a sans-serif; the length bars share one neutral colour, the seat bars the seats'."""
+    lengths = chart(client, "/web/games/expect-delays/charts/lengths.svg")
+    seats = chart(client, "/web/games/expect-delays/charts/win-rate.svg")
+    for root in (lengths, seats):
+        assert root.attrib["font-family"].endswith("sans-serif")
+    assert {n.attrib["fill"] for n in all_with(lengths, "data-value")} == {charts.NEUTRAL}
+    assert len({n.attrib["fill"] for n in all_with(seats, "data-value")}) == len(all_with(seats, "data-value")) > 1
+
+
+def test_a_cooperative_game_with_finished_matches_never_says_none_finished(client: TestClient[Any]) -> None:
+    """Mass Transit (two finished matches, cooperative): its seat chart says why it has no bar, not 'no finished
+    match yet'."""
+    assert client.get("/v1/games/mass-transit/stats").json()["finished"] == 2
+    for name in ("win-rate", "lengths", "cooperative"):
+        text = client.get(f"/web/games/mass-transit/charts/{name}.svg").text
+        assert "no finished match yet" not in text, name
+    assert "win or lose together" in client.get("/web/games/mass-transit/charts/win-rate.svg").text

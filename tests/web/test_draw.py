@@ -4,11 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 
 from api.web.draw import DRAWINGS, drawing
+from domain import match
 from domain.catalog import GAMES
-from tests.web.tables import GAME_SLUGS, all_with, group, leaked, parse, played, values, view
+from tests.web.tables import (
+    GAME_SLUGS,
+    all_with,
+    drawn,
+    group,
+    history,
+    leaked,
+    moment,
+    parse,
+    played,
+    values,
+    view,
+)
 
 MID_GAME = 25
 
@@ -17,7 +31,7 @@ def picture(slug: str, seat: int | None, moves: int = MID_GAME) -> tuple[Any, di
     """The loaded match, the seat's view and its parsed drawing."""
     loaded = played(slug, moves)
     shown = view(loaded, seat)
-    return loaded, shown, parse(drawing(slug)(shown))
+    return loaded, shown, parse(drawing(slug)(shown, moment(loaded)))
 
 
 def test_every_game_has_one_drawing() -> None:
@@ -30,7 +44,7 @@ def test_every_game_has_one_drawing() -> None:
 def test_a_drawing_shows_nothing_hidden_from_its_viewer(slug: str, seat: int | None) -> None:
     """No card hidden from the viewer (another hand, the deck order) appears anywhere in the picture."""
     loaded = played(slug, MID_GAME)
-    text = drawing(slug)(view(loaded, seat))
+    text = drawn(slug, loaded, seat)
     # Metro X hides only a sealed choice, between a seat's submission and the turn's resolution.
     assert loaded.game.hidden_from(loaded.state.game_state, seat) or slug == "metro-x", "the table hides nothing"
     assert leaked(text, loaded.game, loaded, seat) == []
@@ -39,8 +53,8 @@ def test_a_drawing_shows_nothing_hidden_from_its_viewer(slug: str, seat: int | N
 @pytest.mark.parametrize("slug", GAME_SLUGS)
 def test_the_picture_changes_as_the_match_goes_on(slug: str) -> None:
     """Two moments of a match are two pictures."""
-    early = drawing(slug)(view(played(slug, 2), None))
-    later = drawing(slug)(view(played(slug, MID_GAME), None))
+    early = drawn(slug, played(slug, 2), None)
+    later = drawn(slug, played(slug, MID_GAME), None)
     assert early != later
 
 
@@ -120,3 +134,24 @@ def test_a_spectator_is_shown_no_hand(slug: str) -> None:
     spectator, seat = picture(slug, None, 0)[2], picture(slug, 0, 0)[2]
     assert values(spectator, "data-card") == values(spectator, "data-secret") == []
     assert values(seat, "data-card") or slug == "metro-x"  # Metro X has no hands
+
+
+@pytest.mark.parametrize("slug", GAME_SLUGS)
+def test_the_header_names_who_is_to_move_at_every_version_and_the_end_only_at_the_end(slug: str) -> None:
+    """Folded version by version, each picture says exactly who the rules put to move (by name and seat), never a
+    seat -1 or 'player -1', and says the match is over only at its last version."""
+    loaded = played(slug, 10_000)
+    assert loaded.state.finished
+    states = history(loaded)
+    assert states[-1] == loaded.state
+    for state in states:
+        if state.game_state is None:
+            continue
+        shown = msgspec.to_builtins(loaded.game.view(state.game_state, None))
+        root = parse(drawing(slug)(shown, moment(loaded, state)))
+        to_move = match.to_move(loaded.game, state)
+        assert root.attrib["data-to-move"] == " ".join(map(str, to_move))
+        header = "".join(all_with(root, "data-header")[0].itertext())
+        assert " -1 " not in f"{header} " and ("match over" in header) == state.finished, header
+        # Touched On puts seat -1 "to move" between journeys (inside one append): the header says nobody, not -1.
+        assert all(f"{state.players[seat]} (seat {seat})" in header for seat in to_move if seat >= 0), header

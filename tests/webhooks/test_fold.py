@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
+import re
 import time
 from typing import Any
 
@@ -43,7 +45,22 @@ def test_a_fold_lost_in_a_crash_folds_again_into_the_same_deliveries(store: Stor
         conn.execute(d.sql("DELETE FROM webhook_deliveries WHERE webhook_id = ?"), (hook.id,))
         conn.execute(d.sql("UPDATE webhooks SET log_cursor = ? WHERE id = ?"), (hook.log_cursor, hook.id))
     assert fold_all(store, Follower(store), batch=7) == len(first)
-    assert bodies(store, "app-c", hook.id) == first  # the same ids, the same bytes
+    assert bodies(store, "app-c", hook.id) == first  # the same ids, the same bytes (the words too)
+
+
+def test_each_delivered_event_is_told_in_words_as_a_spectator_reads_it(store: Store) -> None:
+    """Every event of a delivery carries its `text`, in the players' names, a hidden draw as a count only."""
+    service, hooks = MatchService(store), Webhooks(store, allow_private=True)
+    store.create_app_key("app-t", "hash-t")
+    hook = hooks.create("app-t", "http://127.0.0.1:9/", ["match.created", "moved"])
+    match_id = service.create("expect-delays", ["ada", "grace"], {"max_turns": 12}, owner="app-t").record.id
+    play_random_moves(service, match_id, random.Random(3), 4)
+    fold_all(store, Follower(store))
+    events = [e for body in bodies(store, "app-t", hook.id).values() for e in json.loads(body)["events"]]
+    assert events and all(e["text"] for e in events)
+    draws = [e["text"] for e in events if e["event"]["type"] == "expect-delays.cards-drawn"]
+    assert "ada drew 3 cards." in draws and "grace drew 3 cards." in draws
+    assert not any(re.search(r"\bT\d\d\b", text) for text in draws)
 
 
 def test_a_fold_from_a_stale_cursor_writes_nothing(store: Store) -> None:

@@ -6,8 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 from api.web.draw import expect_delays, mass_transit, metro_x, terminus, touched_on
+from api.web.svg import Moment
 
-Drawing = Callable[[dict[str, Any]], str]
+Drawing = Callable[[dict[str, Any], Moment], str]
 DRAWINGS: tuple[tuple[str, Drawing], ...] = (
     ("expect-delays", expect_delays.draw),
     ("metro-x", metro_x.draw),

@@ -4,22 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.web.svg import Svg, hand, seat_colour
+from api.web.svg import Moment, Svg, hand, seat_colour
+from domain.games.expect_delays.components import TRAIN_CARDS
 
 RIDER_COLOUR = {"commuter": "#333333", "tourist": "#f2c200"}
 LINE_COLOUR = {"pink": "#e377c2", "cyan": "#17becf", "blue": "#1f77b4", "orange": "#ff7f0e"}
 
 
-def draw(view: dict[str, Any]) -> str:
+def draw(view: dict[str, Any], moment: Moment) -> str:
     """The table as the view shows it."""
     lines, seats = view["lines"], view["seats"]
-    height = 70 + 60 * len(lines) + 40 * len(seats) + 140
-    svg = Svg(760, height, title="Expect Delays table", data_game="expect-delays")
-    svg.text(16, 24, f"Turn {view['turn']} of {view['max_turns']} · seat {view['active_seat']} to act "
-                     f"({view['actions_left']} actions left)", 14, data_turn=view["turn"])
+    height = 70 + 60 * len(lines) + 40 * len(seats) + 170
+    svg = Svg(760, height, title="Expect Delays table", data_game="expect-delays", **moment.attrs())
+    left = f" ({view['actions_left']} actions left)" if moment.to_move else ""
+    svg.text(16, 24, f"Turn {view['turn']} of {view['max_turns']} · {moment.status()}{left}", 14,
+             data_turn=view["turn"], data_header="")
     y = 60
     for line in lines:
-        _line(svg, line, y)
+        _line(svg, line, y, moment)
         y += 60
     with svg.group(data_zone="platform"):
         svg.rect(16, y, 300, 44, fill="#eeeeee", stroke="#666666", rx=6)
@@ -31,17 +33,26 @@ def draw(view: dict[str, Any]) -> str:
     svg.text(340, y + 36, f"Advisory {view['active_advisory'] or '-'} · next {view['next_advisory'] or '-'}", 12)
     y += 70
     for seat in seats:
-        _seat(svg, seat, y, seat["seat"] == view["active_seat"])
+        _seat(svg, seat, y, seat["seat"] in moment.to_move, moment)
         y += 40
-    hand(svg, view["hand"], y + 10)
+    hand(svg, view["hand"], y + 10, width=96, detail=_face)
+    svg.text(16, y + 70, f"Train cards: the lines they run · the Fare Swipes they give out of service. Card data: "
+                         f"{view['data']}", 11, fill="#b00020" if view["data"] != "SEED" else "#555555",
+             data_status=view["data"])
     return svg.tostring()
 
 
-def _line(svg: Svg, line: dict[str, Any], y: float) -> None:
+def _face(card: str) -> str:
+    """A Train card's face: its line symbols and Fare Swipe value (component data)."""
+    face = TRAIN_CARDS.get(card)
+    return f"{'/'.join(face.symbols)} · {face.fare_swipes} swipes" if face else ""
+
+
+def _line(svg: Svg, line: dict[str, Any], y: float, moment: Moment) -> None:
     """One Subway Line: a track, a circle per stop, a rider on an occupied stop."""
     colour = LINE_COLOUR.get(line["colour"], line["colour"])
     with svg.group(data_line=line["id"], data_owner=line["owner"]):
-        svg.text(16, y + 5, f"{line['id']} (seat {line['owner']})", 13, fill=seat_colour(line["owner"]))
+        svg.text(16, y + 5, f"{line['id']} · {moment.short(line['owner'])}", 13, fill=seat_colour(line["owner"]))
         stops = line["stops"]
         svg.line(130, y, 130 + 80 * (len(stops) - 1), y, stroke=colour, stroke_width=8, stroke_linecap="round")
         for index, rider in enumerate(stops):
@@ -52,12 +63,12 @@ def _line(svg: Svg, line: dict[str, Any], y: float) -> None:
                 svg.text(x - 20, y - 16, rider, 10)
 
 
-def _seat(svg: Svg, seat: dict[str, Any], y: float, active: bool) -> None:
+def _seat(svg: Svg, seat: dict[str, Any], y: float, active: bool, moment: Moment) -> None:
     """A seat's public counts."""
     with svg.group(data_seat=seat["seat"], data_points=seat["points"], data_hand_size=seat["hand_size"]):
         svg.rect(16, y, 728, 32, fill="#ffffff", stroke=seat_colour(seat["seat"]), stroke_width=3 if active else 1,
                  rx=4)
-        svg.text(26, y + 21, f"Seat {seat['seat']} ({seat['name']}): {seat['points']} points · "
+        svg.text(26, y + 21, f"{moment.name(seat['seat'])}, {seat['name']}: {seat['points']} points · "
                              f"{seat['fare_swipes']} fare swipes · {seat['commuters_in_pool']} commuters in pool · "
                              f"{seat['riders_on_lines']} riders on lines · {seat['hand_size']} cards in hand", 13)
 

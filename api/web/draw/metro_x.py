@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.web.svg import Svg, seat_colour
+from api.web.svg import Moment, Svg, seat_colour
 from domain.games.metro_x.components import BOARDS
 
 CELL = 22
 MAP_W = 14 * CELL + 30
 MAP_H = 11 * CELL + 110
+PER_ROW = 2
 
 
 def _at(station: str) -> tuple[float, float]:
@@ -18,28 +19,34 @@ def _at(station: str) -> tuple[float, float]:
     return 20 + CELL * float(x), 60 + CELL * float(y)
 
 
-def draw(view: dict[str, Any]) -> str:
+def draw(view: dict[str, Any], moment: Moment) -> str:
     """Every seat's sheet over the map, and the face-up card."""
     sheets = view["sheets"]
-    svg = Svg(max(MAP_W * len(sheets), 420), MAP_H + 40, title="Metro X table", data_game="metro-x")
+    # At most two sheets a row: three or more side by side would shrink every map's text below reading size.
+    columns = min(len(sheets), PER_ROW) or 1
+    rows = -(-len(sheets) // columns)
+    svg = Svg(max(MAP_W * columns, 420), MAP_H * rows + 60, title="Metro X table", data_game="metro-x",
+              **moment.attrs())
     card = view["card"]
-    svg.text(16, 22, f"{view['title']} · turn {view['turn']} · card {card['id']} ({card['kind']} {card['value']}) "
-                     f"· deck {view['deck_left']} · windows left {view['windows_left']}", 13,
-             data_face_up=card["id"], data_turn=view["turn"])
+    with svg.group(data_header=""):  # two lines: the card, then who is to move (one line overflows two sheets)
+        svg.text(16, 20, f"{view['title']} · turn {view['turn']} · card {card['id']} ({card['kind']} {card['value']}) "
+                         f"· deck {view['deck_left']} · windows left {view['windows_left']}", 13,
+                 data_face_up=card["id"], data_turn=view["turn"])
+        svg.text(16, 38, moment.status(), 13, font_weight="bold")
     for index, sheet in enumerate(sheets):
         with svg.group(data_seat=sheet["seat"], data_score=sheet["score"]["total"],
-                       transform=f"translate({index * MAP_W},0)"):
-            _sheet(svg, view["map"], sheet, sheet["seat"] in view["to_move"])
+                       transform=f"translate({index % columns * MAP_W},{20 + index // columns * MAP_H})"):
+            _sheet(svg, view["map"], sheet, sheet["seat"] in moment.to_move, moment)
     if view["my_choice"] is not None:
-        svg.text(16, MAP_H + 30, f"Your sealed choice: {view['my_choice']}", 12, data_zone="my-choice")
+        svg.text(16, MAP_H * rows + 50, f"Your sealed choice: {view['my_choice']}", 12, data_zone="my-choice")
     return svg.tostring()
 
 
-def _sheet(svg: Svg, map_slug: str, sheet: dict[str, Any], to_move: bool) -> None:
+def _sheet(svg: Svg, map_slug: str, sheet: dict[str, Any], to_move: bool, moment: Moment) -> None:
     """One seat's map."""
     board = BOARDS[map_slug]
     colour = seat_colour(sheet["seat"])
-    svg.text(20, 44, f"Seat {sheet['seat']}: {sheet['score']['total']} points"
+    svg.text(20, 44, f"{moment.name(sheet['seat'])}: {sheet['score']['total']} points"
                      f"{' · to move' if to_move else ''}{' · sealed' if sheet['submitted'] else ''}", 13, fill=colour)
     for route in board.routes:
         points = " ".join(f"{x},{y}" for x, y in map(_at, route.stations))
@@ -57,5 +64,18 @@ def _sheet(svg: Svg, map_slug: str, sheet: dict[str, Any], to_move: bool) -> Non
     for station, value in sheet["transfers"].items():
         x, y = _at(station)
         svg.text(x + 5, y - 5, str(value), 10, data_transfer=station)
+    _legend(svg, board, sheet)
     done = ", ".join(f"{route} ({kind})" for route, kind in sorted(sheet["completed"].items())) or "none"
     svg.text(20, MAP_H - 10, f"Completed: {done}", 11)
+
+
+def _legend(svg: Svg, board: Any, sheet: dict[str, Any]) -> None:
+    """Each route's letter in its colour at its first station, and below the map its windows filled of all."""
+    per_row = 6
+    for index, route in enumerate(board.routes):
+        x, y = _at(route.stations[0])
+        svg.text(x - 14, y + 4, route.id, 11, fill=route.color, font_weight="bold", data_route_label=route.id)
+        filled = len(sheet["windows"].get(route.id, ()))
+        col, row = index % per_row, index // per_row
+        svg.text(20 + 52 * col, MAP_H - 44 + 14 * row, f"{route.id} {filled}/{route.windows}", 11, fill=route.color,
+                 font_weight="bold", data_route_windows=route.id)

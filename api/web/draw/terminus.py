@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.web.svg import Svg, seat_colour
+from api.web.svg import Moment, Svg, seat_colour
 from domain.games.terminus.components import RESOURCES, board
 
 CELL = 90
@@ -12,23 +12,36 @@ DISTRICT_FILL = {"residential": "#e6f4e6", "commercial": "#e6ecfa", "industrial"
 LEVELS = {1: "station", 2: "hub", 3: "prime hub"}
 
 
-def draw(view: dict[str, Any]) -> str:
+def draw(view: dict[str, Any], moment: Moment) -> str:
     """The table as the view shows it."""
     index = board(view["board"])
     width = max(CELL * (max(p.x for p in index.plots) + 1) + 320, 760)
     map_h = CELL * (max(p.y for p in index.plots) + 1) + 60
-    svg = Svg(width, map_h + 60 * len(view["players"]) + 120, title="Terminus table", data_game="terminus")
-    svg.text(16, 22, f"Year {view['year']} · {view['phase']} {view['step']} · player {view['current']} to act · "
-                     f"deck {view['deck']}", 14, data_phase=view["phase"])
+    svg = Svg(width, map_h + 60 * len(view["players"]) + 140, title="Terminus table", data_game="terminus",
+              **moment.attrs())
+    svg.text(16, 22, f"Year {view['year']} · {view['phase']} {view['step']} · {moment.status()} · "
+                     f"deck {view['deck']}", 14, data_phase=view["phase"], data_header="")
     with svg.group(data_zone="city", transform="translate(30,50)"):
         _city(svg, view, index)
     _markets(svg, view["markets"], width - 280, 50)
     y = map_h + 10
     finals = {line["player"]: line for line in view["final"]}
     for seat, player in enumerate(view["players"]):
-        _player(svg, seat, player, finals.get(seat), y)
+        _player(svg, seat, player, finals.get(seat), y, moment)
         y += 60
+    _legend(svg, index, y + 10)
     return svg.tostring()
+
+
+def _legend(svg: Svg, index: Any, y: float) -> None:
+    """What the plot labels and colours mean (the board's districts), and whether the board is DEFAULT data."""
+    named = [f"{d.code} {d.name} ({d.type})" for d in index.board.districts]
+    for row in range(0, len(named), 4):  # four a line: the legend stays inside the picture
+        svg.text(16, y, ("Districts: " if row == 0 else "") + " · ".join(named[row:row + 4]), 11, data_zone="legend")
+        y += 16
+    svg.text(16, y, "Plot colours: green residential, blue commercial, brown industrial · ■ a Stop in its "
+                         f"owner's colour · board data: {index.board.status}", 11,
+             fill="#b00020" if index.board.status != "SEED" else "#555555", data_status=index.board.status)
 
 
 def _city(svg: Svg, view: dict[str, Any], index: Any) -> None:
@@ -70,15 +83,17 @@ def _markets(svg: Svg, markets: list[list[int]], x: float, y: float) -> None:
                      data_cubes=sum(columns))
 
 
-def _player(svg: Svg, seat: int, player: dict[str, Any], final: dict[str, Any] | None, y: float) -> None:
+def _player(svg: Svg, seat: int, player: dict[str, Any], final: dict[str, Any] | None, y: float,
+            moment: Moment) -> None:
     """A player's public board, and its own hand and secret Agenda when the viewer holds them."""
     hand = player["hand"]
     size = hand if isinstance(hand, int) else len(hand)
     score = f" · Prestige {final['total']}" if final else ""
     with svg.group(data_seat=seat, data_hand_size=size, data_score=final["total"] if final else None):
         svg.rect(16, y, 728, 52, fill="#ffffff", stroke=seat_colour(seat), rx=4)
-        svg.text(26, y + 20, f"Player {seat}: {player['coins']} coins · resources "
-                             f"{' '.join(map(str, player['res']))} · rails {player['rails_reserve']} reserve/"
+        cubes = ", ".join(f"{n} {r}" for n, r in zip(player["res"], RESOURCES, strict=False))
+        svg.text(26, y + 20, f"{moment.name(seat)}: {player['coins']} coins · {cubes} · "
+                             f"rails {player['rails_reserve']} reserve/"
                              f"{player['rails_storage']} storage · {size} cards in hand{score}", 12)
         if not isinstance(hand, int):
             for n, card in enumerate(hand):

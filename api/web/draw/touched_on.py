@@ -4,21 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.web.svg import Svg, hand, seat_colour
+from api.web.svg import Moment, Svg, hand, seat_colour
+from domain.games.touched_on.components import evader_line, is_authorised, is_evader, is_undercover, power_kind
 
 CARD_W = 64
 
 
-def draw(view: dict[str, Any]) -> str:
+def draw(view: dict[str, Any], moment: Moment) -> str:
     """The table as the view shows it."""
     carriages, seats = view["carriages"], view["seats"]
     longest = max((len(c["cards"]) for c in carriages), default=0)
     width = max(760, 160 + (CARD_W + 4) * longest)
+    width = max(width, 110 + 92 * len(view["hand"] or ()))  # the viewer's hand in one row, each card named
     height = 100 + 50 * len(view["lines"]) + 50 * len(carriages) + 40 * len(seats) + 80
-    svg = Svg(width, height, title="Touched On table", data_game="touched-on")
-    svg.text(16, 24, f"Journey {view['journey']} · seat {view['turn_seat']} to play on {view['current_line']} · "
+    svg = Svg(width, height, title="Touched On table", data_game="touched-on", **moment.attrs())
+    line = f" on {view['current_line']}" if moment.to_move and view["current_line"] else ""
+    svg.text(16, 24, f"Journey {view['journey']} · {moment.status('to play')}{line} · "
                      f"draw pile {view['draw_size']} · Exp left {view['exp_left']}"
-                     f"{' · over' if view['over'] else ''}", 14, data_journey=view["journey"])
+                     f"{' · over' if view['over'] else ''}", 14, data_journey=view["journey"], data_header="")
     y = 50
     for line in view["lines"]:
         with svg.group(data_line=line["line"], data_count=line["count"]):
@@ -27,24 +30,36 @@ def draw(view: dict[str, Any]) -> str:
             svg.text(24, y + 25, f"{line['line']}: {line['count']}{' · Exp' if line['exp_hidden'] else ''}", 13)
         y += 50
     for carriage in carriages:
-        _carriage(svg, carriage, y)
+        _carriage(svg, carriage, y, moment)
         y += 50
     for seat in seats:
         with svg.group(data_seat=seat["seat"], data_hand_size=seat["hand_size"], data_exp_total=seat["exp_total"]):
             place = f" · finished {seat['place']}" if seat["place"] else ""
-            svg.text(16, y + 18, f"Seat {seat['seat']}: {seat['hand_size']} cards in hand · Exp "
+            svg.text(16, y + 18, f"{moment.name(seat['seat'])}: {seat['hand_size']} cards in hand · Exp "
                                  f"{seat['exp_total']} ({len(seat['exp'])} cards){place}", 13,
-                     fill=seat_colour(seat["seat"]), font_weight="bold" if seat["seat"] == view["turn_seat"] else None)
+                     fill=seat_colour(seat["seat"]), font_weight="bold" if seat["seat"] in moment.to_move else None)
         y += 40
-    hand(svg, view["hand"], y, width=CARD_W, size=10)
+    hand(svg, view["hand"], y, width=86, size=10, detail=_kind)
     return svg.tostring()
 
 
-def _carriage(svg: Svg, carriage: dict[str, Any], y: float) -> None:
+def _kind(card: str) -> str:
+    """What a card is, from its id and the component data: an Evader of a line, an Inspector, a Power card."""
+    if is_evader(card):
+        return f"Evader {evader_line(card)}"
+    if is_authorised(card):
+        return "Inspector"
+    if is_undercover(card):
+        return "Undercover"
+    kind = power_kind(card)
+    return str(kind).replace("-", " ") if kind else ""
+
+
+def _carriage(svg: Svg, carriage: dict[str, Any], y: float, moment: Moment) -> None:
     """A carriage: its line, its owner and the cards in it."""
     owner = carriage["owner"]
     with svg.group(data_carriage=carriage["line"], data_owner=owner):
-        svg.text(16, y + 24, f"{carriage['line']} carriage (seat {owner})", 12, fill=seat_colour(owner))
+        svg.text(16, y + 24, f"{carriage['line']} · {moment.short(owner)}", 12, fill=seat_colour(owner))
         for index, card in enumerate(carriage["cards"]):
             x = 160 + (CARD_W + 4) * index
             svg.rect(x, y, CARD_W, 36, fill="#ffffff", stroke=seat_colour(owner), rx=4, data_carriage_card=card)

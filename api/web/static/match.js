@@ -12,7 +12,7 @@ const page = { detail: null, events: [], version: 1, latest: 1, pictures: new Ma
 async function readLog() {
   const events = [];
   for (let after = 0; after !== null;) {
-    const batch = await api(`/v1/matches/${encodeURIComponent(matchId)}/events?after=${after}&limit=500`,
+    const batch = await api(`/v1/matches/${encodeURIComponent(matchId)}/events?after=${after}&limit=500&include=text`,
       { token: page.token });
     events.push(...batch.items);
     after = batch.next_after;
@@ -20,26 +20,31 @@ async function readLog() {
   return events;
 }
 
+// Each line tells its event in words (as this viewer may see it); the event's type stays in the title.
 function logItem(item) {
-  const who = item.seat === null || item.seat === undefined ? "" : ` · seat ${item.seat}`;
-  return el("li", { "data-version": item.version, tabindex: -1, onclick: () => show(item.version) },
-    `${item.version}. ${item.event.type}${who}`);
+  return el("li", { "data-version": item.version, "data-type": item.event.type, title: item.event.type, tabindex: -1,
+    onclick: () => show(item.version) },
+    el("span", { class: "v" }, `${item.version}.`), " ", item.text || item.event.type);
 }
 
-function drawPlayers() {
-  const results = new Map((page.detail.outcome ? page.detail.outcome.results : []).map((r) => [r.seat, r]));
+// The players as of the version shown: who is to move then (from the picture, drawn from the rules' `to_move` at
+// that version), and the outcome only when the version shown is the end.
+function drawPlayers(toMove) {
+  const atEnd = page.version === page.latest && page.detail.outcome;
+  const outcome = atEnd ? page.detail.outcome : null;
+  const results = new Map((outcome && !outcome.cooperative ? outcome.results : []).map((r) => [r.seat, r]));
   $("players").replaceChildren(...page.detail.seats.map((seat) => {
     const result = results.get(seat.seat);
     const score = result ? ` · score ${result.score} · rank ${result.rank}${result.winner ? " · winner" : ""}` : "";
-    const toMove = page.detail.to_move.includes(seat.seat) ? " · to move" : "";
-    return el("li", { "data-seat": seat.seat }, el("span", { class: "name" }, seat.player),
-      ` (seat ${seat.seat})${score}${toMove}`);
+    const moving = toMove.includes(seat.seat) ? " · to move" : "";
+    return el("li", { "data-seat": seat.seat }, el("span", { class: "name" }, seat.player || "open"),
+      ` (seat ${seat.seat})${score}${moving}`);
   }));
-  const outcome = page.detail.outcome;
   $("outcome").textContent = outcome
     ? `Ended: ${outcome.reason}${outcome.cooperative ? (outcome.team_won ? " · the team won" : " · the team lost") : ""}`
-    : `${page.detail.status}`;
-  $("viewer").textContent = page.detail.you === null ? "Spectator" : `Seat ${page.detail.you}`;
+    : (page.version === page.latest ? `${page.detail.status}` : `replay at version ${page.version}`);
+  const you = page.detail.seats.find((seat) => seat.seat === page.detail.you);
+  $("viewer").textContent = page.detail.you === null ? "Spectator" : `${you ? you.player : ""} (seat ${page.detail.you})`;
 }
 
 /** A dealing match (option `entropy: "seats"`): the viewer's seat may add its entropy, once, before the deal. */
@@ -98,7 +103,7 @@ export async function show(version) {
   history.replaceState(null, "", url);
   for (const item of document.querySelectorAll("#log li.current")) item.classList.remove("current");
   const current = document.querySelector(`#log li[data-version="${version}"]`);
-  if (current) { current.classList.add("current"); current.scrollIntoView({ block: "nearest" }); }
+  if (current) { current.classList.add("current"); scrollLog(current); }
   try {
     const text = await picture(version);
     if (page.version !== version) return; // a later step won the race
@@ -106,11 +111,23 @@ export async function show(version) {
     if (svg.nodeName !== "svg") throw new Error("not a picture");
     $("table").replaceChildren(document.importNode(svg, true));
     $("table").dataset.version = version;
+    const toMove = (svg.getAttribute("data-to-move") || "").split(" ").filter(Boolean).map(Number);
+    drawPlayers(toMove);
     for (const next of [version + 1, version - 1]) if (next >= 1 && next <= page.latest) picture(next).catch(() => {});
   } catch (error) {
     say(`Could not draw version ${version}: ${error.message}`, "error");
   }
 }
+
+// Keeps the current log line in view by scrolling the log alone, never the page (the board stays where it is).
+function scrollLog(line) {
+  const log = $("log");
+  const top = line.offsetTop; // #log is positioned: offsets are from its top
+  if (top < log.scrollTop) log.scrollTop = top;
+  else if (top + line.offsetHeight > log.scrollTop + log.clientHeight) log.scrollTop = top + line.offsetHeight - log.clientHeight;
+}
+
+const SEATING = new Set(["match.seat-joined", "match.started"]);
 
 function onEvent(item) {
   if (page.events.length && item.version <= page.events[page.events.length - 1].version) return;
@@ -123,7 +140,21 @@ function onEvent(item) {
   $("log").append(logItem(item));
   page.latest = item.version;
   page.detail.version = item.version;
+  if (SEATING.has(item.event.type)) refreshSeats();
   show(following ? page.latest : page.version);
+}
+
+// A join names a new player (and the last one starts the match): the seats and status are read again.
+async function refreshSeats() {
+  try {
+    const detail = await api(`/v1/matches/${encodeURIComponent(matchId)}`, { token: page.token });
+    if (detail.version < page.detail.version) return;
+    page.detail = detail;
+    drawPlayers([]);
+    show(page.version);
+  } catch (error) {
+    say(`Could not read the seats: ${error.message}`, "error");
+  }
 }
 
 async function onEnded() {
@@ -151,14 +182,16 @@ async function load(at) {
   $("title").textContent = `${page.detail.game} · ${matchId}`;
   $("game-link").href = `/web/games/${encodeURIComponent(page.detail.game)}`;
   $("log").replaceChildren(...page.events.map(logItem));
-  drawPlayers();
+  drawPlayers([]);
   drawEntropy();
   const wanted = at ?? Number(new URL(location.href).searchParams.get("version") || page.latest);
   await show(wanted);
   audit(matchId, page.detail, page.token);
-  const live = page.detail.status === "active" || page.detail.status === "dealing";
-  $("live").hidden = !live;
-  if (live) {
+  // An open match (seats still to fill) and a dealing one are followed too: each join and each seat's entropy shows
+  // at once, and the start (or the deal) lays out the table.
+  const following = ["active", "open", "dealing"].includes(page.detail.status);
+  $("live").hidden = !following;
+  if (following) {
     page.stream = follow(matchId, page.token, () => page.latest, onEvent, onEnded);
   }
 }

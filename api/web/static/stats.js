@@ -25,16 +25,36 @@ async function game() {
       el("td", {}, entry.matches))));
   $("leaderboard-position").textContent = `Leaderboard computed up to log position ${board.position}.`;
   const base = `/web/games/${encodeURIComponent(name)}`;
-  const charts = [chart(`${base}/charts/win-rate.svg`, "Win rate by seat position"),
-    chart(`${base}/charts/lengths.svg`, "Match length distribution")];
+  // A cooperative game's seats win or lose together: its chart is the team's results, not a win rate by seat.
+  const allCooperative = stats.finished > 0 && stats.cooperative_played === stats.finished;
+  const charts = [allCooperative ? null : chart(`${base}/charts/win-rate.svg`, "Win rate by seat position"),
+    chart(`${base}/charts/lengths.svg`, "Match length distribution")].filter(Boolean);
   if (stats.cooperative_played) charts.push(chart(`${base}/charts/cooperative.svg`, "Cooperative win rate"));
   $("charts").replaceChildren(...charts);
 }
 
+function matchRow(summary) {
+  const players = summary.seats.map((seat) => seat.player || "open").join(", ");
+  return el("li", { "data-match": summary.id },
+    el("a", { href: `/web/matches/${encodeURIComponent(summary.id)}` }, `${summary.game} · ${summary.status}`),
+    ` · ${players} · version ${summary.version}`);
+}
+
+// A player's matches (any status), then statistics once one of them has finished: a player with active matches
+// only has a page too, which says so instead of failing.
 async function player() {
   $("title").textContent = `${name}: statistics`;
   $("matches-link").href = `/web/?player=${encodeURIComponent(name)}`;
-  const stats = await api(`/v1/players/${encodeURIComponent(name)}/stats`);
+  const who = encodeURIComponent(name);
+  const [recent, finished] = await Promise.all([api(`/v1/matches?player=${who}&limit=50`),
+    api(`/v1/matches?player=${who}&status=finished&limit=1`)]);
+  $("matches").replaceChildren(...recent.items.map(matchRow));
+  if (!recent.items.length) $("matches").replaceChildren(el("li", {}, "No match yet."));
+  if (!finished.items.length) {
+    $("stats-position").textContent = "No finished match yet: statistics begin with the first one.";
+    return;
+  }
+  const stats = await api(`/v1/players/${who}/stats`);
   document.querySelector("#per-game tbody").replaceChildren(...stats.games.map((row) =>
     el("tr", { "data-game": row.game },
       el("td", {}, el("a", { href: `/web/games/${encodeURIComponent(row.game)}` }, row.game)),

@@ -20,7 +20,7 @@ export function follow(matchId, token, lastVersion, onEvent, onEnded) {
     let pause = 500;
     while (!control.signal.aborted) {
       try {
-        const answer = await api(`/v1/matches/${encodeURIComponent(matchId)}/stream?after=${lastVersion()}`,
+        const answer = await api(`/v1/matches/${encodeURIComponent(matchId)}/stream?after=${lastVersion()}&include=text`,
           { token, as: "response", signal: control.signal });
         const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
         let buffer = "";

@@ -1,10 +1,14 @@
-"""A compact text picture of the Metro X table: the card, then each sheet route by route."""
+"""A compact text picture of the Metro X table: the card, then each sheet route by route; and every event told in
+words (`describe`, which tells an event exactly as given: redact it first, domain/narration.py)."""
 
 from __future__ import annotations
 
+from domain.engine import Narrator
+from domain.games.metro_x import events
 from domain.games.metro_x.components import CARDS, DECK
 from domain.games.metro_x.scoring import score_sheets
 from domain.games.metro_x.state import CROSSED, State
+from domain.narration import Names, listed, plural, who
 
 # Station marks: x crossed off, T a transfer number (listed after the sheet), . empty.
 
@@ -39,3 +43,59 @@ def render(state: State) -> str:
     if state.solo_rating:
         lines.append(f"solo rating: {state.solo_rating}")
     return "\n".join(lines) + "\n"
+
+
+def _card(card: str) -> str:
+    """A Metro X card by what it lets a seat do."""
+    data = CARDS.get(card)
+    if data is None:
+        return card
+    return {"number": f"a {data.value}", "skip": f"a skip {data.value}", "transfer": "a Transfer",
+            "free": "a free station"}.get(data.kind, card) + (" (reshuffle)" if data.reshuffle else "")
+
+
+def _choice(choice: events.Choice) -> str:
+    if choice.action == "pass":
+        return "to pass"
+    if choice.action == "transfer":
+        return f"a transfer at {choice.station}" if choice.station else "a transfer with no station to write it on"
+    if choice.action == "free":
+        return f"a free station on route {choice.route}"
+    return f"{plural(choice.stations, 'station')} on route {choice.route}" + (
+        " and to write the number" if choice.write_number else "")
+
+
+def _marking(mark: events.Marking, names: Names) -> str:
+    if mark.action == "pass":
+        return f"{who(names, mark.seat)} passed"
+    if mark.action == "transfer":
+        if not mark.transfer_station:
+            return f"{who(names, mark.seat)} had no station for the transfer"
+        return f"{who(names, mark.seat)} wrote {mark.transfer_value} at {mark.transfer_station}"
+    crossed = f"crossed {listed(mark.crossed)}" if mark.crossed else "crossed nothing"
+    return f"{who(names, mark.seat)} {crossed} on route {mark.route}" + (f" (window {mark.window})"
+                                                                         if mark.window else "")
+
+
+def _resolved(event: events.TurnResolved, names: Names) -> str:
+    marks = "; ".join(_marking(m, names) for m in event.markings) or "nobody marked"
+    done = "".join(f" {who(names, c.seat)} completed route {c.route} ({c.bonus} bonus, {plural(c.points, 'point')})."
+                   for c in event.completions)
+    return f"Turn {event.turn} ({_card(event.card)}): {marks}.{done}"
+
+
+def _scored(event: events.GameScored, names: Names) -> str:
+    lines = "; ".join(f"{who(names, s.seat)} {s.total} ({s.completed} completed, {s.transfers} transfers, "
+                      f"{s.empty} empty, -{s.penalty})" for s in event.scores)
+    return f"Final scores: {lines}." + (f" Solo rating: {event.solo_rating}." if event.solo_rating else "")
+
+
+describe = Narrator({
+    events.SetUp: lambda e, n: f"Each of {plural(e.seats, 'seat')} took a {e.map} map sheet.",
+    events.CardFlipped: lambda e, n: f"Turn {e.turn}: the card flipped is {_card(e.card)}.",
+    events.DeckReshuffled: lambda e, n: f"The deck was reshuffled ({plural(e.cards, 'card')}).",
+    events.MarkingSubmitted: lambda e, n: f"{who(n, e.seat)} chose " + (
+        f"{_choice(e.choice)}." if e.choice is not None else "a marking (sealed until the turn resolves)."),
+    events.TurnResolved: _resolved,
+    events.GameScored: _scored,
+})
