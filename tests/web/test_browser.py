@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,8 @@ def test_the_browser_lists_matches_and_filters_them(site: Site, page: Any) -> No
     page.goto(site.base + "/")
     assert page.url.endswith("/web/")
     page.wait_for_selector("#matches tbody tr")
-    assert page.locator("#matches tbody tr").count() == len(site.finished) + 5  # active, crafted, dealing, lobby, newcomer's
+    # active, crafted, dealing, lobby and the newcomer's
+    assert page.locator("#matches tbody tr").count() == len(site.finished) + 5
     page.select_option("#game", "terminus")
     page.select_option("select[name=status]", "finished")
     page.click("#filters button[type=submit]")
