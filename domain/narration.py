@@ -13,8 +13,11 @@ from typing import Any
 
 from domain.engine import Event, Game, Narrator
 from domain.lifecycle import (
+    LIFECYCLE_EVENTS,
     DrawAccepted,
     DrawOffered,
+    EntropyAdded,
+    EntropyClosed,
     MatchEnded,
     MatchOpened,
     MatchStarted,
@@ -76,7 +79,14 @@ LIFECYCLE: dict[type[Event], Tell] = {
     DrawOffered: lambda e, n: f"{who(n, e.seat)} offered a draw.",
     DrawAccepted: lambda e, n: f"{who(n, e.seat)} accepted the draw.",
     MatchEnded: _ended,
+    EntropyAdded: lambda e, n: (f"{who(n, e.seat)} added entropy for the deal"
+                                f"{' (drawn by the server for the bot)' if e.source == 'server' else ''}."),
+    EntropyClosed: lambda e, n: ("Every seat's entropy is in: the cards are dealt." if not e.absent else
+                                 f"The entropy closed without {listed(who(n, s) for s in e.absent)}: the cards are "
+                                 "dealt."),
 }
+# Every lifecycle event has its sentence (tests/conformance/test_narration.py checks the list too).
+assert set(LIFECYCLE) == set(LIFECYCLE_EVENTS), set(LIFECYCLE_EVENTS) - set(LIFECYCLE)
 
 
 def words(game: Game[Any], event: Event, names: Names) -> str:

@@ -11,7 +11,7 @@ import pytest
 from domain import match
 from domain.catalog import GAMES
 from domain.engine import Event, Game, setups
-from domain.lifecycle import MatchEnded, MatchStarted, SeatResigned
+from domain.lifecycle import LIFECYCLE_EVENTS, EntropyAdded, EntropyClosed, MatchEnded, MatchStarted, SeatResigned
 from domain.narration import LIFECYCLE, describe, words
 from domain.playout import play
 
@@ -64,6 +64,14 @@ def test_no_sentence_names_a_hidden_card(game: Game[Any], seats: int, options: d
     assert any(name in describe(game, e, None, names) for e in played.events for name in names[-1:])
     if any(game.redact(e, None) != e for e in played.events if type(e) not in LIFECYCLE):
         assert differs, "a hidden fact reads the same to its owner and to everyone else"
+
+
+def test_every_lifecycle_event_has_a_sentence() -> None:
+    """Lifecycle events added later (the seats' entropy, the deal) are told too, not a 500 on `include=text`."""
+    assert set(LIFECYCLE) == set(LIFECYCLE_EVENTS)
+    absent = words(GAMES[0], EntropyClosed(absent=(1,)), ["ada", "grace"])
+    assert absent == "The entropy closed without grace: the cards are dealt."
+    assert "server" in words(GAMES[0], EntropyAdded(seat=1, entropy="x", source="server"), ["ada", "bot:random"])
 
 
 def test_lifecycle_events_read_the_same_in_every_game() -> None:
