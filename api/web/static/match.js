@@ -132,7 +132,9 @@ const SEATING = new Set(["match.seat-joined", "match.started"]);
 function onEvent(item) {
   if (page.events.length && item.version <= page.events[page.events.length - 1].version) return;
   if (page.detail.status === "dealing" && item.event.type.startsWith("match.entropy-")) {
-    load(null); // a seat's entropy, or the deal: the seats' state and the table change
+    // A seat's entropy, or the deal: the seats' state and the table change. A page following the newest version goes
+    // on following it (the URL still names the version before this event).
+    load(page.version === page.latest ? null : page.version);
     return;
   }
   const following = page.version === page.latest;
@@ -184,7 +186,9 @@ async function load(at) {
   $("log").replaceChildren(...page.events.map(logItem));
   drawPlayers([]);
   drawEntropy();
-  const wanted = at ?? Number(new URL(location.href).searchParams.get("version") || page.latest);
+  // `at`: a version to show; null: the newest; undefined (the first load): the one the URL names, else the newest.
+  const named = at === undefined ? new URL(location.href).searchParams.get("version") : null;
+  const wanted = at ?? Number(named || page.latest);
   await show(wanted);
   audit(matchId, page.detail, page.token);
   // An open match (seats still to fill) and a dealing one are followed too: each join and each seat's entropy shows
@@ -218,4 +222,4 @@ $("seat-form").addEventListener("submit", (event) => {
 });
 $("spectate").addEventListener("click", () => { seatToken.clear(matchId); load(page.version); });
 $("add-entropy").addEventListener("click", addEntropy);
-load(null);
+load(undefined);
