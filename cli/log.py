@@ -12,7 +12,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-DEFAULTS = argparse.ArgumentDefaultsHelpFormatter
+from cli.help import Defaults
+
+DEFAULTS = Defaults
 
 
 def cmd_keygen(args: argparse.Namespace) -> int:

@@ -9,10 +9,10 @@ from typing import Any
 from litestar.testing import TestClient
 
 from domain.catalog import GAMES
+from service.runner import catch_up
 from store.base import EventStore, NewEvent, NewMatch
 from tests.api.conftest import bearer
 from tests.api.http_play import play_to_end
-from workers.runner import catch_up
 
 
 def create(client: TestClient, key: str, game: str, seats: int, **extra: Any) -> Any:

@@ -12,9 +12,9 @@ from store.factory import open_store
 
 DOCUMENT: dict[str, Any] = create_app(open_store("sqlite:///:memory:")).openapi_schema.to_schema()
 SECURITY = {op["operationId"]: op.get("security") for ops in DOCUMENT["paths"].values() for op in ops.values()}
-OPTIONAL = ["getMatch", "getEvents", "exportRecord", "getStateAt", "streamMatch", "listMatches"]
+OPTIONAL = ["getMatch", "getEvents", "exportRecord", "getStateAt", "streamMatch", "listMatches", "getLogInclusion"]
 REQUIRED = ["createMatch", "playMove", "getLegalMoves", "cancelMatch", "rematchMatch", "followFeed", "listWebhooks",
-            "createWebhook", "getWebhook", "deleteWebhook", "listDeliveries", "redeliver"]
+            "createWebhook", "getWebhook", "deleteWebhook", "listDeliveries", "redeliver", "addEntropy"]
 
 
 @pytest.mark.parametrize("operation", OPTIONAL)

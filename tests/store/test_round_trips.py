@@ -165,6 +165,10 @@ def test_over_http_a_move_with_its_next_legal_moves_is_one_round_trip(pg: tuple[
             assert answer.status_code == 201, answer.text
             now.update(answer.json())
 
+        # A seat token's first request looks it up once (api/credentials.py: rate limits tell known credentials
+        # from made-up ones) and it is remembered after: one round trip more, the first time only.
+        assert wire.count(read) == (2, 3)
+        assert wire.count(lambda: client.get(url, headers=tokens[1])) == (2, 3)  # seat 1: its lookup, then the read
         assert wire.count(read) == (1, 2)  # the row and the events, pipelined: one round trip
         now["seat"] = now["to_move"][0]
         read()
