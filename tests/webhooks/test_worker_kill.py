@@ -37,6 +37,9 @@ def test_a_worker_killed_mid_delivery_is_followed_by_a_redelivery_with_the_same_
         fresh.start()
         try:
             receiver.wait_for(lambda: len(receiver.at(hanging)) >= 2, 60, "the delivery to be sent again")
+            # The receiver has the request before the worker has its answer: stop the worker only once it recorded it.
+            receiver.wait_for(lambda: [d.status for d in store.deliveries("app-k", hook.id, 10) or []] == ["delivered"],
+                              30, "the worker to record the delivery")
         finally:
             fresh.stop()
         first, again = receiver.at(hanging)[:2]
