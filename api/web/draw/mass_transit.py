@@ -8,6 +8,8 @@ from api.web.svg import Moment, Svg, seat_colour
 from domain.games.mass_transit.components import CARDS, DATA, LINES
 
 CARD_W, CARD_H = 66, 50
+# Cards per row of a route: a longer route wraps, so the picture stays 860 wide and its text legible at any length.
+PER_ROW = 10
 # The seed's line colours (geekdad): grey road (bus), blue canal (ferry), red rail (train).
 LINE_COLOUR = {"road": "#8c8c8c", "canal": "#1f77b4", "rail": "#d62728"}
 FEATURE = {"station": "S", "traffic": "T", "station_deadend": "S|", "plain": "", "none": ""}
@@ -17,9 +19,9 @@ MOVE_LABEL = {"walk": "walk", "bus": "bus", "ferry": "ferry", "train": "train", 
 def draw(view: dict[str, Any], moment: Moment) -> str:
     """The table as the view shows it."""
     routes = view["routes"]
-    longest = max((len(r) for r in routes), default=0)
-    width = max(860, 140 + (CARD_W + 6) * (longest + 1))
-    height = 80 + 64 * len(routes) + 30 * len(view["hand_sizes"]) + 150
+    rows = [_rows(cards) for cards in routes]
+    width = 140 + (CARD_W + 6) * PER_ROW
+    height = 80 + 64 * sum(rows) + 30 * len(view["hand_sizes"]) + 150
     svg = Svg(width, height, title="Mass Transit table", data_game="mass-transit", data_status=view["status"],
               **moment.attrs())
     svg.text(16, 24, f"Turn {view['turn']} · {moment.status('to play')} · commuters home {view['home']} · "
@@ -29,7 +31,7 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
     y = 44
     for index, cards in enumerate(routes):
         _route(svg, index, cards, riders.get(index), y)
-        y += 64
+        y += 64 * rows[index]
     for seat, size in enumerate(view["hand_sizes"]):
         with svg.group(data_seat=seat, data_hand_size=size):
             svg.text(16, y + 16, f"{moment.name(seat)}: {size} cards in hand", 13, fill=seat_colour(seat),
@@ -82,15 +84,30 @@ def _legend(svg: Svg, y: float) -> None:
              data_status=DATA.status)
 
 
+def _rows(cards: list[str]) -> int:
+    """The rows a route of these cards takes (at least one, for Big City)."""
+    return max(1, -(-len(cards) // PER_ROW))
+
+
+def _place(place: int, y: float) -> tuple[float, float]:
+    """Where the route's card number `place` lies: rows of PER_ROW cards after Big City."""
+    return 130 + (CARD_W + 6) * (place % PER_ROW), y + 64 * (place // PER_ROW)
+
+
 def _route(svg: Svg, index: int, cards: list[str], rider: dict[str, Any] | None, y: float) -> None:
-    """One route: Big City, then its cards in order; the commuter on the card it stands on (-1: Big City)."""
+    """One route: Big City, then its cards in order (wrapping after PER_ROW); the commuter on the card it stands on
+    (-1: Big City)."""
     with svg.group(data_route=index, data_length=len(cards)):
         svg.rect(16, y, 100, CARD_H, fill="#dddddd", stroke="#555555", rx=4)
         svg.text(24, y + 20, "Big City", 12, font_weight="bold")
         svg.text(24, y + 36, f"route {index + 1}", 11)
         for place, card in enumerate(cards):
-            _card(svg, card, 130 + (CARD_W + 6) * place, y, data_route_card=card)
+            _card(svg, card, *_place(place, y), data_route_card=card)
         if rider is not None:  # the Commuter stands inside the card it is on (top right corner)
-            x = 104 if rider["pos"] < 0 else 130 + (CARD_W + 6) * rider["pos"] + CARD_W - 10
+            if rider["pos"] < 0:
+                x = 104.0
+            else:
+                card_x, y = _place(rider["pos"], y)
+                x = card_x + CARD_W - 10
             svg.circle(x, y + 10, 6, fill="#2ca02c" if rider["home"] else "#333333", stroke="#ffffff",
                        data_commuter=index, data_pos=rider["pos"], data_home=str(rider["home"]).lower())
