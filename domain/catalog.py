@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.editions import Edition, UnknownEdition, bind
+from domain.editions import UnknownEdition, bind
 from domain.engine import Game
 from domain.games.expect_delays import GAME as EXPECT_DELAYS
 from domain.games.mass_transit import GAME as MASS_TRANSIT
@@ -51,7 +51,3 @@ def edition(slug: str, rules_version: str) -> Game[Any] | None:
         raise UnknownEdition(slug, rules_version, tuple(editions))
     return found
 
-
-def editions_of(game: Game[Any]) -> tuple[Edition, ...]:
-    """The released editions of `game`, oldest first (the last is current)."""
-    return tuple(game.editions)
