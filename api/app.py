@@ -36,6 +36,7 @@ from api.routes.ops import Operations, OperationsController
 from api.routes.problem_docs import ProblemDocsController
 from api.routes.seating import SeatingController
 from api.routes.stats import StatsController
+from api.routes.tournaments import TournamentsController
 from api.routes.webhooks import WebhooksController
 from api.web.routes import WEB_ASSETS, WebController, favicon, home
 from service.audit import Audit
@@ -45,6 +46,7 @@ from service.notes import Signer
 from service.notify import Notifier
 from service.records import MEDIA_TYPE as RECORD_MEDIA_TYPE
 from service.statistics import Statistics
+from service.tournaments import TournamentService
 from service.transparency import DEFAULT_ORIGIN, Transparency
 from service.webhooks import Webhooks
 from store.read_models import Store
@@ -85,6 +87,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     `min_position` before it reads the primary; `log` is the transparency log (by default one signed with a key made
     for this app alone, and sequenced by nobody: the composition root runs a `Sequencer`)."""
     service = MatchService(store, cache=cache, notifier=notifier, reads=replica)
+    tournaments = TournamentService(store, service)
     log = log or Transparency(store, Signer.generate(DEFAULT_ORIGIN))
     stats = Statistics(store) if replica is None else Statistics(
         replica, wait_seconds=replica_wait_s, primary=Statistics(store))
@@ -98,7 +101,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
         route_handlers=[OperationsController, ProblemDocsController, home, favicon, WebController, WEB_ASSETS,
                         GamesController, MatchesController,
                         SeatingController, StatsController, AuditController, LiveController, WebhooksController,
-                        LogController,
+                        LogController, TournamentsController,
                         create_static_files_router(path=DOCS_ASSETS, directories=[DOCS_FILES],
                                                    include_in_schema=False)],
         cors_config=cors(cors_origins),
@@ -109,7 +112,8 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
                       "tails": Provide(lambda: tails, sync_to_thread=False),
                       "ops": Provide(lambda: operations, sync_to_thread=False),
                       "hooks": Provide(lambda: hooks, sync_to_thread=False),
-                      "log": Provide(lambda: log, sync_to_thread=False)},
+                      "log": Provide(lambda: log, sync_to_thread=False),
+                      "tournaments": Provide(lambda: tournaments, sync_to_thread=False)},
         lifespan=[lambda _: live(service, hub)],
         on_shutdown=[limiter.buckets.close],
         exception_handlers=EXCEPTION_HANDLERS,
@@ -130,6 +134,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
         logging_config=None,  # the process's own configuration (service/logs.py) formats every line
     )
     app.state.service = service
+    app.state.tournaments = tournaments
     app.state.store = store
     app.state.hub = hub
     app.state.tails = tails

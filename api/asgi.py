@@ -73,6 +73,7 @@ def create(settings: Settings | None = None) -> Litestar:
     if isinstance(notifier, InProcessNotifier):  # no worker process: this one records the timeouts due
         service = app.state.service
         notifier.tasks.append(lambda: sweep_deadlines(service))
+        notifier.tasks.append(app.state.tournaments.sweep)  # results a crash left unrecorded
     app.state.notifier = notifier
     app.on_shutdown.append(close)
     return app

@@ -10,6 +10,7 @@ from service.audit import Audit
 from service.live import Hub, Tails
 from service.matches import MatchService
 from service.statistics import Statistics
+from service.tournaments import TournamentService
 from service.transparency import Transparency
 from service.webhooks import Webhooks
 
@@ -20,3 +21,4 @@ Live: TypeAlias = NamedDependency[Hub]  # signals that wake streams and long pol
 Tail: TypeAlias = NamedDependency[Tails]  # the newest events of followed matches, read once per signal
 Hooks: TypeAlias = NamedDependency[Webhooks]  # the app's webhook subscriptions
 Log: TypeAlias = NamedDependency[Transparency]  # the transparency log: checkpoints and proofs
+Tournaments: TypeAlias = NamedDependency[TournamentService]  # tournaments, run on the match service

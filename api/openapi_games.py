@@ -67,7 +67,9 @@ def type_options(openapi: OpenAPI) -> OpenAPI:
     assert openapi.components is not None and openapi.components.schemas is not None
     openapi.components.schemas.update(option_components())
     choices: list[Schema | Reference] = [Reference(ref=PREFIX + options_name(g.slug)) for g in GAMES]
-    for holder, nullable in (("CreateMatchRequest", True), ("MatchDetail", False), ("MatchStateAt", False)):
+    for holder, nullable in (("CreateMatchRequest", True), ("MatchDetail", False), ("MatchStateAt", False),
+                             ("CreateTournamentRequest", False), ("TournamentDetail", False),
+                             ("CreatedTournament", False)):
         schema = openapi.components.schemas.get(holder)
         if not isinstance(schema, Schema) or "options" not in (schema.properties or {}):
             continue

@@ -29,7 +29,10 @@ WHAT = {"turn": "A seat of one of the app's matches became to move (`seat`).",
         "match.created": "The app created a match.",
         "match.timed-out": "A seat of one of the app's matches missed its move deadline (`seat`); what the game's "
                            "rule makes of it follows (`match.ended`, or play goes on).",
-        "match.ended": "One of the app's matches ended (`outcome`)."}
+        "match.ended": "One of the app's matches ended (`outcome`).",
+        "tournament.match-ready": "A tournament of the app opened a match (`tournament`: its id, round and table, and "
+                                  "each seat's player and token, which the app hands to that player; only the app "
+                                  "that owns the tournament is told)."}
 RECEIVED = "Received. Any other answer, a redirect, or none within 5 s is retried with backoff for up to a day"
 HEADERS = {
     "Turnstile-Delivery": "The delivery's id: a retry or redelivery has the same id (drop ids already seen)",

@@ -25,11 +25,14 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "unknown-app-key": ((403,), "this app key is not known"),
     "wrong-join-code": ((403,), "no open seat of this match has this join code"),
     "not-your-match": ((403,), "only the app that created the match may call it off or ask for its rematch"),
+    "not-your-tournament": ((403,), "only the app that created the tournament may start it or withdraw its entrants"),
+    "wrong-place-code": ((403,), "no open place of this tournament has this join code"),
     "wrong-token": ((403,), "this token holds no seat at this match and is no app key"),
     "unknown-game": ((404,), "no game has this slug"),
     "unknown-match": ((404,), "no match has this id (or it is private, and the caller has no part in it)"),
     "unknown-version": ((404,), "the match has no such version yet; `current_version` says where it is"),
     "unknown-player": ((404,), "no finished match of this player has been folded into statistics yet"),
+    "unknown-tournament": ((404,), "no tournament has this id (or it is private, and the caller is not its app)"),
     "unknown-webhook": ((404,), "the calling app has no webhook (or delivery) of this id"),
     "not-found": ((404,), "no such route"),
     "log-not-signed": ((404,), "the transparency log has no signed checkpoint yet (nothing sequenced so far), or the "
@@ -52,6 +55,16 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "too-many-webhooks": ((409,), "the app holds as many webhooks as it may (`TURNSTILE_WEBHOOKS_PER_APP`, 20); "
                                   "delete one first"),
     "not-yet": ((409,), "statistics are not yet folded up to `min_position`; `position` says how far they are"),
+    "not-open": ((409,), "the tournament has started: entries are closed"),
+    "tournament-full": ((409,), "every place of the tournament is taken"),
+    "place-taken": ((409,), "that place of the tournament was filled already (perhaps a moment ago, by another claim)"),
+    "already-entered": ((409,), "this player (or a member of this team) already holds a place in the tournament"),
+    "already-started": ((409,), "the tournament has started already"),
+    "places-open": ((409,), "every open place must be filled (or withdrawn) before the tournament starts"),
+    "already-withdrawn": ((409,), "this entrant has withdrawn already"),
+    "tournament-finished": ((409,), "the tournament is over: nothing changes it any more"),
+    "too-few-entrants": ((409, 422), "fewer entrants than two (422, at creation), or than one table holds (409, at "
+                                     "the start, after withdrawals)"),
     "request-too-large": ((413,), "the body is larger than the operation takes (64 KiB for matches and moves)"),
     "unsupported-media-type": ((415,), "a body that is not JSON (`application/json` or `application/*+json`) nor, "
                                        "for a record to verify, NDJSON or plain text"),
@@ -62,6 +75,15 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "bad-seat-count": ((422,), "the game does not take this many seats"),
     "bad-seat": ((422,), "a seat names none or several of `player`, `bot` and `open: true`"),
     "unknown-bot": ((422,), "the game has no bot of this name (its `bots` in GET /v1/games list them)"),
+    "bad-format": ((422,), "a tournament's format is `round-robin`, `swiss` or `knockout`"),
+    "bad-table-size": ((422,), "a table seats the match's seats (a cooperative game: 2 or more teams)"),
+    "bad-rounds": ((422,), "a Swiss tournament names its `rounds` (1 or more); the other formats derive theirs"),
+    "bad-advance": ((422,), "only a knockout advances entrants: 1 to one fewer than a table holds"),
+    "bad-option": ((422,), "a tournament setting (seeding, visibility, move deadline) is not one it takes"),
+    "bad-entrant": ((422,), "an entrant is a handle, `{bot, name}`, `{team, members}` (cooperative games, one member a "
+                            "seat) or `{open: true}`"),
+    "duplicate-entrant": ((422,), "two entrants (or bot names, or team members) are the same"),
+    "no-such-entrant": ((422,), "the tournament has no entrant of this index"),
     "bad-webhook-url": ((422,), "the URL is not http(s), its host does not resolve, or it resolves to a private, "
                                 "loopback or link-local address the operator does not allow"),
     "bad-proof-range": ((422,), "a consistency proof goes from a size of at least 1 to a size no smaller"),

@@ -21,8 +21,10 @@ from service.matches import VersionMismatch
 from service.metrics import REFUSALS
 from service.seating import NotYourMatch, SeatTaken, WrongJoinCode
 from service.statistics import NotYet, UnknownPlayer
+from service.tournaments import NotYourTournament, WrongPlaceCode
 from service.webhooks import BadWebhookUrl, TooManyWebhooks, UnknownWebhook
 from store.base import IdempotencyMismatch, MatchNotFound, RecordCorrupt, RematchExists
+from store.tournaments import TournamentNotFound
 
 log = logging.getLogger("turnstile.api")
 
@@ -190,6 +192,22 @@ def on_too_many_webhooks(_: Request[Any, Any, Any], exc: TooManyWebhooks) -> Res
     return problem_response(problem(409, "too-many-webhooks", str(exc)))
 
 
+def on_unknown_tournament(_: Request[Any, Any, Any], exc: TournamentNotFound) -> Response[Any]:
+    """No tournament has this id (or it is another app's private one)."""
+    return problem_response(problem(404, "unknown-tournament", f"no tournament {exc.tournament_id!r}"))
+
+
+def on_not_your_tournament(_: Request[Any, Any, Any], exc: NotYourTournament) -> Response[Any]:
+    """Another app's tournament: it may be read, not started nor changed."""
+    return problem_response(problem(403, "not-your-tournament", "only the app that created this tournament may do "
+                                                                "this"))
+
+
+def on_wrong_place_code(_: Request[Any, Any, Any], exc: WrongPlaceCode) -> Response[Any]:
+    """A join code that opens no place of this tournament."""
+    return problem_response(problem(403, "wrong-place-code", "no open place of this tournament has this join code"))
+
+
 def on_unexpected(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     """A bug: logged with its traceback, answered as a problem without internals."""
     log.exception("unhandled error", exc_info=exc)
@@ -219,6 +237,9 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
     UnknownWebhook: on_unknown_webhook,
     BadWebhookUrl: on_bad_webhook_url,
     TooManyWebhooks: on_too_many_webhooks,
+    TournamentNotFound: on_unknown_tournament,
+    NotYourTournament: on_not_your_tournament,
+    WrongPlaceCode: on_wrong_place_code,
     ValidationException: on_validation_error,
     NotFoundException: on_not_found,
     HTTPException: on_http_error,

@@ -12,7 +12,8 @@ from store.webhooks import DeliveryRecord, WebhookRecord
 
 KINDS_DOC = ("What to be told of the app's matches: `turn` (a seat became to move: `seat`), `match.created`, "
              "`match.timed-out` (a seat missed its deadline: `seat`; the game's rule follows, e.g. `match.ended`), "
-             "`match.ended` (with its `outcome`)")
+             "`match.ended` (with its `outcome`), `tournament.match-ready` (a tournament of the app opened a match: "
+             "`tournament` holds each seat's token)")
 
 
 class CreateWebhookRequest(Strict, frozen=True):
@@ -22,7 +23,7 @@ class CreateWebhookRequest(Strict, frozen=True):
                                      description="Where to POST deliveries: an http(s) URL in printable ASCII "
                                                  "(percent-encode the rest, punycode a host); private, loopback and "
                                                  "link-local addresses are refused unless the operator allows them")]
-    kinds: Annotated[list[HookKind], msgspec.Meta(min_length=1, max_length=4, description=KINDS_DOC)]
+    kinds: Annotated[list[HookKind], msgspec.Meta(min_length=1, max_length=5, description=KINDS_DOC)]
     game: Annotated[str, msgspec.Meta(min_length=1, max_length=64,
                                       description="Only matches of this game")] | None = None
     match_id: Annotated[str, msgspec.Meta(min_length=1, max_length=64,

@@ -40,6 +40,9 @@ def cmd_worker(args: argparse.Namespace) -> int:
     # sweep also records the move deadlines that have passed (a second worker's sweep writes nothing again).
     sweeper = RQNotifier(settings)
     service = MatchService(open_store(settings.database_url), notifier=sweeper)
+    from service.tournaments import TournamentService
+
+    tournaments = TournamentService(service.store, service)  # a match this worker times out may end a round
     from service.transparency import Sequencer, open_log
 
     log_store = open_store(settings.database_url)
@@ -50,6 +53,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
             sweep_deadlines(service)
         except Exception:  # logged; the next sweep looks again
             log.exception("deadline sweep failed")
+        tournaments.sweep()  # catches up on results a crash left unrecorded (each failure is logged)
 
     if args.burst:
         timeouts()

@@ -145,18 +145,30 @@ def due_in(game: Game[Any], state: MatchState, written_after: int) -> float | No
     return min(found, default=None)
 
 
-def new_seats(players: Sequence[str | None]) -> tuple[tuple[SeatRecord, ...], tuple[str | None, ...],
-                                                      tuple[str | None, ...]]:
-    """Seat rows, tokens (people's seats) and join codes (open seats) for a new match's players."""
+def new_seats(players: Sequence[str | None], token_of: Callable[[int], str] | None = None,
+              ) -> tuple[tuple[SeatRecord, ...], tuple[str | None, ...], tuple[str | None, ...]]:
+    """Seat rows, tokens (people's seats: fresh secrets, or `token_of(seat)`) and join codes (open seats) for a new
+    match's players."""
     rows, tokens, codes = [], [], []
     for seat, player in enumerate(players):
-        token = None if player is None or bots.bot_name(player) is not None else new_secret("seat")
+        token = None if player is None or bots.bot_name(player) is not None else (
+            token_of(seat) if token_of is not None else new_secret("seat"))
         code = new_secret("join") if player is None else None
         rows.append(SeatRecord(seat=seat, player=player or "", token_hash=secret_hash(token) if token else "",
                                join_hash=secret_hash(code) if code else None))
         tokens.append(token)
         codes.append(code)
     return tuple(rows), tuple(tokens), tuple(codes)
+
+
+@dataclass(frozen=True)
+class PlannedMatch:
+    """A match the service opens on its own account (a tournament's): its id, the seed it derived for it (a server
+    seed: rated as usual) and each person's seat token."""
+
+    id: str
+    seed: str
+    token_of: Callable[[int], str]
 
 
 @dataclass(frozen=True)
@@ -238,6 +250,7 @@ class MatchService:
         self.cache = cache or StateCache()
         self.notifier = notifier or NoNotifier()
         self.watchers: list[Callable[[str], None]] = []  # told the id of every match this process appends to
+        self.enders: list[Callable[[str], None]] = []  # told the id of every match this process ends (tournaments)
 
     def _moved(self, match_id: str) -> None:
         """After a commit: the projections' notifier and this process's watchers (live streams) hear of it."""
@@ -245,10 +258,19 @@ class MatchService:
         for watcher in self.watchers:
             watcher(match_id)
 
+    def _ended(self, match_id: str) -> None:
+        """After the append that ended a match: its tournament (if any) records the result. The match is recorded
+        whatever they do; a failure is logged, and the tournament's sweep catches up."""
+        for ender in self.enders:
+            try:
+                ender(match_id)
+            except Exception:
+                log.exception("match %s ended: a listener failed (its sweep will catch up)", match_id)
+
     def create(self, slug: str, players: Sequence[str | None], options: dict[str, Any] | None, *,
                seed: str | None = None, client_entropy: str | None = None, owner: str | None = None,
                visibility: Visibility = "public", rematch_of: str | None = None,
-               rules_version: str | None = None) -> OpenedMatch:
+               rules_version: str | None = None, planned: PlannedMatch | None = None) -> OpenedMatch:
         """Open a match for the app `owner`: `match.started` and the set-up events, one secret token per seat.
 
         A player None is an open seat: the match then records `match.opened` and waits for joins (a join code per
@@ -256,6 +278,7 @@ class MatchService:
         to move. The seed is the server's secret (mixed with `client_entropy` when given); a caller's own `seed`
         is for tests and teaching only, and the match is marked so (`seed_source: "caller"`) and never rated.
         `rules_version` names the rules edition to play (default: the current one; UnknownEdition if there is none).
+        `planned`: a match the service opens for a tournament (its id, its server seed and its seat tokens).
         """
         game = game_of(slug, rules_version)
         for player in players:
@@ -264,14 +287,17 @@ class MatchService:
                 bots.policy(game, name)  # an unknown bot is refused before anything is written
         seats_entropy = isinstance(options, dict) and options.get("entropy") == "seats"
         seed, source, server_seed = choose_seed(seed, client_entropy, seats_entropy)
+        if planned is not None:
+            seed, source, server_seed = planned.seed, "server", None
         drawn = {s: new_seed() for s, p in enumerate(players) if p is not None and bots.bot_name(p) is not None}
         events = match.open_match(game, players, options, seed, seed_source=source, client_entropy=client_entropy,
                                   visibility=visibility, rematch_of=rematch_of,
                                   server_seed_commitment=server_commitment(seed, source, server_seed),
                                   server_entropy=drawn)
-        seats, tokens, codes = new_seats(players)
+        seats, tokens, codes = new_seats(players, None if planned is None else planned.token_of)
         new = NewMatch(
-            id=str(uuid.uuid4()), game=game.slug, rules_version=game.rules_version, seats=seats,
+            id=str(uuid.uuid4()) if planned is None else planned.id, game=game.slug, rules_version=game.rules_version,
+            seats=seats,
             options=getattr(events[0], "options", {}), seed=seed, seed_commitment=seed_commitment(seed),
             seed_source=source, client_entropy=client_entropy, server_seed=server_seed, owner=owner,
             visibility=visibility, rematch_of=rematch_of,
@@ -532,6 +558,8 @@ class MatchService:
             metrics.EVENTS_APPENDED.labels(loaded.game.slug).inc(len(result.events))
             after = self._advance(loaded, state, result, row_seats)
             self._moved(match_id)
+            if state.ended is not None and loaded.state.ended is None:
+                self._ended(match_id)
             if snapshots.crossed(version, after.record.version):
                 self._save_snapshot(after)
             return Played(result=result, after=after)

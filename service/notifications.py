@@ -15,15 +15,33 @@ from typing import Any, Literal
 
 import msgspec
 
-from domain import match, narration
+from domain import bots, match, narration
 from domain.codec import event_from_builtins
 from domain.match import MatchState
 from service.games import game_of
 from service.records import seen_by
+from service.tokens import derived_seat_token
 from store.base import StoredEvent
 from store.read_models import Store
 
-Kind = Literal["match.created", "moved", "turn", "match.timed-out", "match.ended"]
+Kind = Literal["match.created", "moved", "turn", "match.timed-out", "match.ended", "tournament.match-ready"]
+
+
+class TournamentSeat(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A seat of a tournament's match: who holds it, and (a person's seat) its token, for the owning app alone."""
+
+    seat: int
+    player: str
+    token: str | None = None
+
+
+class TournamentMatch(msgspec.Struct, frozen=True, kw_only=True):
+    """Which tournament, round and table a match was opened for, and its seats with their tokens."""
+
+    id: str
+    round: int
+    table: int
+    seats: list[TournamentSeat]
 
 
 class Notification(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -43,6 +61,9 @@ class Notification(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True
     seat: int | None = None
     outcome: dict[str, Any] | None = None
     rules_version: str = ""  # the rules edition the match is played under
+    # Kind `tournament.match-ready` (told only to the app that owns the tournament): the tournament, round and table,
+    # and each seat's token, which the app hands to its player.
+    tournament: TournamentMatch | None = None
     # The append's events told in words as a spectator reads them (kinds match.created, moved and match.ended).
     text: list[str] = []
 
@@ -86,10 +107,35 @@ class Follower:
             groups = appends(events)
         if len(events) == limit and len(groups) > 1:
             groups = groups[:-1]  # the last append may go on past the page: read it whole next time
-        return [(group, self.notifications(group)) for group in groups], groups[-1][-1].position if groups else after
+        return [(group, self.notifications(group, owner)) for group in groups], \
+            groups[-1][-1].position if groups else after
 
-    def notifications(self, group: list[StoredEvent]) -> list[Notification]:
-        """What one append tells: created / moved / ended, and each seat whose turn it became."""
+    def notifications(self, group: list[StoredEvent], owner: str | None = None) -> list[Notification]:
+        """What one append tells: created / moved / ended, and each seat whose turn it became; to the app `owner`,
+        also the seat tokens of a match its tournament opened (`tournament.match-ready`, right after its creation)."""
+        told = self._told(group)
+        if owner is not None and group[0].version == 1:
+            ready = self._ready(group, told[0], owner)
+            if ready is not None:
+                told.insert(1, ready)
+        return told
+
+    def _ready(self, group: list[StoredEvent], created: Notification, owner: str) -> Notification | None:
+        """`tournament.match-ready` for a new match of a tournament `owner` owns (None for any other match)."""
+        link = self.store.tournament_link(group[0].match_id)
+        if link is None or link.owner != owner:
+            return None
+        record = self.store.get_match(group[0].match_id)
+        if record is None:
+            return None
+        seats = [TournamentSeat(seat=s.seat, player=s.player, token=None if bots.bot_name(s.player) is not None
+                                else derived_seat_token(link.token_secret, record.id, s.seat)) for s in record.seats]
+        return msgspec.structs.replace(created, kind="tournament.match-ready", to_move=[], text=[],
+                                       tournament=TournamentMatch(id=link.tournament_id, round=link.round,
+                                                                  table=link.table, seats=seats))
+
+    def _told(self, group: list[StoredEvent]) -> list[Notification]:
+        """What one append tells anyone who may follow the match."""
         first, last = group[0], group[-1]
         record_game = first.payload.get("game") if first.version == 1 else None
         before = None if record_game else self._before(first)

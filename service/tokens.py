@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import secrets
 import time
 from collections.abc import Callable
@@ -16,6 +18,15 @@ def new_secret(prefix: str) -> str:
 def secret_hash(secret: str) -> str:
     """The SHA-256 of a secret (hex): what is stored and compared."""
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def derived_seat_token(token_secret: str, match_id: str, seat: int) -> str:
+    """The seat token of a seat of a match the service opened for a tournament: derived from the tournament's secret
+    (never stored, never revealed), so its owning app can be told it again (feed, webhook); the match keeps only its
+    hash, as for any seat."""
+    digest = hmac.new(token_secret.encode(), f"turnstile/tournament-seat/{match_id}/{seat}".encode(),
+                      hashlib.sha256).digest()
+    return "seat_" + base64.urlsafe_b64encode(digest[:24]).decode()
 
 
 def new_seed() -> str:

@@ -53,7 +53,7 @@ def deliveries_of(hook: WebhookRecord, group: list[StoredEvent], notes: list[Not
         ident = delivery_id(hook.id, note.position, note.kind, note.seat)
         body = WebhookPayload(id=ident, webhook_id=hook.id, kind=note.kind, match_id=note.match_id,  # type: ignore[arg-type]
                               game=note.game, position=note.position, version=note.version, to_move=note.to_move,
-                              seat=note.seat, outcome=note.outcome, events=events)
+                              seat=note.seat, outcome=note.outcome, events=events, tournament=note.tournament)
         out.append(NewDelivery(id=ident, webhook_id=hook.id, position=note.position, ordinal=ordinal, kind=note.kind,
                                match_id=note.match_id, body=msgspec.json.encode(body).decode()))
     return out

@@ -14,14 +14,15 @@ from typing import Any, Literal
 import msgspec
 
 from service.games import game_of
+from service.notifications import TournamentMatch
 from service.tokens import new_secret
 from service.webhook_http import RefusedTarget, target
 from store.base import MatchNotFound
 from store.read_models import Store
 from store.webhooks import DeliveryRecord, NewWebhook, WebhookRecord
 
-HookKind = Literal["turn", "match.created", "match.timed-out", "match.ended"]
-KINDS: tuple[str, ...] = ("turn", "match.created", "match.timed-out", "match.ended")
+HookKind = Literal["turn", "match.created", "match.timed-out", "match.ended", "tournament.match-ready"]
+KINDS: tuple[str, ...] = ("turn", "match.created", "match.timed-out", "match.ended", "tournament.match-ready")
 # Names webhook delivery ids (uuid5 of subscription, position, kind and seat): a refold derives the same ones.
 DELIVERY_NAMESPACE = uuid.UUID("6f1f7d3c-2b0e-4d43-9a55-7a1f0c7e5b21")
 
@@ -71,6 +72,8 @@ class WebhookPayload(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=Tr
     seat: int | None = None
     outcome: dict[str, Any] | None = None
     events: list[WebhookEvent] = []
+    # Kind `tournament.match-ready`: the tournament, round and table, and each seat's token (to hand to its player).
+    tournament: TournamentMatch | None = None
 
 
 def delivery_id(webhook_id: str, position: int, kind: str, seat: int | None) -> str:

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 import msgspec
 
 from store.base import EventStore
+from store.tournaments import TournamentStore
 from store.transparency import TransparencyStore
 from store.webhooks import WebhookStore
 
@@ -88,5 +89,5 @@ class ReadModelStore(Protocol):
         ...
 
 
-class Store(EventStore, ReadModelStore, WebhookStore, TransparencyStore, Protocol):
+class Store(EventStore, ReadModelStore, WebhookStore, TransparencyStore, TournamentStore, Protocol):
     """What an adapter provides: the event store, and the read models, webhooks and transparency log beside it."""

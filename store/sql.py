@@ -32,6 +32,7 @@ from store.base import (
 from store.dialect import Dialect
 from store.read_models import Checkpoint, DocRow
 from store.sql_read_models import SqlBatch, all_checkpoints, open_batch, query_docs, reset
+from store.sql_tournaments import SqlTournaments
 from store.sql_transparency import SqlTransparency
 from store.sql_webhooks import SqlWebhooks
 
@@ -54,7 +55,7 @@ SNAPSHOT_COLUMNS = "version, fingerprint, head_hash, state"
 _seats = msgspec.convert
 
 
-class SqlStore(SqlWebhooks, SqlTransparency):
+class SqlStore(SqlWebhooks, SqlTransparency, SqlTournaments):
     """The reads every SQL adapter does the same way, over the connections its subclass holds (and the webhooks' and
     the transparency log's)."""
 

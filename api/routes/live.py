@@ -104,7 +104,8 @@ class LiveController(Controller):
                    last_event_id: LastEventId = "") -> ServerSentEvent:
         """The lifecycle of the calling app's matches, in log order: `match.created`, `moved` (with the new `version`
         and `to_move`), `turn` (a seat became to move), `match.timed-out` (a seat missed its deadline) and `match.ended`
-        (with the outcome); never a hidden card.
+        (with the outcome); never a hidden card. A match one of the app's tournaments opened is also told as
+        `tournament.match-ready`, with each seat's token (`tournament`), to this app alone, to hand to its players.
         Resume by global position with `Last-Event-ID` (or `after`): one connection drives "your turn"."""
         app = await sync_to_thread(require_app, request, service.app_name)
         release = live.open(caller_key(request, app))

@@ -88,6 +88,16 @@ class WebController(Controller):
         """A player's statistics as pictures."""
         return page("player.html")
 
+    @get("/tournaments", sync_to_thread=False)
+    def tournaments(self) -> File:
+        """The public tournaments."""
+        return page("tournaments.html")
+
+    @get("/tournaments/{tournament_id:str}", sync_to_thread=False)
+    def tournament(self, tournament_id: FromPath[str]) -> File:
+        """A tournament: standings, rounds and their matches, live while it is played."""
+        return page("tournament.html")
+
     @get("/matches/{match_id:str}/table.svg", sync_to_thread=True)
     def table(self, request: Request[Any, Any, Any], match_id: MatchId, auditor: Auditor, service: Service,
               version: Version = None) -> Response[str]:

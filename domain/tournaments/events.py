@@ -147,3 +147,6 @@ TOURNAMENT_EVENTS: tuple[type[Event], ...] = (
     TournamentCreated, PlayerJoined, PlayerWithdrawn, TournamentStarted, RoundPaired, TableOpened, MatchResult,
     RoundEnded, TournamentFinished,
 )
+# Any tournament event, decoded by its `type` (msgspec.json.decode(data, type=TournamentEvent)).
+TournamentEvent = (TournamentCreated | PlayerJoined | PlayerWithdrawn | TournamentStarted | RoundPaired | TableOpened
+                   | MatchResult | RoundEnded | TournamentFinished)

@@ -89,3 +89,10 @@ def match_seed(seed: str, number: int, table: int) -> str:
     """The seed of the matches of round `number`'s table `table`, from the tournament seed (hex SHA-256): the
     service may use it so the verifier can check each deal too; every team at a cooperative table gets one deal."""
     return hashlib.sha256(f"turnstile/tournament-match/v1\n{seed}\n{number}\n{table}".encode()).hexdigest()
+
+
+def team_seed(seed: str, number: int, table: int, entrant: int) -> str:
+    """The seed of one team's match at a cooperative table: each team its own deal. (A shared deal would leak: the
+    first team to finish makes its whole record public, every card of the deal the others are still playing.)"""
+    return hashlib.sha256(f"turnstile/tournament-team/v1\n{match_seed(seed, number, table)}\n{entrant}".encode()
+                          ).hexdigest()

@@ -27,6 +27,14 @@ def app_key(store: EventStore) -> str:
     return key
 
 
+@pytest.fixture
+def other_key(store: EventStore) -> str:
+    """The key of a second app."""
+    key = new_secret("app")
+    store.create_app_key("other-app", secret_hash(key))
+    return key
+
+
 def bearer(secret: str) -> dict[str, str]:
     """An Authorization header."""
     return {"Authorization": f"Bearer {secret}"}

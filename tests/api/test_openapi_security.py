@@ -12,9 +12,11 @@ from store.factory import open_store
 
 DOCUMENT: dict[str, Any] = create_app(open_store("sqlite:///:memory:")).openapi_schema.to_schema()
 SECURITY = {op["operationId"]: op.get("security") for ops in DOCUMENT["paths"].values() for op in ops.values()}
-OPTIONAL = ["getMatch", "getEvents", "exportRecord", "getStateAt", "streamMatch", "listMatches", "getLogInclusion"]
+OPTIONAL = ["getMatch", "getEvents", "exportRecord", "getStateAt", "streamMatch", "listMatches", "getLogInclusion",
+            "listTournaments", "getTournament", "exportTournament"]
 REQUIRED = ["createMatch", "playMove", "getLegalMoves", "cancelMatch", "rematchMatch", "followFeed", "listWebhooks",
-            "createWebhook", "getWebhook", "deleteWebhook", "listDeliveries", "redeliver", "addEntropy"]
+            "createWebhook", "getWebhook", "deleteWebhook", "listDeliveries", "redeliver", "addEntropy",
+            "createTournament", "startTournament", "withdrawFromTournament"]
 
 
 @pytest.mark.parametrize("operation", OPTIONAL)
@@ -31,5 +33,5 @@ def test_every_other_operation_takes_no_credential_and_declares_none() -> None:
     """`[{}]` alone means "no credential" yet makes generators (openapi-python-client) demand an authenticated
     client: the join, which takes a join code in its body, declared it."""
     others = sorted(set(SECURITY) - set(OPTIONAL) - set(REQUIRED))
-    assert "joinMatch" in others and "verifyRecord" in others
+    assert "joinMatch" in others and "verifyRecord" in others and "joinTournament" in others
     assert {operation: SECURITY[operation] for operation in others} == dict.fromkeys(others)

@@ -48,7 +48,8 @@ def test_every_token_dependent_answer_is_private(served: tuple[TestClient, dict[
                                                  path: str) -> None:
     client, match, key = served
     streams = "stream" in path or "feed" in path  # an unknown match (or a seat token on the feed) answers at once
-    url = path.format(match_id="no-such-match" if streams else match["id"], webhook_id="w", delivery_id="d")
+    url = path.format(match_id="no-such-match" if streams else match["id"], webhook_id="w", delivery_id="d",
+                      tournament_id="no-such-tournament")
     token = match["seats"][0]["token"]
     answer = client.request(method, url, headers=bearer(token), json={} if method == "POST" else None)
     assert private(answer), (answer.status_code, dict(answer.headers))

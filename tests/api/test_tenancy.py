@@ -13,7 +13,6 @@ import pytest
 from litestar.testing import TestClient
 
 from service.runner import catch_up
-from service.tokens import new_secret, secret_hash
 from store.base import EventStore
 from store.chain import canonical
 from tests.api.conftest import bearer
@@ -32,14 +31,6 @@ def open_match(client: TestClient, key: str, visibility: str, players: tuple[str
     assert created.status_code == 201, created.text
     assert created.json()["visibility"] == visibility
     return created.json()  # type: ignore[no-any-return]
-
-
-@pytest.fixture
-def other_key(store: EventStore) -> str:
-    """The key of a second app."""
-    key = new_secret("app")
-    store.create_app_key("other-app", secret_hash(key))
-    return key
 
 
 def reads(client: TestClient, match_id: str, headers: dict[str, str]) -> list[int]:

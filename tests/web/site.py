@@ -9,8 +9,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from domain.catalog import GAMES
+from domain.tournaments.commands import CreateTournament, EntryOf
 from service.matches import MatchService
+from service.notifications import Follower
 from service.simulate import play_random_match, play_random_moves
+from service.tournaments import TournamentService
 from store.factory import open_store
 from tests.serving import serving
 
@@ -31,6 +34,11 @@ class Site:
     lobby: str = ""  # an Expect Delays match whose seat 1 is open
     join_code: str = ""  # that seat's join code
     newcomer: str = "hedy"  # a player whose only match is active
+    tournament: str = ""  # a finished Swiss of bots, one of them named CRAFTED
+    live_tournament: str = ""  # a round robin of people, round 1 being played
+    live_match: str = ""  # its round-1 match
+    live_token: str = ""  # a seat token of that match (as the owning app's feed told it)
+    tournament_matches: int = 0  # how many matches the two tournaments opened (public: the browser lists them)
 
 
 def fill(url: str, site: Site) -> None:
@@ -54,6 +62,24 @@ def fill(url: str, site: Site) -> None:
         lobby = service.create("expect-delays", ["ada", None], {"max_turns": 12})
         site.lobby, site.join_code = lobby.record.id, str(lobby.join_codes[1])
         service.create("touched-on", [site.newcomer, "grace"], None)
+        tournaments = TournamentService(store, service)
+        bots = tuple(EntryOf(bot="random", name=name) for name in ("r1", "r2", "r3", CRAFTED))
+        swiss = tournaments.create("web-tests", CreateTournament(game="touched-on", format="swiss", entrants=bots,
+                                                                 seats=2, rounds=2, seed_commitment=""))
+        site.tournament = tournaments.start(swiss.loaded.record.id, "web-tests").record.id
+        live = tournaments.create("web-tests", CreateTournament(
+            game="expect-delays", format="round-robin", entrants=("ada", "grace", "lin"), seats=2,
+            seed_commitment="", options={"max_turns": 12}))
+        site.live_tournament = live.loaded.record.id
+        tournaments.start(site.live_tournament, "web-tests")
+        notes, _ = Follower(store).read(0, owner="web-tests", limit=10_000)
+        ready = next(n for n in notes if n.kind == "tournament.match-ready" and n.tournament is not None
+                     and n.tournament.id == site.live_tournament)
+        assert ready.tournament is not None
+        site.live_match = ready.match_id
+        site.live_token = str(ready.tournament.seats[0].token)
+        site.tournament_matches = sum(1 for t in (site.tournament, site.live_tournament)
+                                      for e in tournaments.load(t).stored if e.type == "tournament.table-opened")
     finally:
         store.close()
 

@@ -32,8 +32,8 @@ def test_the_browser_lists_matches_and_filters_them(site: Site, page: Any) -> No
     page.goto(site.base + "/")
     assert page.url.endswith("/web/")
     page.wait_for_selector("#matches tbody tr")
-    # active, crafted, dealing, lobby and the newcomer's
-    assert page.locator("#matches tbody tr").count() == len(site.finished) + 5
+    # active, crafted, dealing, lobby and the newcomer's, and the tournaments' (public too)
+    assert page.locator("#matches tbody tr").count() == len(site.finished) + 5 + site.tournament_matches
     page.select_option("#game", "terminus")
     page.select_option("select[name=status]", "finished")
     page.click("#filters button[type=submit]")

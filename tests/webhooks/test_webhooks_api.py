@@ -145,7 +145,8 @@ def test_concurrent_creations_stop_at_the_limit_and_a_webhook_is_deleted_once(cl
 
 def test_the_openapi_document_describes_each_webhook_and_its_payload(client: TestClient) -> None:
     document = client.get("/schema/openapi.json").json()
-    assert set(document["webhooks"]) == {"turn", "match.created", "match.timed-out", "match.ended"}
+    assert set(document["webhooks"]) == {"turn", "match.created", "match.timed-out", "match.ended",
+                                         "tournament.match-ready"}
     for hook in document["webhooks"].values():
         schema = hook["post"]["requestBody"]["content"]["application/json"]["schema"]
         assert schema == {"$ref": "#/components/schemas/WebhookPayload"}

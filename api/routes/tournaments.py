@@ -1,0 +1,212 @@
+"""Tournaments: create, list, read, join, start, withdraw; a tournament's record and its verification (issue 30)."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from litestar import Controller, Request, Response, get, post
+from litestar.datastructures import ResponseHeader
+from litestar.params import FromQuery, JSONBody, Parameter
+
+from api.auth import bearer, require_app
+from api.body import MAX_BODY_BYTES
+from api.deps import Auditor, Service, Tournaments
+from api.problem_codes import problem_responses
+from api.problems import ApiError
+from api.routes.matches import APP_KEY, OPTIONAL_KEY
+from api.tournament_schemas import (
+    CreatedTournament,
+    CreateTournamentRequest,
+    JoinTournamentRequest,
+    TournamentDetail,
+    TournamentPage,
+    TournamentStatus,
+    TournamentSummary,
+    TournamentVerificationRequest,
+    WithdrawRequest,
+    check_handles,
+    created_view,
+    detail,
+)
+from domain.engine import Refusal
+from service import tournament_records
+from service.records import encode_record
+from service.tournament_records import TournamentExport, TournamentVerdict
+from service.tournaments import LoadedTournament
+
+TournamentId = Annotated[str, Parameter(description="The tournament id", max_length=64)]
+CURSOR_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z\|[^\u0000|]{1,64}$"
+_CURSOR = re.compile(CURSOR_PATTERN)
+MAX_RECORD_BYTES = 64 * 1024 * 1024  # a record holds every match's: a long Swiss of long matches runs to megabytes
+READ = ("bad-authorization", "unknown-tournament", "record-corrupt")
+CREATE_REFUSALS = ("unknown-game", "unknown-edition", "bad-format", "bad-seat-count", "bad-table-size", "bad-rounds",
+                   "bad-advance", "bad-option", "bad-options", "bad-entrant", "unknown-bot", "duplicate-entrant",
+                   "too-few-entrants")
+JOIN_REFUSALS = ("not-open", "tournament-full", "place-taken", "already-entered", "tournament-finished")
+START_REFUSALS = ("already-started", "places-open", "too-few-entrants", "tournament-finished")
+WITHDRAW_REFUSALS = ("no-such-entrant", "already-withdrawn", "tournament-finished")
+# Refusals of a request that is well formed but not for the tournament as it is now: 409.
+CONFLICTS = {*JOIN_REFUSALS, *START_REFUSALS, "already-withdrawn"}
+
+
+def refused(refusal: Refusal, *, creating: bool = False) -> ApiError:
+    """A tournament's refusal as a problem: 422 for what is wrong with the request, 409 for the tournament's state."""
+    if refusal.code == "unknown-game":
+        return ApiError(404, refusal.code, refusal.message)
+    status = 409 if refusal.code in CONFLICTS and not creating else 422
+    return ApiError(status, refusal.code, refusal.message)
+
+
+def after_of(cursor: str | None) -> tuple[str, str] | None:
+    """The (created_at, id) a tournaments cursor stands for; 400 `invalid-cursor` if it is not one."""
+    if cursor is None:
+        return None
+    if not _CURSOR.fullmatch(cursor):
+        raise ApiError(400, "invalid-cursor", f"{cursor[:100]!r} is not a cursor: pass a next_cursor as it was given")
+    created_at, _, tournament_id = cursor.partition("|")
+    return created_at, tournament_id
+
+
+def caller_app(request: Request[Any, Any, Any], service: Service) -> str | None:
+    """The app behind the request's key, if it shows one (a seat token or no credential: None)."""
+    secret = bearer(request)
+    return None if secret is None else service.app_name(secret)
+
+
+class TournamentsController(Controller):
+    """Tournaments, their rounds and records."""
+
+    path = "/v1/tournaments"
+    tags = ["tournaments"]
+
+    @post("/", summary="Create a tournament", operation_id="createTournament", status_code=201, sync_to_thread=True,
+          request_max_body_size=MAX_BODY_BYTES, security=APP_KEY, responses=problem_responses(
+              "bad-authorization", "app-key-required", "unknown-app-key", *CREATE_REFUSALS, "request-too-large",
+              "unsupported-media-type"),
+          response_headers=[ResponseHeader(name="Location", description="The new tournament", documentation_only=True)])
+    def create(self, request: Request[Any, Any, Any], data: JSONBody[CreateTournamentRequest], service: Service,
+               tournaments: Tournaments) -> Response[CreatedTournament]:
+        """Open a tournament of a game (app key required): its format, entrants, seats, rounds (Swiss), the game's
+        options and edition, visibility and move deadline.
+
+        The service pairs every round itself, creates each match (owned by this app, with the tournament's
+        visibility), starts the next round when the last result lands, and tells this app each match's seat tokens
+        (feed and webhook `tournament.match-ready`). Its seed is secret, committed to now (`seed_commitment`) and
+        revealed when it finishes; every pairing and every match's deal derive from it. Open places
+        (`{"open": true}`) get join codes, shown only in this answer; a tournament starts when its app says so
+        (POST …/start), every place filled.
+        """
+        app = require_app(request, service.app_name)
+        try:
+            created = tournaments.create(app, data.command())
+        except Refusal as refusal:
+            raise refused(refusal, creating=True) from None
+        body = created_view(created.loaded, created.codes)
+        return Response(body, status_code=201, headers={"Location": f"/v1/tournaments/{body.id}"})
+
+    @get("/", summary="List tournaments", operation_id="listTournaments", sync_to_thread=True, security=OPTIONAL_KEY,
+         responses=problem_responses("invalid-cursor", "bad-authorization", "app-key-required", "unknown-app-key"))
+    def list_tournaments(
+        self,
+        request: Request[Any, Any, Any],
+        service: Service,
+        tournaments: Tournaments,
+        mine: Annotated[bool, Parameter(description="Only the calling app's own tournaments, of any visibility "
+                                                    "(needs its app key)")] = False,
+        game: Annotated[str | None, Parameter(max_length=64)] = None,
+        status: FromQuery[TournamentStatus | None] = None,
+        cursor: Annotated[str | None, Parameter(
+            description="A `next_cursor` (`<created_at>|<tournament id>`); other values are 400 `invalid-cursor`",
+            schema_extra={"pattern": CURSOR_PATTERN})] = None,
+        limit: Annotated[int, Parameter(ge=1, le=200)] = 50,
+    ) -> TournamentPage:
+        """Public tournaments and the calling app's own (its key shown), newest first; follow `next_cursor`."""
+        after = after_of(cursor)
+        app = require_app(request, service.app_name) if mine else caller_app(request, service)
+        records = tournaments.listed(app, mine=mine, game=game, status=status, after=after, limit=limit + 1)
+        page = records[:limit]
+        return TournamentPage(
+            items=[TournamentSummary(id=r.id, game=r.game, format=r.format, status=r.status,  # type: ignore[arg-type]
+                                     visibility=r.visibility, created_at=r.created_at) for r in page],
+            next_cursor=f"{page[-1].created_at}|{page[-1].id}" if len(records) > limit else None)
+
+    @get("/{tournament_id:str}", summary="Read a tournament", operation_id="getTournament", sync_to_thread=True,
+         security=OPTIONAL_KEY, responses=problem_responses(*READ))
+    def get_tournament(self, request: Request[Any, Any, Any], tournament_id: TournamentId, service: Service,
+                       tournaments: Tournaments) -> TournamentDetail:
+        """The tournament: status, `rounds` (each table's entrants in seat order, its `matches`, results), entrants
+        (`players`) and `standings` (points, then the format's named `tiebreaks`). A private tournament exists only
+        for its app."""
+        return detail(tournaments.readable(tournament_id, caller_app(request, service)))
+
+    @post("/{tournament_id:str}/join", summary="Take an open place", operation_id="joinTournament", status_code=200,
+          sync_to_thread=True, request_max_body_size=MAX_BODY_BYTES, opt={"private": True},
+          responses=problem_responses(*READ, "wrong-place-code", *JOIN_REFUSALS, "bad-entrant", "request-too-large",
+                                      "unsupported-media-type"))
+    def join(self, tournament_id: TournamentId, data: JSONBody[JoinTournamentRequest],
+             tournaments: Tournaments) -> TournamentDetail:
+        """Fill the open place of a join code with a player (a cooperative game: a team, `player` naming it and
+        `members` holding its seats). Two claims of one place at once: exactly one wins, the other is 409."""
+        try:
+            check_handles(*data.members)
+            return detail(tournaments.join(tournament_id, data.code, data.player, tuple(data.members)))
+        except Refusal as refusal:
+            raise refused(refusal) from None
+
+    @post("/{tournament_id:str}/start", summary="Start a tournament", operation_id="startTournament", status_code=200,
+          sync_to_thread=True, security=APP_KEY, responses=problem_responses(
+              *READ, "app-key-required", "unknown-app-key", "not-your-tournament", *START_REFUSALS))
+    def start(self, request: Request[Any, Any, Any], tournament_id: TournamentId, service: Service,
+              tournaments: Tournaments) -> TournamentDetail:
+        """Close entries and pair round 1 (its app's key): its matches are created at once (bots move at once, so a
+        tournament of bots plays itself to the end before this answers)."""
+        app = require_app(request, service.app_name)
+        try:
+            return detail(tournaments.start(tournament_id, app))
+        except Refusal as refusal:
+            raise refused(refusal) from None
+
+    @post("/{tournament_id:str}/withdraw", summary="Withdraw an entrant", operation_id="withdrawFromTournament",
+          status_code=200, sync_to_thread=True, request_max_body_size=MAX_BODY_BYTES, security=APP_KEY,
+          responses=problem_responses(*READ, "app-key-required", "unknown-app-key", "not-your-tournament",
+                                      *WITHDRAW_REFUSALS, "request-too-large", "unsupported-media-type"))
+    def withdraw(self, request: Request[Any, Any, Any], tournament_id: TournamentId, data: JSONBody[WithdrawRequest],
+                 service: Service, tournaments: Tournaments) -> TournamentDetail:
+        """An entrant leaves (its app's key): never paired again; a match it is playing is forfeited (its seats
+        resign; the others at its table score a win). Before the start it closes an open place."""
+        app = require_app(request, service.app_name)
+        try:
+            return detail(tournaments.withdraw(tournament_id, app, data.entrant))
+        except Refusal as refusal:
+            raise refused(refusal) from None
+
+    @get("/{tournament_id:str}/record", summary="The tournament's record", operation_id="exportTournament",
+         sync_to_thread=True, security=OPTIONAL_KEY, responses=problem_responses(*READ))
+    def record(self, request: Request[Any, Any, Any], tournament_id: TournamentId, service: Service,
+               tournaments: Tournaments, auditor: Auditor) -> TournamentExport:
+        """One self-contained record: every event with its place in the hash chain, the seed once the tournament
+        has finished, and the record of every match it opened (as GET /v1/matches/{id}/export gives it to a
+        spectator). Verify it with POST /v1/tournaments/verifications."""
+        loaded = tournaments.readable(tournament_id, caller_app(request, service))
+        return export_of(loaded, auditor)
+
+    @post("/verifications", summary="Verify a tournament record", operation_id="verifyTournament", status_code=200,
+          sync_to_thread=True, request_max_body_size=MAX_RECORD_BYTES,
+          responses=problem_responses("request-too-large", "unsupported-media-type"))
+    def verify(self, data: JSONBody[TournamentVerificationRequest]) -> TournamentVerdict:
+        """Check a tournament record (`{"record": "<the JSON text of GET /v1/tournaments/{id}/record>"}`): hash chain,
+        seed commitment,
+        every round's pairing and standings re-derived from the seed and the results, every match verified on its
+        own (seated, edition, options and deal as the tournament says), every result its match's own. `code`:
+        "verified", "verified-so-far" (still being played: the pairings are checked once the seed is revealed), or
+        the first failure (`chain-broken`, `truncated`, `seed-mismatch`, `pairing-mismatch`, `match-mismatch`,
+        `result-mismatch`, `malformed-record`). A record may be up to 64 MiB."""
+        return tournament_records.verify(data.record)
+
+
+def export_of(loaded: LoadedTournament, auditor: Any) -> TournamentExport:
+    """The tournament's record with its matches' (as a spectator sees each: complete once it has ended)."""
+    opened = tournament_records.opened_matches(loaded.events)
+    return tournament_records.export(loaded, {m: encode_record(auditor.export(m, None)) for m in opened})
+

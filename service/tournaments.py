@@ -1,0 +1,342 @@
+"""Tournaments run by the service: a stream of events beside the matches, and the matches it opens for each round.
+
+Every command loads the stream, folds it, decides with `Rng.derive(seed, pairing_round(state))` and appends at the
+version it folded (domain/tournaments/README.md, "What the service does with it"). Of two processes deciding on one
+version, one append conflicts; it folds again and decides again, so a round advances exactly once: the loser is
+refused `round-not-over` (the next round has just begun) or `result-already-recorded`, which are the success the
+other process had.
+
+`drive` moves a started tournament on as far as it can: it opens the current round's matches (ids, seeds and
+seat tokens derived, so a retry after a crash opens the same match), records the result of every match that has
+ended and advances once the round is over. The match service calls `match_ended` after the append that ends a
+match; `sweep` drives every running tournament, and catches up after a crash between a match's end and its result.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import secrets
+import threading
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from domain import bots
+from domain.codec import to_builtins
+from domain.engine import Command, Event, Refusal
+from domain.lifecycle import Resign
+from domain.rng import Rng, seed_commitment
+from domain.tournaments import TournamentState, decide, evolve, fold, match_seed, pairing_round
+from domain.tournaments.commands import (
+    Advance,
+    CreateTournament,
+    Join,
+    OpenTable,
+    RecordResult,
+    Start,
+    Withdraw,
+)
+from domain.tournaments.events import Entrant, MatchResult, TableOpened, TournamentEvent
+from domain.tournaments.results import entrant_results
+from domain.tournaments.state import Round
+from domain.tournaments.verify import team_seed
+from service.matches import MatchService, PlannedMatch
+from service.tokens import derived_seat_token, new_secret, secret_hash
+from store.base import ConflictError, MatchExists, MatchNotFound, RecordCorrupt, Visibility
+from store.chain import GENESIS, verify_chain
+from store.read_models import Store
+from store.tournaments import NewTournament, TournamentNotFound, TournamentRecord
+
+log = logging.getLogger("turnstile.tournaments")
+
+RETRIES = 50  # appends that may conflict in a row before giving up (each conflict means another process moved it)
+STEPS = 10_000  # what one drive may do at most: a tournament of bots plays itself to the end within it
+MATCH_NAMESPACE = uuid.UUID("0b7d4c56-4f0e-4a55-8d7a-3c1f6a9e2e10")  # names the matches of tournaments
+
+
+class NotYourTournament(Exception):
+    """Only the app that created a tournament may start it or withdraw its entrants."""
+
+
+class WrongPlaceCode(Exception):
+    """No open place of this tournament has this join code."""
+
+
+@dataclass(frozen=True)
+class LoadedTournament:
+    """A tournament as stored: its row, its events (as stored and decoded) and their fold."""
+
+    record: TournamentRecord
+    stored: list[Any]
+    events: list[Event]
+    state: TournamentState
+
+
+@dataclass(frozen=True)
+class CreatedTournament:
+    """A new tournament and the join code of each open place (shown once)."""
+
+    loaded: LoadedTournament
+    codes: dict[int, str]
+
+
+def match_id_of(tournament_id: str, number: int, table: int, team: int | None) -> str:
+    """The id of a round's table's match (a cooperative table: of one team's), the same whoever opens it."""
+    return str(uuid.uuid5(MATCH_NAMESPACE, f"{tournament_id}/{number}/{table}/{'' if team is None else team}"))
+
+
+def players_of(state: TournamentState, seated: Sequence[int]) -> list[str]:
+    """The match's players: each entrant of a competitive table in seat order, or every seat of one team's match."""
+    def player(entrant: Entrant) -> str:
+        return f"{bots.PREFIX}{entrant.bot}" if entrant.bot is not None else str(entrant.handle)
+
+    if state.created.cooperative:
+        team = state.entrants[seated[0]]
+        return list(team.members) if team.members else [player(team)] * state.created.seats
+    return [player(state.entrants[e]) for e in seated]
+
+
+def decode(stored: Sequence[Any]) -> list[Event]:
+    """The stored payloads as tournament events."""
+    return [msgspec.convert(e.payload, TournamentEvent) for e in stored]
+
+
+def owes_match(state: TournamentState, current: Round) -> list[tuple[int, tuple[int, ...], int | None]]:
+    """(table, entrants seated, team) of every match of the round still to open: a competitive table's one match, or
+    each team's at a cooperative table; none for an entrant whose result is in (a withdrawal's forfeit)."""
+    owed: list[tuple[int, tuple[int, ...], int | None]] = []
+    for number, table in enumerate(current.tables):
+        done = {r.entrant for r in current.results[number]}
+        opened = current.matches[number]
+        if state.created.cooperative:
+            owed.extend((number, (e,), e) for e in table
+                        if e not in done and not any(e in m.entrants for m in opened))
+        elif not opened and not set(table) <= done:
+            owed.append((number, table, None))
+    return owed
+
+
+class TournamentService:
+    """Creates tournaments and runs them on the match service's matches."""
+
+    def __init__(self, store: Store, matches: MatchService) -> None:
+        self.store = store
+        self.matches = matches
+        self._driving = threading.local()
+        matches.enders.append(self.match_ended)
+
+    # ---- reading -------------------------------------------------------------------------------------------
+
+    def load(self, tournament_id: str) -> LoadedTournament:
+        """The tournament as stored; RecordCorrupt when its chain does not reach the head its row records."""
+        record, stored = self.store.tournament_with_events(tournament_id)
+        broken = verify_chain(stored)
+        if broken is not None or not stored or stored[0].prev_hash != GENESIS or stored[-1].hash != record.head_hash \
+                or stored[-1].version != record.version:
+            log.critical("tournament %s: the stored record is corrupt; refusing to serve or extend it", tournament_id)
+            raise RecordCorrupt(tournament_id, "the tournament's events do not chain up to its recorded head")
+        events = decode(stored)
+        return LoadedTournament(record=record, stored=stored, events=events, state=fold(events))
+
+    def readable(self, tournament_id: str, app: str | None) -> LoadedTournament:
+        """The tournament as `app` (None: anyone) may read it: a private one of another app does not exist."""
+        loaded = self.load(tournament_id)
+        if loaded.record.visibility == "private" and (app is None or app != loaded.record.owner):
+            raise TournamentNotFound(tournament_id)
+        return loaded
+
+    def owned(self, tournament_id: str, app: str) -> LoadedTournament:
+        """The tournament, if `app` created it (a private one of another app does not exist; else 403)."""
+        loaded = self.readable(tournament_id, app)
+        if loaded.record.owner != app:
+            raise NotYourTournament(tournament_id)
+        return loaded
+
+    # ---- commands ------------------------------------------------------------------------------------------
+
+    def create(self, owner: str, command: CreateTournament) -> CreatedTournament:
+        """Open a tournament for the app `owner`: a secret seed committed to in `tournament.created`, and a join code
+        for each open place."""
+        if "entropy" in command.options:
+            raise Refusal("bad-options", "a tournament derives each match's seed from its own committed seed: the "
+                                         "`entropy` option is not taken")
+        seed = secrets.token_hex(32)
+        command = msgspec.structs.replace(command, seed_commitment=seed_commitment(seed))
+        (created,) = decide(None, command, Rng.derive(seed, 1))
+        codes = {i: new_secret("join") for i, e in enumerate(created.entrants) if e.open}  # type: ignore[attr-defined]
+        visibility: Visibility = command.visibility  # type: ignore[assignment]  # checked by decide
+        new = NewTournament(id=str(uuid.uuid4()), game=command.game, format=command.format, owner=owner,
+                            visibility=visibility, seed=seed, token_secret=secrets.token_hex(32),
+                            places={str(i): secret_hash(code) for i, code in codes.items()})
+        self.store.create_tournament(new, to_builtins(created))
+        return CreatedTournament(loaded=self.load(new.id), codes=codes)
+
+    def join(self, tournament_id: str, code: str, handle: str, members: tuple[str, ...] = ()) -> LoadedTournament:
+        """Fill the open place whose join code is `code` (anyone holding the code may)."""
+        record = self.store.get_tournament(tournament_id)
+        if record is None:
+            raise TournamentNotFound(tournament_id)
+        digest = secret_hash(code)
+        place = next((int(i) for i, h in record.places.items() if hmac.compare_digest(h, digest)), None)
+        if place is None:
+            raise WrongPlaceCode(tournament_id)
+        return self.send(tournament_id, Join(handle=handle, entrant=place, members=members))[0]
+
+    def start(self, tournament_id: str, app: str) -> LoadedTournament:
+        """Close entries, pair round 1 and open its matches (a tournament of bots plays on to its end)."""
+        self.owned(tournament_id, app)
+        self.send(tournament_id, Start())
+        self.drive(tournament_id)
+        return self.load(tournament_id)
+
+    def withdraw(self, tournament_id: str, app: str, entrant: int) -> LoadedTournament:
+        """An entrant leaves: never paired again; its pending match is forfeited, and its seats there resign."""
+        self.owned(tournament_id, app)
+        loaded, events = self.send(tournament_id, Withdraw(entrant=entrant))
+        for event in events:
+            if isinstance(event, MatchResult) and event.match_id:
+                self._resign(loaded.state, event, entrant)
+        self.drive(tournament_id)
+        return self.load(tournament_id)
+
+    def _resign(self, state: TournamentState, forfeit: MatchResult, entrant: int) -> None:
+        """Resign the withdrawn entrant's seats in the match it forfeited (if it is still being played)."""
+        table = state.rounds[forfeit.round - 1].tables[forfeit.table]
+        seats = range(state.created.seats) if state.created.cooperative else [table.index(entrant)]
+        for seat in seats:
+            try:
+                self.matches.play(forfeit.match_id, seat, Resign(), expected_version=None,
+                                  command_id=f"tournament-withdrawal:{seat}")
+            except (Refusal, MatchNotFound) as exc:  # over already, or resigned: the forfeit stands either way
+                log.info("match %s: seat %s not resigned (%s)", forfeit.match_id, seat, exc)
+                return
+
+    def send(self, tournament_id: str, command: Command) -> tuple[LoadedTournament, list[Event]]:
+        """Decide `command` on the stream as stored and append what it records (a conflict decides again)."""
+        for _ in range(RETRIES):
+            loaded = self.load(tournament_id)
+            state = loaded.state
+            events = decide(state, command, Rng.derive(loaded.record.seed, pairing_round(state)))
+            try:
+                self.store.append_tournament(tournament_id, state.version, [to_builtins(e) for e in events])
+            except ConflictError:
+                continue
+            after = state
+            for event in events:
+                after = evolve(after, event)
+            return LoadedTournament(record=loaded.record, stored=loaded.stored, events=[*loaded.events, *events],
+                                    state=after), events
+        raise ConflictError(tournament_id, -1, -1)
+
+    # ---- running -------------------------------------------------------------------------------------------
+
+    def match_ended(self, match_id: str) -> None:
+        """A match ended (the match service says so after the append): drive its tournament, if it has one."""
+        link = self.store.tournament_link(match_id)
+        if link is not None:
+            self.drive(link.tournament_id)
+
+    def sweep(self) -> int:
+        """Drive every running tournament (catching up on results a crash left unrecorded); how many moved on."""
+        moved = 0
+        for tournament_id in self.store.running_tournaments():
+            try:
+                moved += self.drive(tournament_id) > 0
+            except Exception:
+                log.exception("tournament %s: the sweep could not drive it", tournament_id)
+        return moved
+
+    def drive(self, tournament_id: str) -> int:
+        """Open, record and advance until nothing is left to do now; the number of steps taken. A drive of the same
+        tournament already under way on this thread (a bot match it opened ended at once) leaves the work to it."""
+        busy: set[str] = self._driving.__dict__.setdefault("busy", set())
+        if tournament_id in busy:
+            return 0
+        busy.add(tournament_id)
+        try:
+            for steps in range(STEPS):
+                if not self._step(tournament_id):
+                    return steps
+            log.warning("tournament %s: stopped after %d steps; the sweep goes on", tournament_id, STEPS)
+            return STEPS
+        finally:
+            busy.discard(tournament_id)
+
+    def _step(self, tournament_id: str) -> bool:
+        """One thing to do now (open a match, record a result, advance the round); False when there is none."""
+        loaded = self.load(tournament_id)
+        state, current = loaded.state, loaded.state.current
+        if not state.started or state.finished or current is None:
+            return False
+        owed = owes_match(state, current)
+        if owed:
+            table, seated, team = owed[0]
+            self._open(loaded, current.number, table, seated, team)
+            return True
+        for table, opened in enumerate(current.matches):
+            done = {r.entrant for r in current.results[table]}
+            for match_opened in opened:
+                seated = match_opened.entrants or current.tables[table]
+                if not set(seated) <= done and self._record(tournament_id, state, match_opened, table):
+                    return True
+        if current.over:
+            return self._quietly(tournament_id, Advance(), "round-not-over")
+        return False
+
+    def _open(self, loaded: LoadedTournament, number: int, table: int, seated: tuple[int, ...],
+              team: int | None) -> None:
+        """Create a table's match (or one team's) and record it: players in seat order, the game's options and the
+        move deadline, the recorded edition, a seed derived from the tournament's, derived seat tokens."""
+        record, state = loaded.record, loaded.state
+        created = state.created
+        match_id = match_id_of(record.id, number, table, team)
+        seed = match_seed(record.seed, number, table) if team is None else team_seed(record.seed, number, table, team)
+        secret = record.token_secret
+        self.store.link_tournament_match(match_id, record.id, number, table)
+        options = dict(created.options)
+        if created.move_deadline is not None:
+            options["move_deadline"] = created.move_deadline
+        try:
+            self.matches.create(created.game, players_of(state, seated), options, owner=record.owner,
+                                visibility=record.visibility, rules_version=created.rules_version,
+                                planned=PlannedMatch(id=match_id, seed=seed,
+                                                     token_of=lambda seat: derived_seat_token(secret, match_id, seat)))
+        except MatchExists:  # opened before a crash, or by another process just now: it is the same match
+            log.info("tournament %s: match %s exists already", record.id, match_id)
+        entrants = () if team is None else seated
+        self._quietly(record.id, OpenTable(round=number, table=table, match_id=match_id, entrants=entrants),
+                      "table-already-opened")
+
+    def _record(self, tournament_id: str, state: TournamentState, opened: TableOpened, table: int) -> bool:
+        """Record the result of a match that has ended; False while it is being played."""
+        loaded = self.matches.load(opened.match_id)
+        ended = loaded.state.ended
+        if ended is None:
+            return False
+        seated = opened.entrants or state.rounds[opened.round - 1].tables[table]
+        turns = getattr(loaded.state.game_state, "turn", None) if state.created.cooperative else None
+        results = entrant_results(seated, ended, loaded.state.resigned, turns)
+        return self._quietly(tournament_id, RecordResult(round=opened.round, table=table, results=results,
+                                                         match_id=opened.match_id), "result-already-recorded")
+
+    def _quietly(self, tournament_id: str, command: Command, done: str) -> bool:
+        """Send a command whose refusal `done` means another process did it first: True when this one did."""
+        try:
+            self.send(tournament_id, command)
+        except Refusal as refusal:
+            if refusal.code in (done, "not-current-round", "tournament-finished"):
+                return False
+            raise
+        return True
+
+    # ---- lists and the owning app's view -------------------------------------------------------------------
+
+    def listed(self, reader: str | None, *, mine: bool = False, game: str | None = None, status: str | None = None,
+             after: tuple[str, str] | None = None, limit: int = 50) -> list[TournamentRecord]:
+        """Tournaments newest first: public ones and the reader's own (`mine`: its own only)."""
+        return self.store.list_tournaments(reader=reader, mine=mine, game=game, status=status, after=after,
+                                           limit=limit)

@@ -1,0 +1,170 @@
+"""The tournaments' half of the SQL adapters (store/tournaments.py): one SQL shape for both dialects.
+
+JSON and times are kept as text (the canonical encoding, the store's ISO form), so what was hashed is what is read.
+Appends are conditional on the row's version: of two appends at one version, exactly one commits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+import msgspec
+
+from store.base import ConflictError, StoredEvent, clean_json, iso, utc_now
+from store.chain import GENESIS, canonical_event_hash
+from store.dialect import Dialect
+from store.tournaments import (
+    NewTournament,
+    TournamentLink,
+    TournamentNotFound,
+    TournamentRecord,
+    status_after,
+)
+
+_COLUMNS = ("id, game, format, owner, visibility, seed, token_secret, places, status, version, head_hash, created_at, "
+            "updated_at")
+_EVENT_COLUMNS = "tournament_id, version, type, payload, recorded_at, prev_hash, hash"
+
+
+def chained(tournament_id: str, version: int, head: str, at: str,
+            payloads: Sequence[dict[str, Any]]) -> list[StoredEvent]:
+    """Events chained after (version, head): a match's hash with the tournament's id, no seat and no command."""
+    out = []
+    for offset, payload in enumerate(payloads, start=1):
+        data = clean_json(payload, "tournament event")
+        digest = canonical_event_hash(head, tournament_id, version + offset, data["type"], data, None, None, at)
+        out.append(StoredEvent(tournament_id, version + offset, version + offset, data["type"], data, None, None,
+                               None, at, head, digest))
+        head = digest
+    return out
+
+
+class SqlTournaments:
+    """Tournament rows and streams over the connections an adapter holds (mixed into `store.sql.SqlStore`)."""
+
+    dialect: Dialect
+
+    def _reading(self) -> AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def _transaction(self) -> AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def create_tournament(self, tournament: NewTournament, payload: dict[str, Any]) -> TournamentRecord:
+        """Insert the row and event 1 in one transaction."""
+        now = iso(utc_now())
+        events = chained(tournament.id, 0, GENESIS, now, [payload])
+        record = TournamentRecord(**msgspec.structs.asdict(tournament), status="open", version=1,
+                                  head_hash=events[-1].hash, created_at=now, updated_at=now)
+        with self._transaction() as conn:
+            conn.execute(self.dialect.sql(f"INSERT INTO tournaments ({_COLUMNS}) VALUES "
+                                          f"({', '.join(['?'] * 13)})"), _row_params(record))
+            self._insert(conn, events)
+        return record
+
+    def append_tournament(self, tournament_id: str, expected_version: int,
+                          payloads: Sequence[dict[str, Any]]) -> list[StoredEvent]:
+        """Append events at expected_version+1.., conditional on the row's version; ConflictError otherwise."""
+        d = self.dialect
+        with self._transaction() as conn:
+            row = conn.execute(d.sql(f"SELECT version, head_hash, status FROM tournaments WHERE id = ?"
+                                     f"{d.lock_row}"), (tournament_id,)).fetchone()
+            if row is None:
+                raise TournamentNotFound(tournament_id)
+            version, head, status = int(row[0]), row[1], row[2]
+            if version != expected_version:
+                raise ConflictError(tournament_id, expected_version, version)
+            now = iso(utc_now())
+            events = chained(tournament_id, version, head, now, payloads)
+            conn.execute(d.sql("UPDATE tournaments SET version = ?, head_hash = ?, status = ?, updated_at = ? "
+                               "WHERE id = ? AND version = ?"),
+                         (events[-1].version, events[-1].hash, status_after(payloads, status), now, tournament_id,
+                          version))
+            self._insert(conn, events)
+        return events
+
+    def _insert(self, conn: Any, events: list[StoredEvent]) -> None:
+        conn.cursor().executemany(
+            self.dialect.sql(f"INSERT INTO tournament_events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+            [(e.match_id, e.version, e.type, msgspec.json.encode(e.payload).decode(), e.recorded_at, e.prev_hash,
+              e.hash) for e in events])
+
+    def tournament_with_events(self, tournament_id: str) -> tuple[TournamentRecord, list[StoredEvent]]:
+        """The row and every event (TournamentNotFound)."""
+        d = self.dialect
+        with self._reading() as conn:
+            row = conn.execute(d.sql(f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?"), (tournament_id,)).fetchone()
+            if row is None:
+                raise TournamentNotFound(tournament_id)
+            rows = conn.execute(d.sql(f"SELECT {_EVENT_COLUMNS} FROM tournament_events WHERE tournament_id = ? "
+                                      "ORDER BY version"), (tournament_id,)).fetchall()
+        return _record(row), [_event(r) for r in rows]
+
+    def get_tournament(self, tournament_id: str) -> TournamentRecord | None:
+        """The row, or None."""
+        with self._reading() as conn:
+            row = conn.execute(self.dialect.sql(f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?"),
+                               (tournament_id,)).fetchone()
+        return None if row is None else _record(row)
+
+    def list_tournaments(self, *, reader: str | None, mine: bool = False, game: str | None = None,
+                         status: str | None = None, after: tuple[str, str] | None = None,
+                         limit: int = 50) -> list[TournamentRecord]:
+        """Newest first: the public ones and `reader`'s own (`mine`: its own only)."""
+        where, params = (["owner = ?"], [reader]) if mine else (["(visibility = 'public' OR owner = ?)"], [reader])
+        for column, value in (("game", game), ("status", status)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        if after is not None:
+            where.append("(created_at < ? OR (created_at = ? AND id < ?))")
+            params.extend([after[0], after[0], after[1]])
+        sql = (f"SELECT {_COLUMNS} FROM tournaments WHERE {' AND '.join(where)} "
+               "ORDER BY created_at DESC, id DESC LIMIT ?")
+        with self._reading() as conn:
+            rows = conn.execute(self.dialect.sql(sql), (*params, limit)).fetchall()
+        return [_record(r) for r in rows]
+
+    def running_tournaments(self, limit: int = 100) -> list[str]:
+        """Ids of the tournaments being played, oldest change first."""
+        with self._reading() as conn:
+            rows = conn.execute(self.dialect.sql("SELECT id FROM tournaments WHERE status = 'running' "
+                                                 "ORDER BY updated_at LIMIT ?"), (limit,)).fetchall()
+        return [r[0] for r in rows]
+
+    def link_tournament_match(self, match_id: str, tournament_id: str, round: int, table: int) -> None:
+        """Name the tournament, round and table of a match about to be created (a repeat changes nothing)."""
+        with self._transaction() as conn:
+            conn.execute(self.dialect.sql("INSERT INTO tournament_matches (match_id, tournament_id, round, "
+                                          "table_number) VALUES (?, ?, ?, ?) ON CONFLICT (match_id) DO NOTHING"),
+                         (match_id, tournament_id, round, table))
+
+    def tournament_link(self, match_id: str) -> TournamentLink | None:
+        """The tournament a match was opened for, or None."""
+        with self._reading() as conn:
+            row = conn.execute(self.dialect.sql(
+                "SELECT l.tournament_id, l.round, l.table_number, t.owner, t.token_secret FROM tournament_matches l "
+                "JOIN tournaments t ON t.id = l.tournament_id WHERE l.match_id = ?"), (match_id,)).fetchone()
+        return None if row is None else TournamentLink(row[0], int(row[1]), int(row[2]), row[3], row[4])
+
+
+def _row_params(record: TournamentRecord) -> tuple[Any, ...]:
+    return (record.id, record.game, record.format, record.owner, record.visibility, record.seed, record.token_secret,
+            msgspec.json.encode(record.places).decode(), record.status, record.version, record.head_hash,
+            record.created_at, record.updated_at)
+
+
+def _record(row: tuple[Any, ...]) -> TournamentRecord:
+    (id_, game, format_, owner, visibility, seed, token_secret, places, status, version, head, created,
+     updated) = row
+    return TournamentRecord(id=id_, game=game, format=format_, owner=owner, visibility=visibility, seed=seed,
+                            token_secret=token_secret, places=msgspec.json.decode(places), status=status,
+                            version=int(version), head_hash=head, created_at=created, updated_at=updated)
+
+
+def _event(row: tuple[Any, ...]) -> StoredEvent:
+    tournament_id, version, type_, payload, recorded_at, prev_hash, hash_ = row
+    return StoredEvent(tournament_id, int(version), int(version), type_, msgspec.json.decode(payload), None, None,
+                       None, recorded_at, prev_hash, hash_)

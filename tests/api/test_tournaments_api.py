@@ -1,0 +1,300 @@
+"""Tournaments over HTTP (issue 30): bot tournaments of every format for every game on both stores, played to the
+end and verified; people's tournaments played with the seat tokens the owning app is told of; who may see, start,
+join and withdraw; bad input refused with nothing written; tampered records failing verification."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import random
+from typing import Any
+
+import pytest
+from litestar.testing import TestClient
+
+from store.chain import GENESIS, canonical_event_hash
+from tests.api.conftest import bearer
+from tests.api.http_play import play_to_end
+
+GAMES = ("expect-delays", "metro-x", "terminus", "touched-on", "mass-transit")
+FORMATS: dict[str, dict[str, Any]] = {"round-robin": {}, "swiss": {"rounds": 3}, "knockout": {}}
+SHORT = {"expect-delays": {"max_turns": 8}}  # people's matches in these tests: short ones
+
+
+def bots(count: int) -> list[dict[str, str]]:
+    """`count` random bots, each with its own name."""
+    return [{"bot": "random", "name": f"r{i}"} for i in range(count)]
+
+
+def create(client: TestClient, key: str, **body: Any) -> dict[str, Any]:
+    """POST /v1/tournaments, asserting 201."""
+    answer = client.post("/v1/tournaments", json=body, headers=bearer(key))
+    assert answer.status_code == 201, answer.text
+    assert answer.headers["location"] == f"/v1/tournaments/{answer.json()['id']}"
+    return answer.json()  # type: ignore[no-any-return]
+
+
+def verdict(client: TestClient, tournament_id: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
+    """The verification of the tournament's record as exported now."""
+    record = client.get(f"/v1/tournaments/{tournament_id}/record", headers=headers or {})
+    assert record.status_code == 200, record.text
+    answer = client.post("/v1/tournaments/verifications", json={"record": record.text})
+    assert answer.status_code == 200, answer.text
+    return answer.json()  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("format", FORMATS)
+def test_a_tournament_of_bots_plays_itself_to_the_end_and_verifies(client: TestClient, app_key: str, game: str,
+                                                                   format: str) -> None:
+    """Five bots (an odd field: byes), every format, every game: started, it runs to its final standings; every
+    match it opened has finished; the seed is revealed and opens its commitment; the record verifies."""
+    created = create(client, app_key, game=game, format=format, players=bots(5), **FORMATS[format])
+    assert created["status"] == "open" and created["join_codes"] == [] and created["seed"] is None
+    started = client.post(f"/v1/tournaments/{created['id']}/start", headers=bearer(app_key))
+    assert started.status_code == 200, started.text
+    body = client.get(f"/v1/tournaments/{created['id']}").json()
+    assert body["status"] == "finished"
+    assert [s["place"] for s in body["standings"]] == [1, 2, 3, 4, 5]
+    assert sorted(s["entrant"] for s in body["standings"]) == [0, 1, 2, 3, 4]
+    assert set(body["standings"][0]["tiebreaks"]) == set(body["tiebreaks"])
+    assert hashlib.sha256(body["seed"].encode()).hexdigest() == body["seed_commitment"]
+    for number, paired in enumerate(body["rounds"], start=1):
+        assert paired["round"] == number and paired["standings"] is not None
+        seated = [e for table in paired["tables"] for e in table["players"]] + paired["byes"]
+        assert len(seated) == len(set(seated))
+        for table in paired["tables"]:
+            assert table["done"] and table["matches"]
+            for match_id in table["matches"]:
+                assert client.get(f"/v1/matches/{match_id}").json()["status"] == "finished"
+    if format == "swiss":
+        assert len(body["rounds"]) == 3
+    if format == "round-robin":  # every pair met once (two-seat tables)
+        met = {frozenset(t["players"]) for r in body["rounds"] for t in r["tables"]}
+        assert len(met) == 10
+    checked = verdict(client, created["id"])
+    assert checked["code"] == "verified", checked
+
+
+@pytest.mark.parametrize("format", ["knockout", "swiss"])
+def test_tables_of_three_advance_their_top_and_pair_by_standing(client: TestClient, app_key: str,
+                                                                format: str) -> None:
+    """Terminus at three seats, seven bots: knockout tables send their top two on; Swiss groups by standing."""
+    created = create(client, app_key, game="terminus", format=format, seats=3, players=bots(7), **FORMATS[format])
+    client.post(f"/v1/tournaments/{created['id']}/start", headers=bearer(app_key))
+    body = client.get(f"/v1/tournaments/{created['id']}").json()
+    assert body["status"] == "finished"
+    assert all(len(t["players"]) in (2, 3) for r in body["rounds"] for t in r["tables"])
+    if format == "knockout":
+        assert len(body["rounds"][-1]["tables"]) == 1  # the final is one table
+    assert verdict(client, created["id"])["code"] == "verified"
+
+
+def matches_ready(client: TestClient, tournament_id: str) -> list[str]:
+    """The ids of the tournament's matches being played now."""
+    body = client.get(f"/v1/tournaments/{tournament_id}").json()
+    return [m for r in body["rounds"] for t in r["tables"] if not t["done"] for m in t["matches"]]
+
+
+def tokens_told(client: TestClient, app: str, match_id: str) -> dict[str, Any]:
+    """What the owning app's feed says of a tournament match: its `tournament.match-ready` notification."""
+    service = client.app.state.service
+    notes, _ = service.follower().read(0, owner=app, limit=10_000)
+    ready = [n for n in notes if n.kind == "tournament.match-ready" and n.match_id == match_id]
+    assert len(ready) == 1
+    return {"id": match_id, "seats": [{"seat": s.seat, "token": s.token} for s in ready[0].tournament.seats]}
+
+
+def test_people_play_with_the_tokens_their_app_is_told_of_and_an_open_place_is_joined(
+        client: TestClient, app_key: str, other_key: str) -> None:
+    """A round robin of two players, a bot and an open place: the place is joined with its code (once); the owning
+    app's feed tells each match's seat tokens (another app's feed never); playing them finishes the tournament."""
+    created = create(client, app_key, game="expect-delays", format="round-robin", options=SHORT["expect-delays"],
+                     players=["ann", "bob", {"bot": "random", "name": "r1"}, {"open": True}])
+    (place,) = created["join_codes"]
+    assert place["entrant"] == 3
+    early = client.post(f"/v1/tournaments/{created['id']}/start", headers=bearer(app_key))
+    assert early.status_code == 409 and early.json()["code"] == "places-open"
+    wrong = client.post(f"/v1/tournaments/{created['id']}/join", json={"code": "join_nope", "player": "cy"})
+    assert wrong.status_code == 403 and wrong.json()["code"] == "wrong-place-code"
+    joined = client.post(f"/v1/tournaments/{created['id']}/join", json={"code": place["code"], "player": "cy"})
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["players"][3]["handle"] == "cy"
+    again = client.post(f"/v1/tournaments/{created['id']}/join", json={"code": place["code"], "player": "dee"})
+    assert again.status_code == 409 and again.json()["code"] == "place-taken"
+    assert client.post(f"/v1/tournaments/{created['id']}/start", headers=bearer(app_key)).status_code == 200
+    rng = random.Random(7)
+    service = client.app.state.service
+    for _ in range(20):
+        ready = matches_ready(client, created["id"])
+        if not ready:
+            break
+        for match_id in ready:
+            told = tokens_told(client, "tests", match_id)
+            assert service.follower().read(0, owner="other-app")[0] == []  # another app hears nothing
+            people = [s for s in told["seats"] if s["token"]]
+            assert people, "a match of a bot alone is played by the service"
+            play_to_end(client, {"id": match_id, "seats": [{**s, "token": s["token"] or people[0]["token"]}
+                                                           for s in told["seats"]]}, rng)
+    body = client.get(f"/v1/tournaments/{created['id']}").json()
+    assert body["status"] == "finished", body
+    assert len(body["rounds"]) == 3 and all(len(r["tables"]) == 2 for r in body["rounds"])
+    assert verdict(client, created["id"])["code"] == "verified"
+
+
+def test_a_private_tournament_exists_only_for_its_app(client: TestClient, app_key: str, other_key: str) -> None:
+    """Another app, or anyone, gets 404 on every read of a private tournament and of its matches, and never sees it
+    listed; its own app reads, lists (`mine`) and exports it."""
+    created = create(client, app_key, game="metro-x", format="knockout", players=bots(4), visibility="private")
+    client.post(f"/v1/tournaments/{created['id']}/start", headers=bearer(app_key))
+    mine = client.get(f"/v1/tournaments/{created['id']}", headers=bearer(app_key)).json()
+    match_id = mine["rounds"][0]["tables"][0]["matches"][0]
+    for headers in ({}, bearer(other_key), bearer("app_not-a-key")):
+        for path in ("", "/record"):
+            answer = client.get(f"/v1/tournaments/{created['id']}{path}", headers=headers)
+            assert answer.status_code in (403, 404), answer.text
+            assert answer.json()["code"] in ("unknown-tournament", "unknown-app-key")
+        assert client.get(f"/v1/matches/{match_id}", headers=headers).status_code in (403, 404)
+        listed = client.get("/v1/tournaments", headers=headers).json()
+        assert listed.get("items", []) == []
+    assert client.post(f"/v1/tournaments/{created['id']}/start", headers=bearer(other_key)).json()["code"] == \
+        "unknown-tournament"
+    assert [t["id"] for t in client.get("/v1/tournaments?mine=true", headers=bearer(app_key)).json()["items"]] == \
+        [created["id"]]
+    assert verdict(client, created["id"], bearer(app_key))["code"] == "verified"
+
+
+def test_only_the_owning_app_starts_or_withdraws(client: TestClient, app_key: str, other_key: str) -> None:
+    """Another app may read a public tournament, not start it nor withdraw its entrants; no key is 401."""
+    created = create(client, app_key, game="expect-delays", format="swiss", rounds=2, players=["ann", "bob", "cy"])
+    path = f"/v1/tournaments/{created['id']}"
+    assert client.post(f"{path}/start").status_code == 401
+    assert client.post(f"{path}/start", headers=bearer(other_key)).json()["code"] == "not-your-tournament"
+    withdrawn = client.post(f"{path}/withdraw", json={"entrant": 0}, headers=bearer(other_key))
+    assert withdrawn.status_code == 403 and withdrawn.json()["code"] == "not-your-tournament"
+    assert client.get(path, headers=bearer(other_key)).json()["status"] == "open"
+    assert client.get(path).json()["version"] == 1  # nothing was written
+
+
+@pytest.mark.parametrize(("body", "status", "code"), [
+    ({"game": "no-such-game", "format": "swiss", "rounds": 2, "players": ["a", "b"]}, 404, "unknown-game"),
+    ({"game": "expect-delays", "format": "ladder", "players": ["a", "b"]}, 400, "invalid-request"),
+    ({"game": "expect-delays", "format": "swiss", "players": ["a", "b"]}, 422, "bad-rounds"),
+    ({"game": "expect-delays", "format": "knockout", "rounds": 2, "players": ["a", "b"]}, 422, "bad-rounds"),
+    ({"game": "expect-delays", "format": "round-robin", "players": ["a"]}, 400, "invalid-request"),
+    ({"game": "expect-delays", "format": "round-robin", "players": ["a", "a"]}, 422, "duplicate-entrant"),
+    ({"game": "expect-delays", "format": "round-robin", "players": ["a", {"bot": "nope", "name": "x"}]}, 422,
+     "unknown-bot"),
+    ({"game": "expect-delays", "format": "round-robin", "players": ["a", {"bot": "random"}]}, 422, "bad-entrant"),
+    ({"game": "expect-delays", "format": "round-robin", "players": ["a", {"open": True, "bot": "random"}]}, 422,
+     "bad-entrant"),
+    ({"game": "expect-delays", "format": "round-robin", "players": ["a", {"team": "t", "members": ["x", "y"]}]},
+     422, "bad-entrant"),
+    ({"game": "expect-delays", "format": "round-robin", "players": ["a", "b"], "seats": 9}, 422, "bad-seat-count"),
+    ({"game": "expect-delays", "format": "round-robin", "players": ["a", "b c"]}, 422, "bad-entrant"),
+    ({"game": "expect-delays", "format": "swiss", "rounds": 10_000, "players": ["a", "b"]}, 422, "bad-rounds"),
+    ({"game": "expect-delays", "format": "swiss", "rounds": 2, "players": ["a", "b"], "move_deadline": 0}, 422,
+     "bad-option"),
+    ({"game": "expect-delays", "format": "round-robin", "players": ["a", "b"], "options": {"nope": 1}}, 422,
+     "bad-options"),
+    ({"game": "expect-delays", "format": "round-robin", "players": ["a", "b"], "options": {"entropy": "seats"}},
+     422, "bad-options"),
+    ({"game": "expect-delays", "format": "round-robin", "players": ["a", "b"], "rules_version": "99"}, 422,
+     "unknown-edition"),
+    ({"game": "expect-delays", "format": "knockout", "players": ["a", "b"], "advance": 2}, 422, "bad-advance"),
+])
+def test_bad_input_is_refused_and_nothing_is_written(client: TestClient, app_key: str, body: dict[str, Any],
+                                                     status: int, code: str) -> None:
+    """Each malformed or impossible tournament gets its problem code, and no tournament exists after it."""
+    answer = client.post("/v1/tournaments", json=body, headers=bearer(app_key))
+    assert answer.status_code == status, answer.text
+    assert answer.headers["content-type"].startswith("application/problem+json")
+    assert answer.json()["code"] == code
+    assert client.get("/v1/tournaments?mine=true", headers=bearer(app_key)).json()["items"] == []
+
+
+def test_a_withdrawal_forfeits_the_pending_match_and_leaves_the_pairings(client: TestClient, app_key: str) -> None:
+    """Withdrawing a player mid-match forfeits that match (its seat resigns; the opponent scores the win) and the
+    player is never paired again; the tournament still ends and verifies."""
+    created = create(client, app_key, game="expect-delays", format="round-robin", options=SHORT["expect-delays"],
+                     players=["ann", "bob", "cy", "dee"])
+    path = f"/v1/tournaments/{created['id']}"
+    client.post(f"{path}/start", headers=bearer(app_key))
+    first = client.get(path).json()["rounds"][0]["tables"]
+    table = next(t for t in first if 0 in t["players"])
+    answer = client.post(f"{path}/withdraw", json={"entrant": 0}, headers=bearer(app_key))
+    assert answer.status_code == 200, answer.text
+    again = client.post(f"{path}/withdraw", json={"entrant": 0}, headers=bearer(app_key))
+    assert again.status_code == 409 and again.json()["code"] == "already-withdrawn"
+    body = answer.json()
+    results = next(t for t in body["rounds"][0]["tables"] if t["table"] == table["table"])["results"]
+    assert {r["entrant"]: r.get("forfeit") for r in results}[0] == "withdrawal"
+    match = client.get(f"/v1/matches/{table['matches'][0]}").json()
+    assert match["status"] == "finished"
+    rng = random.Random(3)
+    for _ in range(10):
+        ready = matches_ready(client, created["id"])
+        if not ready:
+            break
+        for match_id in ready:
+            play_to_end(client, tokens_told(client, "tests", match_id), rng)
+    body = client.get(path).json()
+    assert body["status"] == "finished"
+    assert all(0 not in t["players"] for r in body["rounds"][1:] for t in r["tables"])
+    assert body["standings"][-1] == {**body["standings"][-1], "entrant": 0, "withdrawn": True}
+    assert verdict(client, created["id"])["code"] == "verified"
+
+
+def rehashed(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with its chain hashed again after an edit (what a forger with database access would write)."""
+    head = GENESIS
+    tid = record["header"]["tournament_id"]
+    for line in record["events"]:
+        line["prev_hash"] = head
+        line["hash"] = head = canonical_event_hash(head, tid, line["version"], line["event"]["type"], line["event"],
+                                                   None, None, line["recorded_at"])
+    record["header"]["head_hash"] = head
+    return record
+
+
+def test_a_tampered_tournament_record_fails_verification(client: TestClient, app_key: str) -> None:
+    """Edits to a finished record fail: a result changed (chain broken; re-hashed: its match disagrees), a pairing
+    swapped, a match's record replaced by another's, the seed changed, the tail cut."""
+    created = create(client, app_key, game="touched-on", format="swiss", rounds=2, players=bots(4))
+    client.post(f"/v1/tournaments/{created['id']}/start", headers=bearer(app_key))
+    record = client.get(f"/v1/tournaments/{created['id']}/record").json()
+
+    def check(edited: dict[str, Any]) -> str:
+        answer = client.post("/v1/tournaments/verifications", json={"record": json.dumps(edited)}).json()
+        assert answer["ok"] is False, answer
+        return str(answer["code"])
+
+    def edit(change: Any) -> dict[str, Any]:
+        copied = copy.deepcopy(record)
+        change(copied)
+        return copied
+
+    def result_line(doc: dict[str, Any]) -> dict[str, Any]:
+        return next(e for e in doc["events"] if e["event"]["type"] == "tournament.match-result")
+
+    def flip(doc: dict[str, Any]) -> None:
+        results = result_line(doc)["event"]["results"]
+        results[0]["rank"], results[1]["rank"] = results[1]["rank"], results[0]["rank"]
+        if results[0]["rank"] == results[1]["rank"]:
+            results[0]["rank"] = 2
+
+    def swap_pairing(doc: dict[str, Any]) -> None:
+        paired = next(e for e in doc["events"] if e["event"]["type"] == "tournament.round-paired")["event"]
+        paired["tables"][0][0], paired["tables"][1][0] = paired["tables"][1][0], paired["tables"][0][0]
+
+    def swap_match(doc: dict[str, Any]) -> None:
+        doc["matches"][0]["record"] = doc["matches"][1]["record"]
+
+    assert check(edit(flip)) == "chain-broken"
+    assert check(rehashed(edit(flip))) in ("result-mismatch", "pairing-mismatch")
+    assert check(rehashed(edit(swap_pairing))) in ("pairing-mismatch", "match-mismatch")
+    assert check(edit(swap_match)) == "match-mismatch"
+    assert check(edit(lambda d: d["header"].update(seed="0" * 64))) == "seed-mismatch"
+    assert check(edit(lambda d: d["events"].pop())) == "truncated"
+    assert check({"header": {"record": "nope"}}) == "malformed-record"

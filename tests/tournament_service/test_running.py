@@ -1,0 +1,201 @@
+"""Running tournaments across processes, on both stores (issue 30): a round advances exactly once when its last
+results land at the same moment on two processes; a result a crash left unrecorded is caught up by the sweep;
+deadlines forfeit matches; the owning app alone is told seat tokens (feed and webhooks); a tampered stored stream is
+refused, not served."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import msgspec
+import pytest
+
+from domain.lifecycle import Resign
+from domain.tournaments.commands import CreateTournament, EntryOf
+from service.deadlines import sweep as sweep_deadlines
+from service.matches import MatchService
+from service.notifications import Follower
+from service.tournaments import TournamentService
+from service.webhook_fold import fold_all
+from service.webhooks import Webhooks
+from store.base import RecordCorrupt, utc_now
+from store.factory import open_store
+
+APP = "club"
+SHORT = {"max_turns": 8}
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    """A fresh store's URL: a SQLite file, or a clean PostgreSQL schema."""
+    return f"sqlite:///{tmp_path / 'store.db'}" if request.param == "sqlite" else str(
+        request.getfixturevalue("pg_clean_url"))
+
+
+class Process:
+    """What one API process holds: its own store connection, match service and tournament service."""
+
+    def __init__(self, url: str) -> None:
+        self.store = open_store(url)
+        self.matches = MatchService(self.store)
+        self.tournaments = TournamentService(self.store, self.matches)
+
+    def close(self) -> None:
+        self.store.close()
+
+
+@pytest.fixture
+def processes(url: str) -> Iterator[tuple[Process, Process]]:
+    """Two processes over one database."""
+    pair = (Process(url), Process(url))
+    yield pair
+    for process in pair:
+        process.close()
+
+
+def round_robin(process: Process, players: tuple[Any, ...], **extra: Any) -> str:
+    """A started round robin of Expect Delays (short matches); its id."""
+    command = CreateTournament(game="expect-delays", format="round-robin", entrants=players, seats=2,
+                               seed_commitment="", options=SHORT, **extra)
+    tournament_id = process.tournaments.create(APP, command).loaded.record.id
+    process.tournaments.start(tournament_id, APP)
+    return tournament_id
+
+
+def pending(process: Process, tournament_id: str) -> list[str]:
+    """The current round's matches without a result."""
+    state = process.tournaments.load(tournament_id).state
+    current = state.current
+    assert current is not None
+    return [m.match_id for t, opened in enumerate(current.matches) if not current.table_done(t) for m in opened]
+
+
+def counts(process: Process, tournament_id: str) -> dict[str, int]:
+    """How many events of each type the tournament recorded."""
+    found: dict[str, int] = {}
+    for event in process.tournaments.load(tournament_id).stored:
+        found[event.type] = found.get(event.type, 0) + 1
+    return found
+
+
+def test_a_round_advances_exactly_once_when_its_last_results_land_together(
+        processes: tuple[Process, Process]) -> None:
+    """Each round's two matches end at the same moment on two processes (both drive the tournament at once): every
+    result is recorded once, every round ends once and is paired once, every table gets exactly one match."""
+    first, second = processes
+    tournament_id = round_robin(first, ("ann", "bob", "cy", "dee"))
+    for _ in range(3):
+        left, right = pending(first, tournament_id)
+        barrier = threading.Barrier(2)
+        errors: list[BaseException] = []
+
+        def resign(process: Process, match_id: str, barrier: threading.Barrier = barrier,
+                   errors: list[BaseException] = errors) -> None:
+            try:
+                barrier.wait(timeout=10)
+                process.matches.play(match_id, 0, Resign(), expected_version=None, command_id=None)
+            except BaseException as exc:  # reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=resign, args=(p, m)) for p, m in ((first, left), (second, right))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert errors == []
+    loaded = first.tournaments.load(tournament_id)
+    assert loaded.state.finished
+    found = counts(first, tournament_id)
+    assert found["tournament.round-ended"] == 3 and found["tournament.round-paired"] == 3
+    assert found["tournament.table-opened"] == 6 and found["tournament.match-result"] == 6
+    assert found["tournament.finished"] == 1
+    opened = [m.match_id for r in loaded.state.rounds for t in r.matches for m in t]
+    assert len(set(opened)) == 6
+    assert all(first.store.get_match(m).status == "finished" for m in opened)  # type: ignore[union-attr]
+
+
+def test_a_result_a_crash_left_unrecorded_is_caught_up_by_the_sweep(processes: tuple[Process, Process],
+                                                                      url: str) -> None:
+    """Matches end in a process that never tells the tournament (it crashed right after): nothing advances until
+    the sweep, which records both results and pairs the next round, once."""
+    first, _ = processes
+    tournament_id = round_robin(first, ("ann", "bob", "cy", "dee"))
+    crashed = MatchService(open_store(url))  # no tournament service listens to it
+    for match_id in pending(first, tournament_id):
+        crashed.play(match_id, 1, Resign(), expected_version=None, command_id=None)
+    crashed.store.close()
+    assert counts(first, tournament_id).get("tournament.match-result", 0) == 0
+    assert first.tournaments.sweep() == 1
+    found = counts(first, tournament_id)
+    assert found["tournament.match-result"] == 2 and found["tournament.round-paired"] == 2
+    assert first.tournaments.sweep() == 0  # nothing left to do: nothing written twice
+    assert counts(first, tournament_id) == found
+
+
+def test_a_missed_move_deadline_forfeits_the_match(processes: tuple[Process, Process]) -> None:
+    """With a move deadline, the deadline sweep times out seats that do not move; the forfeits are recorded as
+    `deadline`, the rounds go on, and the tournament finishes."""
+    first, _ = processes
+    tournament_id = round_robin(first, ("ann", "bob", "cy"), move_deadline=30)
+    later = utc_now() + timedelta(hours=1)
+    for _ in range(6):
+        if first.tournaments.load(tournament_id).state.finished:
+            break
+        later += timedelta(hours=1)
+        sweep_deadlines(first.matches, now=lambda at=later: at)
+    state = first.tournaments.load(tournament_id).state
+    assert state.finished
+    forfeits = [r.forfeit for rnd in state.rounds for table in rnd.results for r in table]
+    assert "deadline" in forfeits
+
+
+def test_only_the_owning_app_is_told_the_seat_tokens(processes: tuple[Process, Process]) -> None:
+    """`tournament.match-ready` reaches the owning app's feed and webhooks with each person's seat token (a token
+    that plays the seat), never another app's; a bot's seat has no token."""
+    first, _ = processes
+    hooks = Webhooks(first.store, allow_private=True)
+    mine = hooks.create(APP, "http://127.0.0.1:9/hook", ["tournament.match-ready"])
+    theirs = hooks.create("another-app", "http://127.0.0.1:9/hook", ["tournament.match-ready", "turn"])
+    tournament_id = round_robin(first, ("ann", "bob", EntryOf(bot="random", name="r1")))
+    follower = Follower(first.store)
+    notes, _ = follower.read(0, owner=APP, limit=10_000)
+    ready = [n for n in notes if n.kind == "tournament.match-ready"]
+    assert len(ready) == 1 and ready[0].tournament is not None and ready[0].tournament.id == tournament_id
+    assert follower.read(0, owner="another-app", limit=10_000)[0] == []
+    assert all(n.tournament is None for n in follower.read(0, limit=10_000)[0])  # no owner: no tokens
+    seats = ready[0].tournament.seats
+    person = next(s for s in seats if s.token)
+    assert all(s.token is None for s in seats if s.player.startswith("bot:"))
+    played = first.matches.play(ready[0].match_id, person.seat, Resign(), expected_version=None, command_id=None)
+    assert played.after.state.finished  # the token told is the seat's: the seat's move was accepted
+    fold_all(first.store, Follower(first.store))
+    bodies = [msgspec.json.decode(d.body) for d in hooks.deliveries(APP, mine.id, 100)]
+    assert {b["kind"] for b in bodies} == {"tournament.match-ready"} and len(bodies) >= 2
+    assert all(any(s.get("token") for s in b["tournament"]["seats"]) for b in bodies)
+    assert hooks.deliveries("another-app", theirs.id, 100) == []
+
+
+def test_a_tampered_stored_stream_is_refused(processes: tuple[Process, Process]) -> None:
+    """An operator's edit of a stored tournament event, or a tail cut, is noticed when it is loaded: the stream is
+    neither served nor extended (RecordCorrupt)."""
+    first, _ = processes
+    tournament_id = round_robin(first, ("ann", "bob", "cy"))
+    store: Any = first.store
+    paired = next(e for e in first.tournaments.load(tournament_id).stored if e.type == "tournament.round-paired")
+    edited = {**paired.payload, "byes": []}  # the bye taken away: the event says something else now
+    with store._transaction() as conn:
+        conn.execute(store.dialect.sql("UPDATE tournament_events SET payload = ? WHERE tournament_id = ? AND "
+                                       "version = ?"), (msgspec.json.encode(edited).decode(), tournament_id,
+                                                        paired.version))
+    with pytest.raises(RecordCorrupt):
+        first.tournaments.load(tournament_id)
+    other = round_robin(first, ("ann", "bob", "cy"))
+    with store._transaction() as conn:
+        conn.execute(store.dialect.sql("DELETE FROM tournament_events WHERE tournament_id = ? AND version = "
+                                       "(SELECT max(version) FROM tournament_events WHERE tournament_id = ?)"),
+                     (other, other))
+    with pytest.raises(RecordCorrupt):
+        first.tournaments.load(other)
