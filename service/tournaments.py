@@ -19,6 +19,7 @@ import logging
 import secrets
 import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +31,7 @@ from domain.codec import to_builtins
 from domain.engine import Command, Event, Refusal
 from domain.lifecycle import Resign
 from domain.rng import Rng, seed_commitment
-from domain.tournaments import TournamentState, decide, evolve, fold, match_seed, pairing_round
+from domain.tournaments import TournamentState, decide, fold, match_seed, pairing_round
 from domain.tournaments.commands import (
     Advance,
     CreateTournament,
@@ -54,6 +55,7 @@ from store.tournaments import NewTournament, TournamentNotFound, TournamentRecor
 log = logging.getLogger("turnstile.tournaments")
 
 RETRIES = 50  # appends that may conflict in a row before giving up (each conflict means another process moved it)
+CACHED = 64  # tournaments kept folded in a process
 STEPS = 10_000  # what one drive may do at most: a tournament of bots plays itself to the end within it
 MATCH_NAMESPACE = uuid.UUID("0b7d4c56-4f0e-4a55-8d7a-3c1f6a9e2e10")  # names the matches of tournaments
 
@@ -127,20 +129,54 @@ class TournamentService:
         self.store = store
         self.matches = matches
         self._driving = threading.local()
+        self._cache: OrderedDict[str, LoadedTournament] = OrderedDict()
+        self._lock = threading.Lock()
         matches.enders.append(self.match_ended)
 
     # ---- reading -------------------------------------------------------------------------------------------
 
     def load(self, tournament_id: str) -> LoadedTournament:
-        """The tournament as stored; RecordCorrupt when its chain does not reach the head its row records."""
-        record, stored = self.store.tournament_with_events(tournament_id)
-        broken = verify_chain(stored)
-        if broken is not None or not stored or stored[0].prev_hash != GENESIS or stored[-1].hash != record.head_hash \
-                or stored[-1].version != record.version:
+        """The tournament as stored now; RecordCorrupt when its chain does not reach the head its row records.
+
+        Each event is hashed again once per process, when it is first read: a cold load checks every hash from the
+        first event; a warm one (this process read the tournament before) reads from the version it holds, which
+        must still be there as it was, and checks the events after it.
+        """
+        cached = self._cache.get(tournament_id)
+        record, stored = self.store.tournament_with_events(tournament_id, 1 if cached is None else
+                                                           cached.record.version)
+        if cached is not None:  # the read starts at the held head: a tail cut or replaced since is noticed
+            first = stored[0] if stored else None
+            intact = first is not None and (first.version, first.hash) == (cached.record.version,
+                                                                           cached.record.head_hash)
+            head, stored = (first.hash if first else "", stored[1:]) if intact else ("", [])
+        else:
+            intact, head = True, GENESIS
+        last = (stored[-1].version, stored[-1].hash) if stored else (
+            (cached.record.version, head) if cached is not None else (0, head))
+        if not intact or (stored and stored[0].prev_hash != head) or verify_chain(stored) is not None \
+                or last != (record.version, record.head_hash):
             log.critical("tournament %s: the stored record is corrupt; refusing to serve or extend it", tournament_id)
+            self._cache.pop(tournament_id, None)
             raise RecordCorrupt(tournament_id, "the tournament's events do not chain up to its recorded head")
+        if cached is not None and not stored:
+            return cached if cached.record == record else LoadedTournament(
+                record=record, stored=cached.stored, events=cached.events, state=cached.state)
         events = decode(stored)
-        return LoadedTournament(record=record, stored=stored, events=events, state=fold(events))
+        loaded = LoadedTournament(
+            record=record, stored=[*(cached.stored if cached else ()), *stored],
+            events=[*(cached.events if cached else ()), *events],
+            state=fold(events, None if cached is None else cached.state))
+        self._remember(loaded)
+        return loaded
+
+    def _remember(self, loaded: LoadedTournament) -> None:
+        """Keep the tournament folded (the most recently loaded `CACHED` of them)."""
+        with self._lock:
+            self._cache[loaded.record.id] = loaded
+            self._cache.move_to_end(loaded.record.id)
+            while len(self._cache) > CACHED:
+                self._cache.popitem(last=False)
 
     def readable(self, tournament_id: str, app: str | None) -> LoadedTournament:
         """The tournament as `app` (None: anyone) may read it: a private one of another app does not exist."""
@@ -225,11 +261,7 @@ class TournamentService:
                 self.store.append_tournament(tournament_id, state.version, [to_builtins(e) for e in events])
             except ConflictError:
                 continue
-            after = state
-            for event in events:
-                after = evolve(after, event)
-            return LoadedTournament(record=loaded.record, stored=loaded.stored, events=[*loaded.events, *events],
-                                    state=after), events
+            return self.load(tournament_id), events
         raise ConflictError(tournament_id, -1, -1)
 
     # ---- running -------------------------------------------------------------------------------------------

@@ -91,16 +91,20 @@ class SqlTournaments:
             [(e.match_id, e.version, e.type, msgspec.json.encode(e.payload).decode(), e.recorded_at, e.prev_hash,
               e.hash) for e in events])
 
-    def tournament_with_events(self, tournament_id: str) -> tuple[TournamentRecord, list[StoredEvent]]:
-        """The row and every event (TournamentNotFound)."""
+    def tournament_with_events(self, tournament_id: str,
+                               from_version: int = 1) -> tuple[TournamentRecord, list[StoredEvent]]:
+        """The row and its events from `from_version` up to the row's version (TournamentNotFound). Events up to
+        the version the row was read at, never one appended since: the two reads need not share a snapshot."""
         d = self.dialect
         with self._reading() as conn:
             row = conn.execute(d.sql(f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?"), (tournament_id,)).fetchone()
             if row is None:
                 raise TournamentNotFound(tournament_id)
-            rows = conn.execute(d.sql(f"SELECT {_EVENT_COLUMNS} FROM tournament_events WHERE tournament_id = ? "
-                                      "ORDER BY version"), (tournament_id,)).fetchall()
-        return _record(row), [_event(r) for r in rows]
+            record = _record(row)
+            rows = conn.execute(d.sql(f"SELECT {_EVENT_COLUMNS} FROM tournament_events WHERE tournament_id = ? AND "
+                                      "version >= ? AND version <= ? ORDER BY version"),
+                                (tournament_id, from_version, record.version)).fetchall()
+        return record, [_event(r) for r in rows]
 
     def get_tournament(self, tournament_id: str) -> TournamentRecord | None:
         """The row, or None."""

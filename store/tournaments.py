@@ -84,8 +84,9 @@ class TournamentStore(Protocol):
         status follows them: `tournament.started` makes it running, `tournament.finished` finished."""
         ...
 
-    def tournament_with_events(self, tournament_id: str) -> tuple[TournamentRecord, list[StoredEvent]]:
-        """The row and every event, in one read (TournamentNotFound)."""
+    def tournament_with_events(self, tournament_id: str,
+                               from_version: int = 1) -> tuple[TournamentRecord, list[StoredEvent]]:
+        """The row and its events from `from_version` up to the row's version (TournamentNotFound)."""
         ...
 
     def get_tournament(self, tournament_id: str) -> TournamentRecord | None:

@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
+from service.runner import catch_up
+from store.base import EventStore
 from store.chain import GENESIS, canonical_event_hash
 from tests.api.conftest import bearer
 from tests.api.http_play import play_to_end
@@ -107,7 +109,7 @@ def tokens_told(client: TestClient, app: str, match_id: str) -> dict[str, Any]:
 
 
 def test_people_play_with_the_tokens_their_app_is_told_of_and_an_open_place_is_joined(
-        client: TestClient, app_key: str, other_key: str) -> None:
+        client: TestClient, app_key: str, other_key: str, store: EventStore) -> None:
     """A round robin of two players, a bot and an open place: the place is joined with its code (once); the owning
     app's feed tells each match's seat tokens (another app's feed never); playing them finishes the tournament."""
     created = create(client, app_key, game="expect-delays", format="round-robin", options=SHORT["expect-delays"],
@@ -141,6 +143,9 @@ def test_people_play_with_the_tokens_their_app_is_told_of_and_an_open_place_is_j
     assert body["status"] == "finished", body
     assert len(body["rounds"]) == 3 and all(len(r["tables"]) == 2 for r in body["rounds"])
     assert verdict(client, created["id"])["code"] == "verified"
+    catch_up(store)  # tournament matches are rated and counted like any other
+    board = {e["player"] for e in client.get("/v1/leaderboards/expect-delays").json()["items"]}
+    assert {"ann", "bob", "cy"} <= board
 
 
 def test_a_private_tournament_exists_only_for_its_app(client: TestClient, app_key: str, other_key: str) -> None:

@@ -178,9 +178,10 @@ def test_only_the_owning_app_is_told_the_seat_tokens(processes: tuple[Process, P
     assert hooks.deliveries("another-app", theirs.id, 100) == []
 
 
-def test_a_tampered_stored_stream_is_refused(processes: tuple[Process, Process]) -> None:
-    """An operator's edit of a stored tournament event, or a tail cut, is noticed when it is loaded: the stream is
-    neither served nor extended (RecordCorrupt)."""
+def test_a_tampered_stored_stream_is_refused(processes: tuple[Process, Process], url: str) -> None:
+    """An operator's edit of a stored tournament event is noticed by every process that reads it (each event is
+    hashed again when a process first reads it), and a tail cut also by a process that held the tournament: the
+    stream is neither served nor extended (RecordCorrupt)."""
     first, _ = processes
     tournament_id = round_robin(first, ("ann", "bob", "cy"))
     store: Any = first.store
@@ -190,9 +191,14 @@ def test_a_tampered_stored_stream_is_refused(processes: tuple[Process, Process])
         conn.execute(store.dialect.sql("UPDATE tournament_events SET payload = ? WHERE tournament_id = ? AND "
                                        "version = ?"), (msgspec.json.encode(edited).decode(), tournament_id,
                                                         paired.version))
-    with pytest.raises(RecordCorrupt):
-        first.tournaments.load(tournament_id)
+    fresh = Process(url)
+    try:
+        with pytest.raises(RecordCorrupt):
+            fresh.tournaments.load(tournament_id)
+    finally:
+        fresh.close()
     other = round_robin(first, ("ann", "bob", "cy"))
+    first.tournaments.load(other)  # held, as the process that just started it
     with store._transaction() as conn:
         conn.execute(store.dialect.sql("DELETE FROM tournament_events WHERE tournament_id = ? AND version = "
                                        "(SELECT max(version) FROM tournament_events WHERE tournament_id = ?)"),
