@@ -1,10 +1,12 @@
-"""Screenshots of each game's match page, from a real server, for the README (so they stay current).
+"""Screenshots of each game's match page and of a tournament's, from a real server, for the README (so they stay
+current).
 
     uv run python bench/screenshots.py            # writes docs/screenshots/<game>.png (needs /usr/bin/chromium)
     uv run python bench/screenshots.py --out DIR  # elsewhere
 
 Plays one seeded random match of each game into a fresh SQLite file, starts `turnstile serve` over it, and opens each
-match in headless Chromium at 1440 px, part-way through, as seat 0 (so its hand shows), the log telling each move.
+match in headless Chromium at 1440 px, part-way through, as seat 0 (so its hand shows), the log telling each move;
+then a finished Swiss tournament of bots (docs/screenshots/tournament.png).
 """
 
 from __future__ import annotations
@@ -22,8 +24,10 @@ from pathlib import Path
 import httpx
 
 from domain.catalog import GAMES
+from domain.tournaments.commands import CreateTournament, EntryOf
 from service.matches import MatchService
 from service.simulate import play_random_moves
+from service.tournaments import TournamentService
 from store.factory import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,6 +49,11 @@ def fill(url: str) -> dict[str, tuple[str, str]]:
             created = service.create(game.slug, list(NAMES), options, seed=f"screenshot-{game.slug}")
             play_random_moves(service, created.record.id, random.Random(game.slug), MOVES.get(game.slug, 20))
             made[game.slug] = (created.record.id, str(created.tokens[0]))
+        tournaments = TournamentService(store, service)
+        bots = tuple(EntryOf(bot="random", name=name) for name in ("Ada", "Grace", "Hedy", "Lin", "Mae", "Nell"))
+        cup = tournaments.create("screenshots", CreateTournament(game="metro-x", format="swiss", entrants=bots,
+                                                                 seats=2, rounds=3, seed_commitment=""))
+        made["tournament"] = (tournaments.start(cup.loaded.record.id, "screenshots").record.id, "")
         return made
     finally:
         store.close()
@@ -89,6 +98,8 @@ def shoot(base: str, made: dict[str, tuple[str, str]], out: Path) -> None:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
             for slug, (match_id, token) in made.items():
+                if slug == "tournament":
+                    continue
                 width, height = VIEWPORTS.get(slug, (WIDTH, HEIGHT))
                 viewport = {"width": width, "height": height}
                 context = browser.new_context(viewport=viewport, bypass_csp=True)
@@ -104,6 +115,13 @@ def shoot(base: str, made: dict[str, tuple[str, str]], out: Path) -> None:
                 shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
                 print(f"{shown}: {path.stat().st_size // 1024} KB")
                 context.close()
+            context = browser.new_context(viewport={"width": WIDTH, "height": 900})
+            page = context.new_page()
+            page.goto(f"{base}/web/tournaments/{made['tournament'][0]}")
+            page.wait_for_selector("section.round")
+            page.screenshot(path=str(out / "tournament.png"))
+            print(f"tournament.png: {(out / 'tournament.png').stat().st_size // 1024} KB")
+            context.close()
         finally:
             browser.close()
 

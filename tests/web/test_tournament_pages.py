@@ -19,7 +19,7 @@ def test_a_finished_tournament_shows_standings_rounds_and_replays(site: Site, pa
     places = [int(p) for p in page.locator("#standings tbody tr").evaluate_all(
         "rows => rows.map(r => r.dataset.place)")]
     assert places == [1, 2, 3, 4]
-    assert page.locator("#standings th.tiebreak").all_inner_texts() == ["buchholz", "sonneborn-berger"]
+    assert page.locator("#standings th.tiebreak").all_inner_texts() == ["Buchholz", "Sonneborn-Berger"]
     assert page.locator("section.round").count() == len(body["rounds"]) == 2
     links = page.locator("a.replay")
     assert links.count() == sum(len(t["matches"]) for r in body["rounds"] for t in r["tables"])

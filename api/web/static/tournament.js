@@ -6,6 +6,9 @@ import { api, el, say } from "/web/static/common.js";
 const id = decodeURIComponent(location.pathname.split("/").pop());
 const REFRESH_MS = 2000;
 const ORDINAL = ["th", "st", "nd", "rd"];
+const FORMATS = { "round-robin": "Round robin", swiss: "Swiss", knockout: "Knockout" };
+const TIEBREAKS = { buchholz: "Buchholz", "sonneborn-berger": "Sonneborn-Berger", "head-to-head": "Head-to-head",
+  "round-reached": "Round reached", "last-table-place": "Place at last table" };
 let games = {};
 
 function ordinal(n) {
@@ -30,7 +33,7 @@ function outcome(result) {
   if (result.won !== undefined && result.won !== null) {
     return `${result.won ? "won" : "lost"}, ${number(result.score || 0)} home in ${result.turns} turns`;
   }
-  return `${ordinal(result.rank)}, ${number(result.score || 0)}`;
+  return `${ordinal(result.rank)} place, score ${number(result.score || 0)}`;
 }
 
 function table(t, paired, byEntrant) {
@@ -58,14 +61,19 @@ function render(t) {
   document.title = `Turnstile · ${games[t.game] || t.game} tournament`;
   document.body.dataset.status = t.status;
   document.body.dataset.version = t.version;
-  document.getElementById("title").textContent = `${games[t.game] || t.game}: ${t.format} tournament`;
+  document.getElementById("title").textContent =
+    `${games[t.game] || t.game}: ${FORMATS[t.format] || t.format} tournament`;
   const played = t.rounds.length;
   const where = t.status === "finished" ? `finished after ${played} rounds`
     : t.status === "open" ? "entries open" : `round ${played} of ${t.rounds_planned} being played`;
   document.getElementById("summary").textContent =
     `${where} · ${t.players.length} entrants · ${t.seats} seats a match · rules edition ${t.rules_version}`;
   const heads = document.querySelectorAll("#standings th.tiebreak");
-  t.tiebreaks.forEach((name, i) => { if (heads[i]) heads[i].textContent = name; });
+  t.tiebreaks.forEach((name, i) => {
+    if (!heads[i]) return;
+    heads[i].textContent = TIEBREAKS[name] || name;
+    heads[i].dataset.name = name;
+  });
   document.querySelector("#standings tbody").replaceChildren(...t.standings.map((s) => el("tr",
     { "data-entrant": s.entrant, "data-place": s.place },
     el("td", {}, s.place), el("td", {}, who(t, s.entrant), s.withdrawn ? " (withdrawn)" : ""),
