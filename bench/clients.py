@@ -185,3 +185,24 @@ class HttpMover:
 
     def counts(self) -> dict[str, Any]:
         return {"moves": self.moves, "requests": self.requests, "post_times": self.post_times}
+
+
+class BarePoster:
+    """A client of the bare-stack peer (bench/bare_app.py): POST one event-sized JSON row per call, keep-alive."""
+
+    BODY = msgspec.json.encode({"type": "bench.row", "seat": 1, "cards": ["T03", "T07", "T11"], "line": "U1",
+                                "note": "x" * 160})
+
+    def __init__(self, base: str) -> None:
+        from urllib.parse import urlsplit
+
+        where = urlsplit(base)
+        self.http = KeepAlive(where.hostname or "127.0.0.1", where.port or 80)
+
+    def __call__(self) -> None:
+        status, data = self.http.request("POST", "/rows", "-", self.BODY)
+        if status != 201:
+            raise RuntimeError(f"POST /rows: {status} {data[:200]!r}")
+
+    def counts(self) -> dict[str, Any]:
+        return {}

@@ -87,8 +87,21 @@ def _child(make: Callable[[Any], Step], arg: Any, seconds: float, rate: float | 
         results.put(("error", 0.0, [], {"error": f"{type(exc).__name__}: {exc}"}))
 
 
-def run_clients(make: Callable[[Any], Step], args: list[Any], seconds: float, rate: float | None = None) -> Measured:
-    """Run one client process per arg for `seconds` (each at `rate` ops/s when paced); their combined result."""
+def session_cpu_s(session: int) -> float:
+    """CPU seconds (user + system) used so far by the live processes of a session (a server and its workers)."""
+    tick, total = os.sysconf("SC_CLK_TCK"), 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            if int(fields[3]) == session:  # the session id (the 6th field; the 4th after the command)
+                total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
+
+
+def run_clients(make: Callable[[Any], Step], args: list[Any], seconds: float, rate: float | None = None,
+                server: int | None = None) -> Measured:
+    """Run one client process per arg for `seconds` (each at `rate` ops/s when paced); their combined result. With
+    `server` (a session id), the CPU its processes used while the clients worked is `counts["server_cpu_s"]`."""
     ctx = mp.get_context("spawn")
     barrier = ctx.Barrier(len(args) + 1)
     results = ctx.Queue()
@@ -97,7 +110,9 @@ def run_clients(make: Callable[[Any], Step], args: list[Any], seconds: float, ra
         proc.start()
     with contextlib.suppress(Exception):  # a client failed while setting up: its error is in the queue
         barrier.wait(timeout=300)
+    cpu_began = session_cpu_s(server) if server is not None else 0.0
     out = [results.get(timeout=seconds + 300) for _ in procs]
+    server_cpu = session_cpu_s(server) - cpu_began if server is not None else None
     for proc in procs:
         proc.join(timeout=30)
     errors = sorted((c["error"] for kind, _, _, c in out if kind == "error"), key=lambda e: "BrokenBarrier" in e)
@@ -107,6 +122,8 @@ def run_clients(make: Callable[[Any], Step], args: list[Any], seconds: float, ra
     for _, _, _, c in out:
         for key, value in c.items():
             counts[key] = counts.get(key, 0 if not isinstance(value, list) else []) + value
+    if server_cpu is not None:
+        counts["server_cpu_s"] = server_cpu
     return Measured(seconds=max(e for _, e, _, _ in out), ops=sum(len(t) for _, _, t, _ in out),
                     latencies=[x for _, _, t, _ in out for x in t], counts=counts)
 
@@ -142,6 +159,10 @@ def server_command(stack: str, port: int, workers: int) -> list[str]:
         return [sys.executable, "-m", "granian", "--interface", "asgi", "--factory", "--host", "127.0.0.1",
                 "--port", str(port), "--workers", str(workers), "--loop", "uvloop", "--no-access-log",
                 "--log-level", "warning", "api.asgi:create"]
+    if stack == "bare":  # bench/bare_app.py: the same server settings as `turnstile serve`, one INSERT a POST
+        return [sys.executable, "-m", "uvicorn", "--factory", "--app-dir", "bench", "--host", "127.0.0.1",
+                "--port", str(port), "--workers", str(workers), "--http", "httptools", "--loop", "uvloop",
+                "--no-access-log", "--log-level", "warning", "bare_app:create"]
     if stack == "uvicorn-h11":
         return [sys.executable, "-m", "uvicorn", "--factory", "--host", "127.0.0.1", "--port", str(port),
                 "--workers", str(workers), "--http", "h11", "--loop", "asyncio", "--log-level", "warning",
@@ -151,8 +172,9 @@ def server_command(stack: str, port: int, workers: int) -> list[str]:
 
 @contextlib.contextmanager
 def served(database_url: str, stack: str = "turnstile", workers: int = 1,
-           env: dict[str, str] | None = None) -> Iterator[str]:
-    """A server process of our own on a free port; its base URL; stopped (SIGTERM, by its pid) afterwards."""
+           env: dict[str, str] | None = None, pids: list[int] | None = None) -> Iterator[str]:
+    """A server process of our own on a free port; its base URL; stopped (SIGTERM, by its pid) afterwards. Its pid
+    (the id of the session its workers run in) goes into `pids`."""
     import httpx
 
     port = free_port()
@@ -164,6 +186,8 @@ def served(database_url: str, stack: str = "turnstile", workers: int = 1,
     proc = subprocess.Popen(server_command(stack, port, workers), cwd=ROOT, env=environment, stdout=log,
                             stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
+    if pids is not None:
+        pids.append(proc.pid)
     try:
         deadline = time.monotonic() + 60
         while True:

@@ -35,8 +35,8 @@ import load  # noqa: E402
 import peers  # noqa: E402
 
 GAMES = ["expect-delays", "touched-on", "terminus", "metro-x", "mass-transit"]
-SYSTEMS = ["raw", "raw-notify", "eventsourcing", "inprocess-pg", "http-pg", "http-pg-3", "http-sqlite", "http-sqlite-3",
-           "granian", "uvicorn-h11", "no-projections", "paced", "flat", "log"]
+SYSTEMS = ["raw", "raw-notify", "bare", "eventsourcing", "inprocess-pg", "http-pg", "http-pg-3", "http-sqlite",
+           "http-sqlite-3", "granian", "uvicorn-h11", "no-projections", "paced", "flat", "log"]
 
 
 def app_key(url: str) -> str:
@@ -94,6 +94,8 @@ class Table:
                      f"POST p50/p99 {measured.pct(0.5, 'post_times'):.1f}/{measured.pct(0.99, 'post_times'):.1f} ms")
         ops = measured.counts.get("moves", measured.ops) or 1
         extra += f", clients' CPU {1000 * measured.counts.get('client_cpu_s', 0.0) / ops:.2f} ms/op"
+        if "server_cpu_s" in measured.counts:
+            extra += f", server CPU {1000 * measured.counts['server_cpu_s'] / ops:.2f} ms/op"
         print(f"  {name:<16} {measured.rate:9,.0f}/s  p50/p99 {measured.pct(0.5):6.1f}/{measured.pct(0.99):6.1f} ms"
               f"{extra}  (load {load_now})", flush=True)
 
@@ -125,8 +127,8 @@ class Table:
 
 
 def measure(table: Table, name: str, make: Callable[[Any], Any], args: list[Any], seconds: float,
-            rate: float | None = None) -> load.Measured:
-    measured = load.run_clients(make, args, seconds, rate)
+            rate: float | None = None, server: int | None = None) -> load.Measured:
+    measured = load.run_clients(make, args, seconds, rate, server)
     table.add(name, measured)
     return measured
 
@@ -136,6 +138,14 @@ def run_raw(table: Table, n: int, seconds: float, notify: bool = False) -> None:
         peers.raw_setup(url)
         step = peers.RawInsertNotify if notify else peers.RawInsert
         measure(table, "raw-notify" if notify else "raw", step, [url] * n, seconds)
+
+
+def run_bare(table: Table, n: int, seconds: float, workers: int) -> None:
+    """The bare-stack peer (bench/bare_app.py): one INSERT per POST through the same framework, server and driver."""
+    with load.throwaway_database("turnstile_bench_bare") as url:
+        pids: list[int] = []
+        with load.served(url, "bare", workers, None, pids) as base:
+            measure(table, "bare-stack", clients.BarePoster, [base] * n, seconds, None, pids[0])
 
 
 def run_es(table: Table, n: int, seconds: float, aggregates: int) -> None:
@@ -160,9 +170,10 @@ def run_http(table: Table, name: str, kind: str, n: int, seconds: float, *, mode
              rate: float | None = None, after: Callable[[str], None] | None = None) -> load.Measured:
     with store_url(kind) as url:
         key = app_key(url)
-        with load.served(url, stack, workers, env) as base:
+        pids: list[int] = []
+        with load.served(url, stack, workers, env, pids) as base:
             measured = measure(table, name, clients.HttpMover, [(base, key, rotate(i), i, mode) for i in range(n)],
-                               seconds, rate)
+                               seconds, rate, pids[0])
         if after is not None:
             after(url)
     return measured
@@ -296,6 +307,8 @@ def main() -> int:
             run_raw(table, n, s)
         if "raw-notify" in only:
             run_raw(table, n, s, notify=True)
+        if "bare" in only:
+            run_bare(table, n, s, w)
         if "eventsourcing" in only:
             run_es(table, n, s, aggregates=3 if args.smoke else 20)
         if "inprocess-pg" in only:
