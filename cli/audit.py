@@ -3,6 +3,8 @@
     turnstile verify RECORD.ndjson [...]     verify exported records ("-" reads standard input)
     turnstile verify --match ID [...]        verify matches of the store named by TURNSTILE_DATABASE_URL
     turnstile verify --all                   verify every match of that store
+    turnstile verify CUP.json                verify an exported tournament record (GET /v1/tournaments/{id}/record)
+    turnstile verify --tournament ID         verify a tournament of the store, with every match it opened
     turnstile verify RECORD --key FILE_OR_URL [--checkpoint OLD --url URL]
                                              also check the record's transparency log proof (and that the log
                                              still extends a checkpoint kept from before)
@@ -23,6 +25,7 @@ from typing import Any
 
 import msgspec
 
+from service.tournament_records import TournamentVerdict
 from service.verify import Verdict
 
 
@@ -32,6 +35,8 @@ def register(sub: Any) -> None:
     verify.add_argument("records", nargs="*", metavar="RECORD.ndjson", help="exported records ('-': stdin)")
     verify.add_argument("--match", action="append", default=[], metavar="ID", help="a match of the store")
     verify.add_argument("--all", action="store_true", help="every match of the store")
+    verify.add_argument("--tournament", action="append", default=[], metavar="ID",
+                        help="a tournament of the store (its record and every match it opened)")
     verify.add_argument("--json", action="store_true", help="print each verdict as a JSON line")
     verify.add_argument("--key", metavar="FILE_OR_URL", default=None,
                         help="the log's public key (a key file, or a server URL): check each record's log proof")
@@ -53,12 +58,18 @@ def _read(path: str) -> bytes:
     return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
 
 
-def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict]]:
+def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict | TournamentVerdict]]:
+    from service import tournament_records
     from service.audit import Audit
     from service.verify import verify_text
 
     for path in args.records:
-        yield path, verify_text(_read(path))
+        text = _read(path)
+        # A tournament's record is one JSON document (`header`, `events`, `matches`); a match's is NDJSON.
+        tournament = text.lstrip()[:1] == b"{" and b'"turnstile.tournament-record/' in text[:4096]
+        yield path, tournament_records.verify(text) if tournament else verify_text(text)
+    if args.tournament:
+        yield from _stored_tournaments(args.tournament)
     if args.match or args.all:
         from service.transparency import Transparency
         from settings import Settings
@@ -75,13 +86,14 @@ def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict]]:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Verify each record; exit status 1 if any failed."""
-    if not (args.records or args.match or args.all):
-        print("turnstile verify: name a RECORD.ndjson, --match ID or --all", file=sys.stderr)
+    if not (args.records or args.match or args.all or args.tournament):
+        print("turnstile verify: name a RECORD.ndjson, --match ID, --tournament ID or --all", file=sys.stderr)
         return 2
     failed = checked = 0
     _read.cache_clear()  # files are read afresh by each command
     from service.log_client import LogCheckFailed, Unreachable
     from store.base import MatchNotFound
+    from store.tournaments import TournamentNotFound
 
     try:
         log_check = _log_check(args)
@@ -91,7 +103,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             print(msgspec.json.encode(verdict).decode() if args.json else describe(name, verdict), flush=True)
             if log_check is not None and name in args.records:
                 failed += not log_check(name)
-    except (OSError, MatchNotFound, Unreachable, LogCheckFailed) as exc:
+    except (OSError, MatchNotFound, TournamentNotFound, Unreachable, LogCheckFailed) as exc:
         print(f"turnstile verify: {exc}", file=sys.stderr)
         return 2
     if not args.json:
@@ -130,10 +142,35 @@ def _log_check(args: argparse.Namespace) -> Callable[[str], bool] | None:
     return check
 
 
-def describe(name: str, verdict: Verdict) -> str:
+def _stored_tournaments(ids: list[str]) -> Iterator[tuple[str, TournamentVerdict]]:
+    """Verdicts of tournaments of the store: each exported as its API would (with its matches) and verified."""
+    from service import tournament_records
+    from service.audit import Audit
+    from service.matches import MatchService
+    from service.records import encode_record
+    from service.tournaments import TournamentService
+    from settings import Settings
+    from store.factory import open_store
+
+    store = open_store(Settings.from_env().database_url)
+    try:
+        tournaments, audit = TournamentService(store, MatchService(store)), Audit(store)
+        for tournament_id in ids:
+            loaded = tournaments.load(tournament_id)
+            records = {m: encode_record(audit.export(m, None, full=True))
+                       for m in tournament_records.opened_matches(loaded.events)}
+            exported = tournament_records.export(loaded, records)
+            yield tournament_id, tournament_records.verify(msgspec.to_builtins(exported))
+    finally:
+        store.close()
+
+
+def describe(name: str, verdict: Verdict | TournamentVerdict) -> str:
     """One line for people: OK/FAIL, what was checked, and the first failure."""
-    what = f"{verdict.game}, {verdict.version} events" if verdict.game else "not a record"
     mark = "OK  " if verdict.ok else "FAIL"
+    if isinstance(verdict, TournamentVerdict):
+        return f"{mark} {name} (tournament): {verdict.code}: {verdict.message}"
+    what = f"{verdict.game}, {verdict.version} events" if verdict.game else "not a record"
     return f"{mark} {name} ({what}): {verdict.code}: {verdict.message}"
 
 
