@@ -10,6 +10,7 @@ import pytest
 from api.web.draw import DRAWINGS, drawing
 from domain import match
 from domain.catalog import GAMES
+from domain.games.terminus.components import TILES
 from tests.web.tables import (
     GAME_SLUGS,
     all_with,
@@ -101,6 +102,19 @@ def test_terminus_draws_the_city_stations_rails_markets_and_hand() -> None:
     hand = opening["players"][0]["hand"]
     assert values(group(root, "data-seat", 0), "data-card") == list(hand) and hand
     assert group(root, "data-seat", 1).attrib["data-hand-size"] == str(opening["players"][1]["hand"])
+    faces = " ".join("".join(node.itertext()) for node in all_with(root, "data-zone") if
+                     node.attrib["data-zone"] == "faces")
+    assert all(f"{card} " in faces for card in hand), faces  # each Agenda in hand with its face
+
+
+def test_terminus_draws_a_development_only_where_one_is_built_with_its_face() -> None:
+    """A Development square stands only on a block with a tile (-1: none), named, and its action told below."""
+    for moves in (0, 60, 140):
+        _, shown, root = picture("terminus", 0, moves)
+        built = [tile for tile in shown["block_tile"] if tile is not None and tile >= 0]
+        assert len(all_with(root, "data-development")) == len(built)
+        text = " ".join("".join(node.itertext()) for node in root.iter())
+        assert all(f"DT{TILES[t].number:02d} (" in text for t in built)
 
 
 def test_mass_transit_draws_routes_commuters_and_hands() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from api.web.svg import Moment, Svg, hand, seat_colour
-from domain.games.expect_delays.components import TRAIN_CARDS
+from domain.games.expect_delays.components import ADVISORIES, TRAIN_CARDS
 
 RIDER_COLOUR = {"commuter": "#333333", "tourist": "#f2c200"}
 LINE_COLOUR = {"pink": "#e377c2", "cyan": "#17becf", "blue": "#1f77b4", "orange": "#ff7f0e"}
@@ -30,7 +30,8 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
                  data_fare_swipes=view["platform_fare_swipes"], data_tourists=view["platform_tourists"])
     svg.text(340, y + 18, f"Train deck {view['train_deck_size']} · discard {len(view['discard_pile'])} · "
                           f"out of service {len(view['out_of_service'])}", 12, data_deck=view["train_deck_size"])
-    svg.text(340, y + 36, f"Advisory {view['active_advisory'] or '-'} · next {view['next_advisory'] or '-'}", 12)
+    svg.text(340, y + 36, f"Advisory: {_advisory(view['active_advisory'])} · next: {_advisory(view['next_advisory'])}",
+             12, data_advisory=view["active_advisory"] or "")
     y += 70
     for seat in seats:
         _seat(svg, seat, y, seat["seat"] in moment.to_move, moment)
@@ -40,6 +41,12 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
                          f"{view['data']}", 11, fill="#b00020" if view["data"] != "SEED" else "#555555",
              data_status=view["data"])
     return svg.tostring()
+
+
+def _advisory(card: str | None) -> str:
+    """A Service Advisory by its printed name and kind (component data), or a dash."""
+    face = ADVISORIES.get(card or "")
+    return f"{face.name} ({face.kind})" if face else "-"
 
 
 def _face(card: str) -> str:

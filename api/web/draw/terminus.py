@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from api.web.svg import Moment, Svg, seat_colour
-from domain.games.terminus.components import RESOURCES, board
+from domain.games.terminus.components import RESOURCES, TILES, board
 
 CELL = 90
 DISTRICT_FILL = {"residential": "#e6f4e6", "commercial": "#e6ecfa", "industrial": "#f6ebe0"}
@@ -17,8 +17,9 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
     index = board(view["board"])
     width = max(CELL * (max(p.x for p in index.plots) + 1) + 320, 760)
     map_h = CELL * (max(p.y for p in index.plots) + 1) + 60
-    svg = Svg(width, map_h + 60 * len(view["players"]) + 140, title="Terminus table", data_game="terminus",
-              **moment.attrs())
+    faces = card_faces(view, index)
+    svg = Svg(width, map_h + 60 * len(view["players"]) + 150 + 16 * ((len(faces) + 1) // 2), title="Terminus table",
+              data_game="terminus", **moment.attrs())
     svg.text(16, 22, f"Year {view['year']} · {view['phase']} {view['step']} · {moment.status()} · "
                      f"deck {view['deck']}", 14, data_phase=view["phase"], data_header="")
     with svg.group(data_zone="city", transform="translate(30,50)"):
@@ -29,12 +30,15 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
     for seat, player in enumerate(view["players"]):
         _player(svg, seat, player, finals.get(seat), y, moment)
         y += 60
-    _legend(svg, index, y + 10)
+    below = _legend(svg, index, y + 10)
+    for row in range(0, len(faces), 2):  # two a line
+        svg.text(16, below + 6 + 8 * row, " · ".join(faces[row:row + 2]), 11, data_zone="faces")
     return svg.tostring()
 
 
-def _legend(svg: Svg, index: Any, y: float) -> None:
-    """What the plot labels and colours mean (the board's districts), and whether the board is DEFAULT data."""
+def _legend(svg: Svg, index: Any, y: float) -> float:
+    """What the plot labels and colours mean (the board's districts), and whether the board is DEFAULT data; the
+    height used."""
     named = [f"{d.code} {d.name} ({d.type})" for d in index.board.districts]
     for row in range(0, len(named), 4):  # four a line: the legend stays inside the picture
         svg.text(16, y, ("Districts: " if row == 0 else "") + " · ".join(named[row:row + 4]), 11, data_zone="legend")
@@ -42,6 +46,25 @@ def _legend(svg: Svg, index: Any, y: float) -> None:
     svg.text(16, y, "Plot colours: green residential, blue commercial, brown industrial · ■ a Stop in its "
                          f"owner's colour · board data: {index.board.status}", 11,
              fill="#b00020" if index.board.status != "SEED" else "#555555", data_status=index.board.status)
+    return y + 16
+
+
+def agenda_face(agenda: Any) -> str:
+    """An Agenda card as printed: what it counts where, and the Prestige of its top and bottom rows."""
+    rows = " / ".join(f"{'+'.join(map(str, row))} → {prestige}" for row, prestige in
+                      ((agenda.top, agenda.top_prestige), (agenda.bottom, agenda.bottom_prestige)))
+    return f"{agenda.id} {agenda.kind.replace('_', ' ')} in {'+'.join(agenda.districts)}: {rows} Prestige"
+
+
+def card_faces(view: dict[str, Any], index: Any) -> list[str]:
+    """The faces of the cards and tiles the picture names by id: the Agendas the viewer sees (a hand, a secret
+    Agenda) and the Developments built, from the component data."""
+    shown = [card for player in view["players"] if not isinstance(player["hand"], int) for card in player["hand"]]
+    shown += [p["secret"] for p in view["players"] if isinstance(p["secret"], str) and p["secret"]]
+    faces = [agenda_face(index.agendas[card]) for card in dict.fromkeys(shown) if card in index.agendas]
+    built = [TILES[tile] for tile in dict.fromkeys(t for t in view["block_tile"] if t is not None and t >= 0)
+             if tile < len(TILES)]
+    return faces + [f"{tile.id} ({tile.type} {tile.zone}): {tile.text}" for tile in built]
 
 
 def _city(svg: Svg, view: dict[str, Any], index: Any) -> None:
@@ -51,10 +74,14 @@ def _city(svg: Svg, view: dict[str, Any], index: Any) -> None:
 
     for block, corners in enumerate(index.block_corners):
         xs, ys = zip(*map(at, corners), strict=True)
-        tile = view["block_tile"][block]
-        if tile is not None:
+        tile = view["block_tile"][block]  # a Development's index in TILES; -1 (or None): none there
+        if tile is not None and tile >= 0:
             svg.rect(min(xs) + 20, min(ys) + 20, max(xs) - min(xs) - 40, max(ys) - min(ys) - 40, fill="#c9b27c",
                      data_development=tile, data_block=block)
+            face = TILES[tile] if tile < len(TILES) else None
+            if face is not None:
+                svg.text(min(xs) + 24, min(ys) + 36, face.id, 10)
+                svg.text(min(xs) + 24, min(ys) + 50, face.zone, 9)
     for rail, (one, other) in enumerate(index.rail_ends):
         (x1, y1), (x2, y2) = at(one), at(other)
         owners = view["rail_owners"][rail]
