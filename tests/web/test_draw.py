@@ -140,6 +140,9 @@ def test_touched_on_draws_lines_carriages_hand_sizes_and_hand() -> None:
     for seat in shown["seats"]:
         assert group(root, "data-seat", seat["seat"]).attrib["data-hand-size"] == str(seat["hand_size"])
     assert values(group(root, "data-zone", "hand"), "data-card") == list(shown["hand"])
+    played_cards = [card for c in shown["carriages"] for card in c["cards"]]
+    kinds = [value for c in carriages for value in values(c, "data-kind")]
+    assert played_cards and len(kinds) == len(played_cards)  # every card in play says what it is
 
 
 @pytest.mark.parametrize("slug", GAME_SLUGS)

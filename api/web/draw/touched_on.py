@@ -63,5 +63,8 @@ def _carriage(svg: Svg, carriage: dict[str, Any], y: float, moment: Moment) -> N
         for index, card in enumerate(carriage["cards"]):
             x = 160 + (CARD_W + 4) * index
             svg.rect(x, y, CARD_W, 36, fill="#ffffff", stroke=seat_colour(owner), rx=4, data_carriage_card=card)
-            svg.text(x + 4, y + 22, card, 10)
+            svg.text(x + 4, y + 15, card, 9)
+            kind = _kind(card)
+            if kind:  # what the card is, as on its face: fits the card's width
+                svg.text(x + 4, y + 29, kind if len(kind) <= 13 else kind[:12] + "…", 8, data_kind=kind)
 
