@@ -26,6 +26,7 @@ class Site:
 
     base: str
     finished: dict[str, str] = field(default_factory=dict)  # game slug → a finished match
+    crowded: dict[int, str] = field(default_factory=dict)  # seats → a finished Metro X match of that many seats
     active: str = ""  # an Expect Delays match in play
     tokens: list[str] = field(default_factory=list)  # its seat tokens, by seat
     crafted: str = ""  # a match one of whose players is named CRAFTED
@@ -51,6 +52,10 @@ def fill(url: str, site: Site) -> None:
             # A short Expect Delays (its default is 300 turns): the set-up time of the module stays small.
             options = {"max_turns": 12} if game.slug == "expect-delays" else None
             site.finished[game.slug] = play_random_match(service, game, ["ada", "grace"], rng, options)
+        metro_x = next(game for game in GAMES if game.slug == "metro-x")
+        for seats in (4, 6):  # Metro X draws one sheet a seat: the most crowded table of the five games
+            players = ["ada", "grace", "ivy", "lin", "mae", "nell"][:seats]
+            site.crowded[seats] = play_random_match(service, metro_x, players, rng, {"map": "metro-city"})
         created = service.create("expect-delays", ["ada", "grace"], None)
         site.active, site.tokens = created.record.id, list(created.tokens)
         play_random_moves(service, site.active, rng, 6)

@@ -33,7 +33,8 @@ def test_the_browser_lists_matches_and_filters_them(site: Site, page: Any) -> No
     assert page.url.endswith("/web/")
     page.wait_for_selector("#matches tbody tr")
     # active, crafted, dealing, lobby and the newcomer's, and the tournaments' (public too)
-    assert page.locator("#matches tbody tr").count() == len(site.finished) + 5 + site.tournament_matches
+    assert page.locator("#matches tbody tr").count() == (len(site.finished) + len(site.crowded) + 5
+                                                         + site.tournament_matches)
     page.select_option("#game", "terminus")
     page.select_option("select[name=status]", "finished")
     page.click("#filters button[type=submit]")
@@ -46,7 +47,7 @@ def test_the_browser_lists_matches_and_filters_them(site: Site, page: Any) -> No
     page.wait_for_function("document.querySelectorAll('#matches tbody tr').length === 0")
     page.goto(site.base + "/web/?game=metro-x")
     page.wait_for_selector("#matches tbody tr")
-    page.click("#matches tbody tr a")
+    page.click(f"#matches tbody tr[data-match='{site.finished['metro-x']}'] a")
     page.wait_for_url(f"**/web/matches/{site.finished['metro-x']}**")
 
 

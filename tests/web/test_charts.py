@@ -104,7 +104,8 @@ def test_charts_use_the_pages_sans_serif_and_lengths_are_not_seat_coloured(clien
     for root in (lengths, seats):
         assert root.attrib["font-family"].endswith("sans-serif")
     assert {n.attrib["fill"] for n in all_with(lengths, "data-value")} == {charts.NEUTRAL}
-    assert len({n.attrib["fill"] for n in all_with(seats, "data-value")}) == len(all_with(seats, "data-value")) > 1
+    # One bar a seat position that has won (the deals are the server's, so which seat won varies from run to run).
+    assert len({n.attrib["fill"] for n in all_with(seats, "data-value")}) == len(all_with(seats, "data-value")) >= 1
 
 
 def test_a_cooperative_game_with_finished_matches_never_says_none_finished(client: TestClient[Any]) -> None:

@@ -32,10 +32,15 @@ def client(store: EventStore) -> Iterator[TestClient[Any]]:
 
 @pytest.fixture
 def active(client: TestClient[Any]) -> tuple[str, list[str]]:
-    """An Expect Delays match some moves in, and its seat tokens."""
+    """An Expect Delays match some moves in, both seats holding cards (a deal, about one in 600, leaves a seat's
+    hand empty by then: the hand tests would have nothing to look at), and its seat tokens."""
     service = client.app.state.service
-    created = service.create("expect-delays", ["ada", "grace"], None)
-    play_random_moves(service, created.record.id, random.Random(3), 4)
+    for _ in range(20):
+        created = service.create("expect-delays", ["ada", "grace"], None)
+        play_random_moves(service, created.record.id, random.Random(3), 4)
+        loaded = service.load(created.record.id)
+        if all(loaded.game.view(loaded.state.game_state, seat).hand for seat in (0, 1)):
+            break
     return created.record.id, list(created.tokens)
 
 

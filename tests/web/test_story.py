@@ -85,11 +85,23 @@ def test_every_header_agrees_with_the_api_about_who_is_to_move(site: Site, page:
 def test_a_phone_sees_the_board_after_loading_and_after_prev(site: Site, browser: Any, slug: str) -> None:
     """At 420 px: nothing scrolls sideways, and the board's top is on screen and not under the controls, after
     loading and after Prev."""
+    phone_sees_the_board(site, browser, site.finished[slug])
+
+
+@pytest.mark.parametrize("seats", [4, 6])
+def test_metro_x_at_many_seats_fits_a_phone_and_reads_at_1440_px(site: Site, browser: Any, page: Any,
+                                                                   seats: int) -> None:
+    """Metro X draws a sheet per seat: at 4 and 6 seats too, a phone sees the board and a desktop reads it."""
+    phone_sees_the_board(site, browser, site.crowded[seats])
+    readable_at_1440(site, page, site.crowded[seats])
+
+
+def phone_sees_the_board(site: Site, browser: Any, match_id: str) -> None:
+    """The 420 px checks of one match page."""
     context = browser.new_context(viewport={"width": 420, "height": 860}, is_mobile=True, bypass_csp=True)
     try:
         phone = context.new_page()
         errors = console_errors(phone)
-        match_id = site.finished[slug]
         latest = httpx.get(f"{site.base}/v1/matches/{match_id}").json()["version"]
         phone.goto(f"{site.base}/web/matches/{match_id}")
         wait_for_version(phone, latest)
@@ -147,8 +159,13 @@ def test_a_player_with_only_active_matches_has_a_page_linking_them(site: Site, p
 def test_the_table_text_is_readable_at_1440_px(site: Site, page: Any, slug: str) -> None:
     """At 1440 px no text of the table is drawn smaller than 8 CSS pixels (Metro X drew ~7 px), and nothing scrolls
     sideways."""
+    readable_at_1440(site, page, site.finished[slug])
+
+
+def readable_at_1440(site: Site, page: Any, match_id: str) -> None:
+    """The 1440 px checks of one match page: no table text under 8 CSS pixels, nothing scrolls sideways."""
     page.set_viewport_size({"width": 1440, "height": 900})
-    page.goto(f"{site.base}/web/matches/{site.finished[slug]}")
+    page.goto(f"{site.base}/web/matches/{match_id}")
     page.wait_for_selector("#table svg")
     smallest = page.evaluate("""(() => {
         const svg = document.querySelector('#table svg');
