@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from api.web.svg import Moment, Svg, hand, seat_colour
-from domain.games.touched_on.components import evader_line, is_authorised, is_evader, is_undercover, power_kind
+from domain.games.touched_on.components import DATA, evader_line, is_authorised, is_evader, is_undercover, power_kind
 
 CARD_W = 64
 
@@ -16,7 +16,7 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
     longest = max((len(c["cards"]) for c in carriages), default=0)
     width = max(760, 160 + (CARD_W + 4) * longest)
     width = max(width, 110 + 92 * len(view["hand"] or ()))  # the viewer's hand in one row, each card named
-    height = 100 + 50 * len(view["lines"]) + 50 * len(carriages) + 40 * len(seats) + 80
+    height = 100 + 50 * len(view["lines"]) + 50 * len(carriages) + 40 * len(seats) + 110
     svg = Svg(width, height, title="Touched On table", data_game="touched-on", **moment.attrs())
     line = f" on {view['current_line']}" if moment.to_move and view["current_line"] else ""
     svg.text(16, 24, f"Journey {view['journey']} · {moment.status('to play')}{line} · "
@@ -35,12 +35,23 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
     for seat in seats:
         with svg.group(data_seat=seat["seat"], data_hand_size=seat["hand_size"], data_exp_total=seat["exp_total"]):
             place = f" · finished {seat['place']}" if seat["place"] else ""
-            svg.text(16, y + 18, f"{moment.name(seat['seat'])}: {seat['hand_size']} cards in hand · Exp "
-                                 f"{seat['exp_total']} ({len(seat['exp'])} cards){place}", 13,
+            svg.text(16, y + 18, f"{moment.name(seat['seat'])}: {cards(seat['hand_size'])} in hand · Exp "
+                                 f"{seat['exp_total']} ({cards(len(seat['exp']))}){place}", 13,
                      fill=seat_colour(seat["seat"]), font_weight="bold" if seat["seat"] in moment.to_move else None)
         y += 40
     hand(svg, view["hand"], y, width=86, size=10, detail=_kind)
+    svg.text(16, y + 80, "Cards: EV-<line>-<n> an Evader of that line · AU-<line> its Inspector · UC-<n> an "
+                         "Undercover Inspector · PW-<n> a Power card, named by its power · XP-<n> an Exp card", 11,
+             data_zone="legend")
+    svg.text(16, y + 96, f"A Line shows how many of its cards are left; a carriage, the cards played on it. Card data: "
+                         f"{DATA.status}", 11, fill="#b00020" if DATA.status != "SEED" else "#555555",
+             data_status=DATA.status)
     return svg.tostring()
+
+
+def cards(count: int) -> str:
+    """"1 card", "3 cards"."""
+    return f"{count} card{'' if count == 1 else 's'}"
 
 
 def _kind(card: str) -> str:
