@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from domain.engine import Refusal
 from domain.lifecycle import Resign
 from domain.tournaments.commands import CreateTournament, EntryOf
 from service.deadlines import sweep as sweep_deadlines
@@ -205,3 +206,61 @@ def test_a_tampered_stored_stream_is_refused(processes: tuple[Process, Process],
                      (other, other))
     with pytest.raises(RecordCorrupt):
         first.tournaments.load(other)
+
+
+def test_two_claims_of_one_open_place_at_once_seat_exactly_one(processes: tuple[Process, Process]) -> None:
+    """Two processes take the same open place at the same moment (each holding its code): one is entered, the other
+    refused `place-taken`, and the record has one join."""
+    first, second = processes
+    command = CreateTournament(game="expect-delays", format="swiss", rounds=2, entrants=("ann", None, "cy"), seats=2,
+                               seed_commitment="")
+    created = first.tournaments.create(APP, command)
+    tournament_id, code = created.loaded.record.id, created.codes[1]
+    barrier, outcomes = threading.Barrier(2), []
+
+    def claim(process: Process, handle: str) -> None:
+        barrier.wait(timeout=10)
+        try:
+            process.tournaments.join(tournament_id, code, handle)
+            outcomes.append("joined")
+        except Refusal as refusal:
+            outcomes.append(refusal.code)
+
+    threads = [threading.Thread(target=claim, args=(p, h)) for p, h in ((first, "bo"), (second, "di"))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(outcomes) == ["joined", "place-taken"]
+    assert counts(first, tournament_id).get("tournament.player-joined") == 1
+
+
+def test_nothing_secret_is_in_what_anyone_may_read(processes: tuple[Process, Process], url: str) -> None:
+    """Before the end, neither the tournament's seed, nor its token secret, nor any seat token it told its app, nor a
+    match's seed appears in the view or the record anyone may read; after the end the seed is there, tokens still not."""
+    from litestar.testing import TestClient
+
+    from api.app import create_app
+
+    first, _ = processes
+    tournament_id = round_robin(first, ("ann", "bob", "cy", "dee"))
+    row = first.store.get_tournament(tournament_id)
+    assert row is not None
+    notes, _ = Follower(first.store).read(0, owner=APP, limit=10_000)
+    tokens = [s.token for n in notes if n.tournament is not None for s in n.tournament.seats if s.token]
+    match_seeds = [first.store.get_match(n.match_id).seed for n in notes  # type: ignore[union-attr]
+                   if n.kind == "tournament.match-ready"]
+    assert len(tokens) == 4 and len(match_seeds) == 2
+    secrets = [row.seed, row.token_secret, *tokens, *match_seeds]
+    with TestClient(create_app(first.store)) as client:
+        bodies = [client.get(f"/v1/tournaments/{tournament_id}{path}").text for path in ("", "/record")]
+        bodies.append(client.get("/v1/tournaments").text)
+        assert not [s for s in secrets for body in bodies if s in body]
+        for match_id in pending(first, tournament_id):
+            first.matches.play(match_id, 0, Resign(), expected_version=None, command_id=None)
+        while not first.tournaments.load(tournament_id).state.finished:
+            for match_id in pending(first, tournament_id):
+                first.matches.play(match_id, 0, Resign(), expected_version=None, command_id=None)
+        finished = client.get(f"/v1/tournaments/{tournament_id}/record").text
+        assert row.seed in finished and row.token_secret not in finished
+        assert not [token for token in tokens if token in finished]
