@@ -235,9 +235,10 @@ def test_two_claims_of_one_open_place_at_once_seat_exactly_one(processes: tuple[
     assert counts(first, tournament_id).get("tournament.player-joined") == 1
 
 
-def test_nothing_secret_is_in_what_anyone_may_read(processes: tuple[Process, Process], url: str) -> None:
+def test_nothing_secret_is_in_what_anyone_may_read(processes: tuple[Process, Process]) -> None:
     """Before the end, neither the tournament's seed, nor its token secret, nor any seat token it told its app, nor a
-    match's seed appears in the view or the record anyone may read; after the end the seed is there, tokens still not."""
+    match's seed appears in the view or the record anyone may read; after the end the seed is there, tokens still
+    not."""
     from litestar.testing import TestClient
 
     from api.app import create_app
