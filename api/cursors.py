@@ -20,7 +20,10 @@ MICROSECOND = timedelta(microseconds=1)
 MATCHES_PATTERN = r"^[0-9]{1,16}\|[^\u0000]{1,64}$"
 # `<rating ordinal as Python writes a float>|<player>`: the (rank, player) keyset of a leaderboard.
 LEADERBOARD_PATTERN = r"^-?[0-9]{1,16}(\.[0-9]{1,20})?(e[-+][0-9]{1,3})?\|[^\u0000]{1,64}$"
+# `<created_at as the store writes it>|<tournament id>`: the (created_at, id) keyset of the tournaments listing.
+TOURNAMENTS_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z\|[^\u0000|]{1,64}$"
 _MATCHES = re.compile(MATCHES_PATTERN)
+_TOURNAMENTS = re.compile(TOURNAMENTS_PATTERN)
 _LEADERBOARD = re.compile(LEADERBOARD_PATTERN)
 
 
@@ -57,3 +60,18 @@ def leaderboard_after(cursor: str | None) -> tuple[float, str] | None:
         raise _invalid(cursor)
     rank, _, player = cursor.partition("|")
     return float(rank), player
+
+
+def tournament_cursor(created_at: str, tournament_id: str) -> str:
+    """The cursor of the tournaments page after this one."""
+    return f"{created_at}|{tournament_id}"
+
+
+def tournament_after(cursor: str | None) -> tuple[str, str] | None:
+    """The (created_at, id) a tournaments cursor stands for; 400 `invalid-cursor` if it is not one."""
+    if cursor is None:
+        return None
+    if not _TOURNAMENTS.fullmatch(cursor):
+        raise _invalid(cursor)
+    created_at, _, tournament_id = cursor.partition("|")
+    return created_at, tournament_id

@@ -13,7 +13,6 @@ from domain.tournaments import TournamentState, standings
 from domain.tournaments.commands import CreateTournament, EntrantSpec, EntryOf
 from domain.tournaments.events import Entrant, EntrantResult, Standing
 from domain.tournaments.standings import TIEBREAKS
-from service.tournament_records import TournamentExport
 from service.tournaments import LoadedTournament
 
 Format = Literal["round-robin", "swiss", "knockout"]
@@ -244,7 +243,3 @@ def created_view(loaded: LoadedTournament, codes: dict[int, str]) -> CreatedTour
     return CreatedTournament(**msgspec.structs.asdict(detail(loaded)),
                              join_codes=[PlaceCode(entrant=i, code=c) for i, c in sorted(codes.items())])
 
-
-__all__ = ["CreateTournamentRequest", "CreatedTournament", "JoinTournamentRequest", "TournamentDetail",
-           "TournamentExport", "TournamentPage", "TournamentSummary", "TournamentVerificationRequest",
-           "WithdrawRequest", "created_view", "detail"]

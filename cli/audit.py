@@ -147,7 +147,6 @@ def _stored_tournaments(ids: list[str]) -> Iterator[tuple[str, TournamentVerdict
     from service import tournament_records
     from service.audit import Audit
     from service.matches import MatchService
-    from service.records import encode_record
     from service.tournaments import TournamentService
     from settings import Settings
     from store.factory import open_store
@@ -157,9 +156,7 @@ def _stored_tournaments(ids: list[str]) -> Iterator[tuple[str, TournamentVerdict
         tournaments, audit = TournamentService(store, MatchService(store)), Audit(store)
         for tournament_id in ids:
             loaded = tournaments.load(tournament_id)
-            records = {m: encode_record(audit.export(m, None, full=True))
-                       for m in tournament_records.opened_matches(loaded.events)}
-            exported = tournament_records.export(loaded, records)
+            exported = tournament_records.export(loaded, audit, full=True)
             yield tournament_id, tournament_records.verify(msgspec.to_builtins(exported))
     finally:
         store.close()

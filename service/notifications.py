@@ -122,14 +122,14 @@ class Follower:
 
     def _ready(self, group: list[StoredEvent], created: Notification, owner: str) -> Notification | None:
         """`tournament.match-ready` for a new match of a tournament `owner` owns (None for any other match)."""
-        link = self.store.tournament_link(group[0].match_id)
+        first = group[0]
+        link = self.store.tournament_link(first.match_id)
         if link is None or link.owner != owner:
             return None
-        record = self.store.get_match(group[0].match_id)
-        if record is None:
-            return None
-        seats = [TournamentSeat(seat=s.seat, player=s.player, token=None if bots.bot_name(s.player) is not None
-                                else derived_seat_token(link.token_secret, record.id, s.seat)) for s in record.seats]
+        players = first.payload.get("players", ())  # `match.started` names every seat's player (none is open)
+        seats = [TournamentSeat(seat=seat, player=player, token=None if bots.bot_name(player) is not None
+                                else derived_seat_token(link.token_secret, first.match_id, seat))
+                 for seat, player in enumerate(players)]
         return msgspec.structs.replace(created, kind="tournament.match-ready", to_move=[], text=[],
                                        tournament=TournamentMatch(id=link.tournament_id, round=link.round,
                                                                   table=link.table, seats=seats))

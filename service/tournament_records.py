@@ -22,7 +22,7 @@ from domain.tournaments import TournamentState, fold, match_seed, rederive
 from domain.tournaments.events import MatchResult, TableOpened, TournamentEvent
 from domain.tournaments.results import entrant_results
 from domain.tournaments.verify import team_seed
-from service.audit import replay
+from service.audit import Audit, replay
 from service.records import RecordError, encode_record, parse_record
 from service.rules_checks import Check
 from service.tournaments import LoadedTournament, players_of
@@ -87,8 +87,9 @@ class TournamentVerdict(msgspec.Struct, frozen=True, kw_only=True):
     checks: list[Check]
 
 
-def export(loaded: LoadedTournament, match_records: dict[str, bytes]) -> TournamentExport:
-    """The record of a tournament, with the records of its matches (`match_records`: id -> NDJSON)."""
+def export(loaded: LoadedTournament, audit: Audit, *, full: bool = False) -> TournamentExport:
+    """The record of a tournament, with the record of every match it opened as `audit` exports it to a spectator
+    (complete once the match has ended; `full`: every match complete, for operators)."""
     record = loaded.record
     finished = loaded.state.finished
     header = TournamentHeader(record=FORMAT, tournament_id=record.id, game=record.game, format=record.format,
@@ -97,8 +98,9 @@ def export(loaded: LoadedTournament, match_records: dict[str, bytes]) -> Tournam
                               seed=record.seed if finished else None)
     lines = [TournamentLine(version=e.version, event=e.payload, recorded_at=e.recorded_at, prev_hash=e.prev_hash,
                             hash=e.hash) for e in loaded.stored]
-    return TournamentExport(header=header, events=lines,
-                            matches=[MatchEntry(match_id=k, record=v.decode()) for k, v in match_records.items()])
+    matches = [MatchEntry(match_id=m, record=encode_record(audit.export(m, None, full=full)).decode())
+               for m in opened_matches(loaded.events)]
+    return TournamentExport(header=header, events=lines, matches=matches)
 
 
 def opened_matches(events: list[Event]) -> list[str]:
@@ -240,8 +242,3 @@ def _verdict(header: TournamentHeader | None, checks: list[Check]) -> Tournament
     return TournamentVerdict(ok=True, code="verified-so-far", tournament_id=tid, checks=checks,
                              message="the chain and every match so far verify; the pairings are checked against "
                                      "the seed once the tournament finishes and reveals it")
-
-
-def encode_match(record: Any) -> bytes:
-    """A match's record as its NDJSON (what a MatchEntry holds)."""
-    return encode_record(record)

@@ -22,7 +22,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import msgspec
 
@@ -47,10 +47,10 @@ from domain.tournaments.state import Round
 from domain.tournaments.verify import team_seed
 from service.matches import MatchService, PlannedMatch
 from service.tokens import derived_seat_token, new_secret, secret_hash
-from store.base import ConflictError, MatchExists, MatchNotFound, RecordCorrupt, Visibility
+from store.base import ConflictError, MatchExists, MatchNotFound, RecordCorrupt, Visibility, chain_break
 from store.chain import GENESIS, verify_chain
 from store.read_models import Store
-from store.tournaments import NewTournament, TournamentNotFound, TournamentRecord
+from store.tournaments import NewTournament, TournamentNotFound, TournamentRecord, status_after
 
 log = logging.getLogger("turnstile.tournaments")
 
@@ -143,25 +143,18 @@ class TournamentService:
         must still be there as it was, and checks the events after it.
         """
         cached = self._cache.get(tournament_id)
-        record, stored = self.store.tournament_with_events(tournament_id, 1 if cached is None else
-                                                           cached.record.version)
+        base_version, base_hash = (0, GENESIS) if cached is None else (cached.record.version,
+                                                                         cached.record.head_hash)
+        record, stored = self.store.tournament_with_events(tournament_id, max(base_version, 1))
         if cached is not None:  # the read starts at the held head: a tail cut or replaced since is noticed
-            first = stored[0] if stored else None
-            intact = first is not None and (first.version, first.hash) == (cached.record.version,
-                                                                           cached.record.head_hash)
-            head, stored = (first.hash if first else "", stored[1:]) if intact else ("", [])
-        else:
-            intact, head = True, GENESIS
-        last = (stored[-1].version, stored[-1].hash) if stored else (
-            (cached.record.version, head) if cached is not None else (0, head))
-        if not intact or (stored and stored[0].prev_hash != head) or verify_chain(stored) is not None \
-                or last != (record.version, record.head_hash):
-            log.critical("tournament %s: the stored record is corrupt; refusing to serve or extend it", tournament_id)
-            self._cache.pop(tournament_id, None)
-            raise RecordCorrupt(tournament_id, "the tournament's events do not chain up to its recorded head")
-        if cached is not None and not stored:
-            return cached if cached.record == record else LoadedTournament(
-                record=record, stored=cached.stored, events=cached.events, state=cached.state)
+            held, stored = (stored[0] if stored else None), stored[1:]
+            if held is None or (held.version, held.hash) != (base_version, base_hash):
+                self._corrupt(tournament_id, f"event {base_version} is not the one this process read")
+        broken = chain_break(record.version, record.head_hash, base_version, base_hash, stored)
+        if broken is None and verify_chain(stored) is not None:
+            broken = "an event does not hash to its recorded hash"
+        if broken is not None:
+            self._corrupt(tournament_id, broken)
         events = decode(stored)
         loaded = LoadedTournament(
             record=record, stored=[*(cached.stored if cached else ()), *stored],
@@ -169,6 +162,12 @@ class TournamentService:
             state=fold(events, None if cached is None else cached.state))
         self._remember(loaded)
         return loaded
+
+    def _corrupt(self, tournament_id: str, reason: str) -> NoReturn:
+        log.critical("tournament %s: the stored record is corrupt (%s); refusing to serve or extend it",
+                     tournament_id, reason)
+        self._cache.pop(tournament_id, None)
+        raise RecordCorrupt(tournament_id, reason)
 
     def _remember(self, loaded: LoadedTournament) -> None:
         """Keep the tournament folded (the most recently loaded `CACHED` of them)."""
@@ -257,12 +256,25 @@ class TournamentService:
             loaded = self.load(tournament_id)
             state = loaded.state
             events = decide(state, command, Rng.derive(loaded.record.seed, pairing_round(state)))
+            payloads = [to_builtins(e) for e in events]
             try:
-                self.store.append_tournament(tournament_id, state.version, [to_builtins(e) for e in events])
+                appended = self.store.append_tournament(tournament_id, state.version, payloads)
             except ConflictError:
                 continue
-            return self.load(tournament_id), events
+            return self._advance(loaded, appended, payloads, events), events
         raise ConflictError(tournament_id, -1, -1)
+
+    def _advance(self, loaded: LoadedTournament, appended: list[Any], payloads: list[dict[str, Any]],
+                 events: list[Event]) -> LoadedTournament:
+        """The tournament after our own append (its row's store-owned fields as the append left them), kept."""
+        last = appended[-1]
+        record = msgspec.structs.replace(loaded.record, version=last.version, head_hash=last.hash,
+                                         updated_at=last.recorded_at,
+                                         status=status_after(payloads, loaded.record.status))
+        after = LoadedTournament(record=record, stored=[*loaded.stored, *appended], events=[*loaded.events, *events],
+                                 state=fold(events, loaded.state))
+        self._remember(after)
+        return after
 
     # ---- running -------------------------------------------------------------------------------------------
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import msgspec
 
-from store.base import ConflictError, StoredEvent, clean_json, iso, utc_now
-from store.chain import GENESIS, canonical_event_hash
+from store.base import ConflictError, NewEvent, StoredEvent, build_events, check_events, iso, utc_now, with_positions
+from store.chain import GENESIS
 from store.dialect import Dialect
 from store.tournaments import (
     NewTournament,
@@ -30,15 +30,11 @@ _EVENT_COLUMNS = "tournament_id, version, type, payload, recorded_at, prev_hash,
 
 def chained(tournament_id: str, version: int, head: str, at: str,
             payloads: Sequence[dict[str, Any]]) -> list[StoredEvent]:
-    """Events chained after (version, head): a match's hash with the tournament's id, no seat and no command."""
-    out = []
-    for offset, payload in enumerate(payloads, start=1):
-        data = clean_json(payload, "tournament event")
-        digest = canonical_event_hash(head, tournament_id, version + offset, data["type"], data, None, None, at)
-        out.append(StoredEvent(tournament_id, version + offset, version + offset, data["type"], data, None, None,
-                               None, at, head, digest))
-        head = digest
-    return out
+    """Events chained after (version, head) as a match's are (`build_events`: the tournament's id for the match id,
+    no seat, no command); a tournament event's position is its version."""
+    built = build_events(tournament_id, version, head, at, check_events([NewEvent(p["type"], p) for p in payloads]),
+                         None, None, None)
+    return list(with_positions(built, [e.version for e in built]))
 
 
 class SqlTournaments:

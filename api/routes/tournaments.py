@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any
 
 from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import ResponseHeader
 from litestar.params import FromQuery, JSONBody, Parameter
 
+from api import cursors
 from api.auth import bearer, require_app
 from api.body import MAX_BODY_BYTES
 from api.deps import Auditor, Service, Tournaments
@@ -31,13 +31,9 @@ from api.tournament_schemas import (
 )
 from domain.engine import Refusal
 from service import tournament_records
-from service.records import encode_record
 from service.tournament_records import TournamentExport, TournamentVerdict
-from service.tournaments import LoadedTournament
 
 TournamentId = Annotated[str, Parameter(description="The tournament id", max_length=64)]
-CURSOR_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z\|[^\u0000|]{1,64}$"
-_CURSOR = re.compile(CURSOR_PATTERN)
 MAX_RECORD_BYTES = 64 * 1024 * 1024  # a record holds every match's: a long Swiss of long matches runs to megabytes
 READ = ("bad-authorization", "unknown-tournament", "record-corrupt")
 CREATE_REFUSALS = ("unknown-game", "unknown-edition", "bad-format", "bad-seat-count", "bad-table-size", "bad-rounds",
@@ -56,16 +52,6 @@ def refused(refusal: Refusal, *, creating: bool = False) -> ApiError:
         return ApiError(404, refusal.code, refusal.message)
     status = 409 if refusal.code in CONFLICTS and not creating else 422
     return ApiError(status, refusal.code, refusal.message)
-
-
-def after_of(cursor: str | None) -> tuple[str, str] | None:
-    """The (created_at, id) a tournaments cursor stands for; 400 `invalid-cursor` if it is not one."""
-    if cursor is None:
-        return None
-    if not _CURSOR.fullmatch(cursor):
-        raise ApiError(400, "invalid-cursor", f"{cursor[:100]!r} is not a cursor: pass a next_cursor as it was given")
-    created_at, _, tournament_id = cursor.partition("|")
-    return created_at, tournament_id
 
 
 def caller_app(request: Request[Any, Any, Any], service: Service) -> str | None:
@@ -118,18 +104,19 @@ class TournamentsController(Controller):
         status: FromQuery[TournamentStatus | None] = None,
         cursor: Annotated[str | None, Parameter(
             description="A `next_cursor` (`<created_at>|<tournament id>`); other values are 400 `invalid-cursor`",
-            schema_extra={"pattern": CURSOR_PATTERN})] = None,
+            schema_extra={"pattern": cursors.TOURNAMENTS_PATTERN})] = None,
         limit: Annotated[int, Parameter(ge=1, le=200)] = 50,
     ) -> TournamentPage:
         """Public tournaments and the calling app's own (its key shown), newest first; follow `next_cursor`."""
-        after = after_of(cursor)
+        after = cursors.tournament_after(cursor)
         app = require_app(request, service.app_name) if mine else caller_app(request, service)
         records = tournaments.listed(app, mine=mine, game=game, status=status, after=after, limit=limit + 1)
         page = records[:limit]
         return TournamentPage(
             items=[TournamentSummary(id=r.id, game=r.game, format=r.format, status=r.status,  # type: ignore[arg-type]
                                      visibility=r.visibility, created_at=r.created_at) for r in page],
-            next_cursor=f"{page[-1].created_at}|{page[-1].id}" if len(records) > limit else None)
+            next_cursor=cursors.tournament_cursor(page[-1].created_at, page[-1].id) if len(records) > limit
+            else None)
 
     @get("/{tournament_id:str}", summary="Read a tournament", operation_id="getTournament", sync_to_thread=True,
          security=OPTIONAL_KEY, responses=problem_responses(*READ))
@@ -189,7 +176,7 @@ class TournamentsController(Controller):
         has finished, and the record of every match it opened (as GET /v1/matches/{id}/export gives it to a
         spectator). Verify it with POST /v1/tournaments/verifications."""
         loaded = tournaments.readable(tournament_id, caller_app(request, service))
-        return export_of(loaded, auditor)
+        return tournament_records.export(loaded, auditor)
 
     @post("/verifications", summary="Verify a tournament record", operation_id="verifyTournament", status_code=200,
           sync_to_thread=True, request_max_body_size=MAX_RECORD_BYTES,
@@ -203,10 +190,3 @@ class TournamentsController(Controller):
         the first failure (`chain-broken`, `truncated`, `seed-mismatch`, `pairing-mismatch`, `match-mismatch`,
         `result-mismatch`, `malformed-record`). A record may be up to 64 MiB."""
         return tournament_records.verify(data.record)
-
-
-def export_of(loaded: LoadedTournament, auditor: Any) -> TournamentExport:
-    """The tournament's record with its matches' (as a spectator sees each: complete once it has ended)."""
-    opened = tournament_records.opened_matches(loaded.events)
-    return tournament_records.export(loaded, {m: encode_record(auditor.export(m, None)) for m in opened})
-

@@ -14,7 +14,6 @@ from domain.tournaments.commands import CreateTournament, EntryOf
 from service import tournament_records
 from service.audit import Audit
 from service.matches import MatchService
-from service.records import encode_record
 from service.tournaments import TournamentService
 from store.factory import open_store
 
@@ -28,8 +27,7 @@ def test_verify_reads_tournament_records_and_stored_tournaments(tmp_path: Path, 
     created = tournaments.create("club", CreateTournament(game="touched-on", format="knockout", entrants=bots,
                                                            seats=2, seed_commitment=""))
     loaded = tournaments.start(created.loaded.record.id, "club")
-    records = {m: encode_record(Audit(store).export(m, None)) for m in tournament_records.opened_matches(loaded.events)}
-    document = msgspec.to_builtins(tournament_records.export(loaded, records))
+    document = msgspec.to_builtins(tournament_records.export(loaded, Audit(store)))
     store.close()
     honest, forged = tmp_path / "cup.json", tmp_path / "forged.json"
     honest.write_text(json.dumps(document))

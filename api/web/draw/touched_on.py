@@ -6,6 +6,7 @@ from typing import Any
 
 from api.web.svg import Moment, Svg, hand, seat_colour
 from domain.games.touched_on.components import DATA, evader_line, is_authorised, is_evader, is_undercover, power_kind
+from domain.narration import plural
 
 CARD_W = 64
 
@@ -35,8 +36,8 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
     for seat in seats:
         with svg.group(data_seat=seat["seat"], data_hand_size=seat["hand_size"], data_exp_total=seat["exp_total"]):
             place = f" · finished {seat['place']}" if seat["place"] else ""
-            svg.text(16, y + 18, f"{moment.name(seat['seat'])}: {cards(seat['hand_size'])} in hand · Exp "
-                                 f"{seat['exp_total']} ({cards(len(seat['exp']))}){place}", 13,
+            svg.text(16, y + 18, f"{moment.name(seat['seat'])}: {plural(seat['hand_size'], 'card')} in hand · Exp "
+                                 f"{seat['exp_total']} ({plural(len(seat['exp']), 'card')}){place}", 13,
                      fill=seat_colour(seat["seat"]), font_weight="bold" if seat["seat"] in moment.to_move else None)
         y += 40
     hand(svg, view["hand"], y, width=86, size=10, detail=_kind)
@@ -47,11 +48,6 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
                          f"{DATA.status}", 11, fill="#b00020" if DATA.status != "SEED" else "#555555",
              data_status=DATA.status)
     return svg.tostring()
-
-
-def cards(count: int) -> str:
-    """"1 card", "3 cards"."""
-    return f"{count} card{'' if count == 1 else 's'}"
 
 
 def _kind(card: str) -> str:
