@@ -9,7 +9,7 @@ from litestar import Request
 
 from api.observe import note_app
 from api.problems import ApiError
-from service.access import Reader, reader
+from service.access import Reader, reader, token_seat
 from service.access import seat_of as access_seat
 from store.base import MatchRecord
 
@@ -42,6 +42,15 @@ def reader_of(request: Request[Any, Any, Any], record: MatchRecord,
     """Who the caller is at this match (a seat, its app, or a spectator), as far as its visibility allows."""
     note_app(request, record.owner)
     return reader(record, bearer(request), app_name)
+
+
+def known_reader(request: Request[Any, Any, Any], record: MatchRecord) -> Reader | None:
+    """`reader_of` when it needs no store: the caller holds a seat's token, or shows no credential; None when only
+    the app keys can tell (an app key, or a token of nobody's)."""
+    secret = bearer(request)
+    if secret is not None and token_seat(record, secret) is None:
+        return None
+    return reader_of(request, record, lambda _: None)  # never asked: the secret is a seat's, or there is none
 
 
 def seat_of(request: Request[Any, Any, Any], record: MatchRecord, app_name: Callable[[str], str | None]) -> int | None:

@@ -33,17 +33,20 @@ class Reader:
 def reader(record: MatchRecord, secret: str | None, app_name: Callable[[str], str | None]) -> Reader:
     """Who `secret` (a bearer token, or None) is at this match; MatchNotFound for a private match it has no part in,
     WrongToken for a credential that is nobody's."""
-    if secret is not None:
-        digest = secret_hash(secret)
-        for seat in record.seats:
-            if seat.token_hash == digest:
-                return Reader(seat=seat.seat)
+    if secret is not None and (seat := token_seat(record, secret)) is not None:
+        return Reader(seat=seat)
     app = None if secret is None else app_name(secret)
     if record.visibility == "private" and (app is None or app != record.owner):
         raise MatchNotFound(record.id)
     if secret is not None and app is None:
         raise WrongToken(record.id)
     return Reader(seat=None, app=app)
+
+
+def token_seat(record: MatchRecord, secret: str) -> int | None:
+    """The seat whose token `secret` is at this match, or None."""
+    digest = secret_hash(secret)
+    return next((seat.seat for seat in record.seats if seat.token_hash == digest), None)
 
 
 def seat_of(reader: Reader) -> int:

@@ -10,12 +10,13 @@ band of versions.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -39,6 +40,7 @@ from store.base import (
     AppendResult,
     ConflictError,
     MatchRecord,
+    NewEvent,
     NewMatch,
     RecordCorrupt,
     SeatRecord,
@@ -325,11 +327,7 @@ class MatchService:
         """
         cached = self.cache.get(match_id)
         if cached is not None:
-            on = Base(cached.record.version, cached.record.head_hash, cached.state, cached.game)
-            loaded = self._fold(on, *self.store.match_with_events(match_id, max(on.version - 1, 0)))
-            if loaded is None:
-                self._corrupt(match_id, f"event {on.version}, already served, is missing or altered")
-            return loaded
+            return self._caught_up(cached, *self.store.match_with_events(match_id, max(cached.state.version - 1, 0)))
         if not self.use_snapshots:
             return self._fold_all(match_id)
         record, saved, stored = self.store.match_with_snapshot(match_id, snapshots.FINGERPRINT)
@@ -342,6 +340,23 @@ class MatchService:
             base, loaded = START, self._fold_all(match_id)
         if snapshots.crossed(base.version, loaded.record.version):
             self._save_snapshot(loaded, replace=saved is not None and base is START)  # over one set aside
+        return loaded
+
+    async def load_async(self, match_id: str) -> LoadedMatch:
+        """`load` for a caller on an event loop: a match cached here is brought up to date on the store's async
+        path (the loop is not held while it reads); any other is `load` on a worker thread."""
+        cached = self.cache.get(match_id)
+        if cached is None:
+            return await asyncio.to_thread(self.load, match_id)
+        after = max(cached.state.version - 1, 0)
+        return self._caught_up(cached, *await self.store.match_with_events_async(match_id, after))
+
+    def _caught_up(self, cached: LoadedMatch, record: MatchRecord, stored: list[StoredEvent]) -> LoadedMatch:
+        """The cached match with the events read after it folded on (they start at its own last event)."""
+        on = Base(cached.record.version, cached.record.head_hash, cached.state, cached.game)
+        loaded = self._fold(on, record, stored)
+        if loaded is None:
+            self._corrupt(record.id, f"event {on.version}, already served, is missing or altered")
         return loaded
 
     def _fold_all(self, match_id: str) -> LoadedMatch:
@@ -422,6 +437,13 @@ class MatchService:
         if len(found) < last - after:  # a replica behind the match's row (from the primary): the rest from there
             found += self.store.read_match(loaded.record.id, after + 1 + len(found), last)
         return found
+
+    def reads_to_answer(self, loaded: LoadedMatch) -> bool:
+        """Whether an answer about `loaded` reads the store: `first_redacted` of a live scheme-1 match, and the
+        `deadlines` of a match with a move deadline (their start times). Handlers on the event loop answer the
+        others there, and take these to a worker thread."""
+        return ((loaded.record.scheme == SCHEME_FULL and not loaded.state.finished)
+                or bool(loaded.state.options.get("move_deadline")))
 
     def first_redacted(self, loaded: LoadedMatch, seat: int | None) -> int | None:
         """Scheme 1 matches only, while live: the first event redacted for `seat`. Every hash from it on would let
@@ -530,16 +552,13 @@ class MatchService:
                     continue
                 return self._original(match_id, seat, asked, command_id, VersionMismatch(expected_version, version))
             try:
-                events = match.decide(loaded.game, loaded.state, seat, command,
-                                      Rng.derive(draw_seed(loaded.record, loaded.state), version))
+                new, state = self._decided(loaded, seat, command, asked)
             except Refusal as refusal:
                 if not fresh:  # a cached state may be stale: refuse only on the state as stored now
                     loaded, fresh = self.load(match_id), True
                     continue
                 return self._original(match_id, seat, asked, command_id, refusal)
-            new = sealed(loaded.game, loaded.record.seed, loaded.record.scheme, version + 1, events, asked)
             row_seats = None if seats is None else seats(loaded.record)
-            state = match.fold(loaded.game, events, loaded.state)
             try:
                 appending = time.perf_counter()
                 result = self.store.append(match_id, version, new, seat=seat, command=asked, command_id=command_id,
@@ -555,15 +574,68 @@ class MatchService:
             if result.duplicate:
                 metrics.REPLAYS.inc()
                 return Played(result=result, after=self.load(match_id))
-            metrics.EVENTS_APPENDED.labels(loaded.game.slug).inc(len(result.events))
-            after = self._advance(loaded, state, result, row_seats)
-            self._moved(match_id)
+            after = self._recorded(loaded, state, result, row_seats)
             if state.ended is not None and loaded.state.ended is None:
                 self._ended(match_id)
             if snapshots.crossed(version, after.record.version):
                 self._save_snapshot(after)
             return Played(result=result, after=after)
         raise VersionMismatch(loaded.state.version, self.load(match_id).state.version)
+
+    async def play_async(self, match_id: str, seat: int | None, command: Command, *, expected_version: int | None,
+                         command_id: str | None) -> Played:
+        """`play` for a caller on an event loop. The common move (its match cached here and current, the command
+        legal, and no end, snapshot, bot or deal to follow) is decided here and appended on the store's async path,
+        so the loop is never held while the store works. Anything else is `play` on a worker thread, under the same
+        command id: an attempt here stored nothing, or stored this very command, so the thread has nothing to undo.
+        """
+        command_id = command_id or f"auto-{uuid.uuid4()}"
+
+        def on_thread() -> Awaitable[Played]:
+            return asyncio.to_thread(self.play, match_id, seat, command, expected_version=expected_version,
+                                     command_id=command_id)
+
+        started = time.perf_counter()
+        loaded = self.cache.get(match_id)
+        if loaded is None or loaded.state.dealing or expected_version not in (None, loaded.state.version):
+            return await on_thread()
+        version, asked = loaded.state.version, canonical(to_builtins(command))
+        try:
+            new, state = self._decided(loaded, seat, command, asked)
+        except Refusal:  # refused only on the state as stored now
+            return await on_thread()
+        if (state.ended is not None or snapshots.crossed(version, version + len(new))
+                or any(bots.bot_name(state.players[s]) for s in match.to_move(loaded.game, state))):
+            return await on_thread()
+        try:
+            result = await self.store.append_async(match_id, version, new, seat=seat, command=asked,
+                                                   command_id=command_id, head_hash=loaded.record.head_hash,
+                                                   due_in_s=due_in(loaded.game, state, version))
+        except ConflictError:
+            metrics.VERSION_CONFLICTS.inc()
+            return await on_thread()
+        if result.duplicate:
+            return await on_thread()
+        after = self._recorded(loaded, state, result, None)
+        metrics.MOVE_SECONDS.labels(loaded.game.slug).observe(time.perf_counter() - started)
+        return Played(result=result, after=after)
+
+    def _decided(self, loaded: LoadedMatch, seat: int | None, command: Command,
+                 asked: dict[str, Any]) -> tuple[list[NewEvent], MatchState]:
+        """The events `command` makes on `loaded`, sealed for the store, and the state they fold to (Refusal)."""
+        version = loaded.state.version
+        events = match.decide(loaded.game, loaded.state, seat, command,
+                              Rng.derive(draw_seed(loaded.record, loaded.state), version))
+        new = sealed(loaded.game, loaded.record.seed, loaded.record.scheme, version + 1, events, asked)
+        return new, match.fold(loaded.game, events, loaded.state)
+
+    def _recorded(self, loaded: LoadedMatch, state: MatchState, result: AppendResult,
+                  seats: tuple[SeatRecord, ...] | None) -> LoadedMatch:
+        """After our own append committed: counted, the cache advanced, and every watcher told."""
+        metrics.EVENTS_APPENDED.labels(loaded.game.slug).inc(len(result.events))
+        after = self._advance(loaded, state, result, seats)
+        self._moved(loaded.record.id)
+        return after
 
     def _original(self, match_id: str, seat: int | None, asked: dict[str, Any], command_id: str,
                   error: Exception) -> Played:

@@ -240,12 +240,34 @@ class EventStore(Protocol):
         """
         ...
 
+    async def append_async(
+        self,
+        match_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        seat: int | None,
+        command: dict[str, Any] | None,
+        command_id: str | None,
+        head_hash: str | None = None,
+        seats: Sequence[SeatRecord] | None = None,
+        due_in_s: float | None = None,
+    ) -> AppendResult:
+        """`append` for a caller on an event loop: the same answers and errors, and the loop is not held while the
+        store works (PostgreSQL: an async connection; SQLite: a worker thread)."""
+        ...
+
     def read_match(self, match_id: str, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]:
         """Events of one match with from_version <= version <= to_version, in version order."""
         ...
 
     def match_with_events(self, match_id: str, after_version: int = 0) -> tuple[MatchRecord, list[StoredEvent]]:
         """The match row and its events after `after_version` up to the row's version, in one round trip."""
+        ...
+
+    async def match_with_events_async(self, match_id: str,
+                                      after_version: int = 0) -> tuple[MatchRecord, list[StoredEvent]]:
+        """`match_with_events` for a caller on an event loop (the loop is not held while the store reads)."""
         ...
 
     def match_with_snapshot(self, match_id: str,

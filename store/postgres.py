@@ -18,20 +18,23 @@ lock): the store announces committed appends from a thread of its own (store/ann
 
 from __future__ import annotations
 
+import asyncio
+import functools
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 
 import msgspec
 import psycopg
 from psycopg import errors
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb, set_json_dumps, set_json_loads
 from psycopg_pool import ConnectionPool
 
 from store import migrations
 from store.announce import Announcer
+from store.async_connections import AsyncConnections
 from store.base import (
     AppendResult,
     ConflictError,
@@ -90,17 +93,29 @@ DIALECT = Dialect(
     seats_player="seats @> %s",  # served by the GIN (jsonb_path_ops) index
     player=lambda player: Jsonb([{"player": player}]),
 )
-_INSERT_COLUMNS = (
-    "match_id, version, type, payload, public_payload, seat, command, command_id, commitment, recorded_at, "
-    "prev_hash, hash"
+# Events go in as one JSON array of rows, whatever their number (`jsonb_to_recordset`): one statement text for
+# appends of any size (psycopg converts it once and PostgreSQL prepares it once), and the rows become one parameter
+# in one msgspec call, not twelve parameters an event (psycopg adapts those one by one in Python).
+_INSERT_EVENTS = (
+    "INSERT INTO events (match_id, recorded_at, version, type, payload, public_payload, seat, command, command_id, "
+    "commitment, prev_hash, hash) "
+    "SELECT %s, %s::timestamptz, new.* FROM jsonb_to_recordset(%s::jsonb) AS new(version int, type text, "
+    "payload jsonb, public_payload jsonb, seat int, command jsonb, command_id text, commitment text, prev_hash text, "
+    "hash text)"
 )
-_INSERT_ROW = "(%s, %s::int, %s, %s::jsonb, %s::jsonb, %s::int, %s::jsonb, %s, %s, %s::timestamptz, %s, %s)"
 
 
-def _configure(conn: psycopg.Connection[Any]) -> None:
+def _configure(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> None:
     # msgspec is ~2x faster than the json module both ways; jsonb comes back as plain dicts.
     set_json_dumps(msgspec.json.encode, conn)
     set_json_loads(msgspec.json.decode, conn)
+
+
+def read_only(conninfo: str) -> str:
+    """`conninfo` with every transaction read-only (added to the options it may already carry)."""
+    params = conninfo_to_dict(conninfo)
+    params["options"] = f"{params.get('options') or ''} -c default_transaction_read_only=on".strip()
+    return make_conninfo("", **params)
 
 
 def _configure_read_only(conn: psycopg.Connection[Any]) -> None:
@@ -109,52 +124,35 @@ def _configure_read_only(conn: psycopg.Connection[Any]) -> None:
     conn.execute("SET default_transaction_read_only = on")
 
 
-@lru_cache(maxsize=64)
-def _insert_sql(rows: int) -> str:
-    """One multi-row INSERT (one statement, one round trip), cached per row count."""
-    return (f"INSERT INTO events ({_INSERT_COLUMNS}) VALUES {', '.join([_INSERT_ROW] * rows)} "
-            "RETURNING version, position")
+_CREATE_SQL = f"{_INSERT_EVENTS} RETURNING version, position"
 
-
-@lru_cache(maxsize=64)
-def _append_sql(rows: int) -> str:
-    """An append as one atomic statement: move the row from the expected version, record the command, insert.
-
-    When the row is not at the expected version, `moved` is empty and nothing is written (no rows come back).
-    A command id already used on the match violates the commands primary key, and the whole statement fails.
-    """
-    return (
-        "WITH moved AS (UPDATE matches SET version = %s, head_hash = %s, updated_at = %s, "
-        "status = coalesce(%s::text, status), "
-        "seats = coalesce(%s::jsonb, seats), "
-        # The sweep's hint: none once ended, else the earlier of the row's and this append's (LEAST skips NULLs).
-        "due_at = CASE WHEN %s THEN NULL ELSE LEAST(due_at, %s::timestamptz) END "
-        "WHERE id = %s AND version = %s AND head_hash = %s "
-        # Never extend a chain cut short: the event at the expected version must be the recorded head.
-        "AND EXISTS (SELECT 1 FROM events WHERE match_id = %s AND version = %s AND hash = %s) "
-        "RETURNING id), "
-        "command AS (INSERT INTO commands (match_id, command_id, first_version, last_version) "
-        "SELECT id, %s, %s, %s FROM moved WHERE %s::text IS NOT NULL), "
-        f"appended AS (INSERT INTO events ({_INSERT_COLUMNS}) "
-        f"SELECT * FROM (VALUES {', '.join([_INSERT_ROW] * rows)}) AS new WHERE EXISTS (SELECT 1 FROM moved) "
-        "RETURNING version, position) "
-        "SELECT version, position FROM appended"
-    )
+_APPEND_SQL = (
+    # An append as one atomic statement: move the row from the expected version, record the command, insert. When
+    # the row is not at the expected version, `moved` is empty and nothing is written (no rows come back). A command
+    # id already used on the match violates the commands primary key, and the whole statement fails.
+    "WITH moved AS (UPDATE matches SET version = %s, head_hash = %s, updated_at = %s, "
+    "status = coalesce(%s::text, status), "
+    "seats = coalesce(%s::jsonb, seats), "
+    # The sweep's hint: none once ended, else the earlier of the row's and this append's (LEAST skips NULLs).
+    "due_at = CASE WHEN %s THEN NULL ELSE LEAST(due_at, %s::timestamptz) END "
+    "WHERE id = %s AND version = %s AND head_hash = %s "
+    # Never extend a chain cut short: the event at the expected version must be the recorded head.
+    "AND EXISTS (SELECT 1 FROM events WHERE match_id = %s AND version = %s AND hash = %s) "
+    "RETURNING id), "
+    "command AS (INSERT INTO commands (match_id, command_id, first_version, last_version) "
+    "SELECT id, %s, %s, %s FROM moved WHERE %s::text IS NOT NULL), "
+    f"appended AS ({_INSERT_EVENTS} WHERE EXISTS (SELECT 1 FROM moved) RETURNING version, position) "
+    "SELECT version, position FROM appended"
+)
 
 
 def _event_params(built: Sequence[StoredEvent], now: datetime) -> list[Any]:
+    """The parameters of `_INSERT_EVENTS`: the match, the time and the rows (a JSON null is SQL's NULL)."""
     # `now` is the datetime behind every event's recorded_at string (hashed); timestamptz keeps its µs.
-    params: list[Any] = []
-    for e in built:
-        params += [
-            e.match_id, e.version, e.type, Jsonb(e.payload), _jsonb(e.public_payload), e.seat, _jsonb(e.command),
-            e.command_id, e.commitment, now, e.prev_hash, e.hash,
-        ]
-    return params
-
-
-def _jsonb(value: Any) -> Jsonb | None:
-    return None if value is None else Jsonb(value)
+    return [built[0].match_id, now, Jsonb([
+        {"version": e.version, "type": e.type, "payload": e.payload, "public_payload": e.public_payload,
+         "seat": e.seat, "command": e.command, "command_id": e.command_id, "commitment": e.commitment,
+         "prev_hash": e.prev_hash, "hash": e.hash} for e in built])]
 
 
 class PostgresStore(SqlStore):
@@ -182,6 +180,7 @@ class PostgresStore(SqlStore):
         )
         self._announcer = Announcer(lambda: psycopg.connect(conninfo, autocommit=True,
                                                             connect_timeout=max(1, int(timeout_s))), CHANNEL)
+        self._async = AsyncConnections(conninfo, _configure, keep=max_size, timeout_s=timeout_s)
         try:
             self._migrate()
         except BaseException:
@@ -201,6 +200,7 @@ class PostgresStore(SqlStore):
             kwargs={"autocommit": True, "connect_timeout": max(2, int(timeout_s))},
             name="turnstile-replica", open=True)
         store._announcer = Announcer(lambda: None, CHANNEL)  # never used: a replica takes no appends
+        store._async = AsyncConnections(read_only(conninfo), _configure, keep=max_size, timeout_s=timeout_s)
         return store
 
     # ---- plumbing --------------------------------------------------------------------------------
@@ -248,7 +248,7 @@ class PostgresStore(SqlStore):
                              (*self.match_params(match, first_status(checked), len(built), now, built[-1].hash),
                               self.due_param(now, due_in_s, ends_match(checked))))
                 self.link_rematch(conn, match)
-                cur = conn.execute(_insert_sql(len(built)), _event_params(built, now))
+                cur = conn.execute(_CREATE_SQL, _event_params(built, now))
         except errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "matches_pkey":
                 raise MatchExists(match.id) from None
@@ -284,26 +284,72 @@ class PostgresStore(SqlStore):
                 if row[0] != expected_version:
                     return self._not_appended(conn, match_id, expected_version, seat, command, command_id)
                 head_hash = str(row[1])
-            now = utc_now()
-            built = build_events(match_id, expected_version, head_hash, iso(now), checked, seat, command, command_id)
-            last = built[-1]
+            built, params = self._appending(match_id, expected_version, head_hash, checked, seat, command,
+                                            command_id, seats, due_in_s)
             try:
-                cur = conn.execute(_append_sql(len(built)), [
-                    last.version, last.hash, now, status_after(checked),
-                    None if seats is None else self.seats_param(seats), ends_match(checked),
-                    self.due_param(now, due_in_s, ends_match(checked)), match_id, expected_version, head_hash,
-                    match_id, expected_version, head_hash,
-                    command_id, built[0].version, last.version, command_id, *_event_params(built, now)])
-                positions = self._positions(cur)
+                positions = self._positions(conn.execute(_APPEND_SQL, params))
             except errors.UniqueViolation as exc:
                 if exc.diag.constraint_name != "commands_pkey":
                     raise
-                # The command id was recorded meanwhile (a concurrent retry): answer with the original.
-                return self._not_appended(conn, match_id, expected_version, seat, command, command_id)
+                positions = []  # the command id was recorded meanwhile (a concurrent retry): answer with the original
             if not positions:
                 return self._not_appended(conn, match_id, expected_version, seat, command, command_id)
         self._announcer.moved(match_id)  # after the commit: listeners that read now find the events
         return appended(with_positions(built, positions), duplicate=False)
+
+    async def append_async(
+        self,
+        match_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        seat: int | None,
+        command: dict[str, Any] | None,
+        command_id: str | None,
+        head_hash: str | None = None,
+        seats: Sequence[SeatRecord] | None = None,
+        due_in_s: float | None = None,
+    ) -> AppendResult:
+        """`append` on the caller's event loop: the same statement on an async connection. What is not the common
+        case (no head hash, nothing appended) is `append`'s own path, on a worker thread."""
+        if head_hash is None:
+            return await asyncio.to_thread(functools.partial(
+                self.append, match_id, expected_version, events, seat=seat, command=command, command_id=command_id,
+                seats=seats, due_in_s=due_in_s))
+        checked = check_events(events)
+        command = None if command is None else clean_json(command, "command")
+        built, params = self._appending(match_id, expected_version, head_hash, checked, seat, command, command_id,
+                                        seats, due_in_s)
+        try:
+            async with self._async.connection() as conn:
+                cur = await conn.execute(_APPEND_SQL, params)
+                positions = [position for _, position in sorted(await cur.fetchall())]
+        except errors.UniqueViolation as exc:
+            if exc.diag.constraint_name != "commands_pkey":
+                raise
+            positions = []
+        if not positions:
+            return await asyncio.to_thread(self._why_not_appended, match_id, expected_version, seat, command,
+                                           command_id)
+        self._announcer.moved(match_id)
+        return appended(with_positions(built, positions), duplicate=False)
+
+    def _appending(self, match_id: str, expected_version: int, head_hash: str, checked: Sequence[NewEvent],
+                   seat: int | None, command: dict[str, Any] | None, command_id: str | None,
+                   seats: Sequence[SeatRecord] | None, due_in_s: float | None) -> tuple[list[StoredEvent], list[Any]]:
+        """The events an append stores, chained on `head_hash`, and the parameters of `_APPEND_SQL` storing them."""
+        now = utc_now()
+        built = build_events(match_id, expected_version, head_hash, iso(now), checked, seat, command, command_id)
+        last, ends = built[-1], ends_match(checked)
+        return built, [last.version, last.hash, now, status_after(checked),
+                       None if seats is None else self.seats_param(seats), ends, self.due_param(now, due_in_s, ends),
+                       match_id, expected_version, head_hash, match_id, expected_version, head_hash,
+                       command_id, built[0].version, last.version, command_id, *_event_params(built, now)]
+
+    def _why_not_appended(self, match_id: str, expected_version: int, seat: int | None,
+                          command: dict[str, Any] | None, command_id: str | None) -> AppendResult:
+        with self._pool.connection() as conn:
+            return self._not_appended(conn, match_id, expected_version, seat, command, command_id)
 
     def _not_appended(self, conn: psycopg.Connection[Any], match_id: str, expected_version: int, seat: int | None,
                       command: dict[str, Any] | None, command_id: str | None) -> AppendResult:
@@ -321,6 +367,11 @@ class PostgresStore(SqlStore):
         if version == expected_version:  # the version matched, so the head did not: the chain was cut or spliced
             raise RecordCorrupt(match_id, f"the stored events do not end at the head recorded for version {version}")
         raise ConflictError(match_id, expected_version, version)
+
+    def _log_entries(self, conn: Any, after: int, limit: int) -> list[tuple[str, int, str, int]]:
+        return conn.execute(f"SELECT match_id, version, hash, position FROM events WHERE (xid, position) > {_CURSOR} "
+                            f"AND {_HORIZON} ORDER BY xid, position LIMIT %(limit)s",
+                            {"after": after, "limit": limit}).fetchall()  # type: ignore[no-any-return]
 
     def _insert_log(self, conn: Any, leaves: list[tuple[Any, ...]], nodes: list[tuple[Any, ...]]) -> None:
         """The sequencer's rows as two statements of arrays (unnest): one round trip each, whatever the batch."""
@@ -346,6 +397,23 @@ class PostgresStore(SqlStore):
             # for the sync (two round trips instead of one).
             row = row_cursor.fetchone()
             rows = events_cursor.fetchall()
+        if row is None:
+            raise MatchNotFound(match_id)
+        record = self.match_of(row)
+        return record, [self.event_of(r) for r in rows if r[1] <= record.version]
+
+    async def match_with_events_async(self, match_id: str,
+                                      after_version: int = 0) -> tuple[MatchRecord, list[StoredEvent]]:
+        """`match_with_events` on the caller's event loop (an async connection), in one round trip."""
+        async with self._async.connection() as conn:
+            async with conn.pipeline():
+                row_cursor = await conn.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = %s", (match_id,))
+                events_cursor = await conn.execute(
+                    f"SELECT {EVENT_COLUMNS} FROM events WHERE match_id = %s AND version > %s ORDER BY version",
+                    (match_id, after_version),
+                )
+            row = await row_cursor.fetchone()
+            rows = await events_cursor.fetchall()
         if row is None:
             raise MatchNotFound(match_id)
         record = self.match_of(row)
@@ -426,4 +494,5 @@ class PostgresStore(SqlStore):
     def close(self) -> None:
         """Send the moves not yet announced, release connections; the store is unusable afterwards."""
         self._announcer.close()
+        self._async.close()
         self._pool.close()

@@ -7,7 +7,6 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from domain.merkle import Hash, Node, appended_nodes, event_leaf, fold_parts, leaf_hash, perfect_parts
-from store.base import StoredEvent
 from store.dialect import Dialect
 from store.transparency import LogCheckpoint, LogLeaf, Signer
 
@@ -28,8 +27,12 @@ class SqlTransparency:
     def _transaction(self) -> AbstractContextManager[Any]:
         raise NotImplementedError
 
-    def read_all(self, after_position: int = 0, limit: int = 500, *, owner: str | None = None) -> list[StoredEvent]:
-        raise NotImplementedError
+    def _log_entries(self, conn: Any, after: int, limit: int) -> list[tuple[str, int, str, int]]:
+        """(match id, version, chain hash, position) of up to `limit` events of the global log after the one at
+        `after`, in `read_all`'s order and below its horizon: what a leaf needs, not the events' payloads."""
+        rows = conn.execute(self.dialect.sql("SELECT match_id, version, hash, position FROM events WHERE position > ? "
+                                             "ORDER BY position LIMIT ?"), (after, limit)).fetchall()
+        return [(str(m), int(v), str(h), int(p)) for m, v, h, p in rows]
 
     def sequence_log(self, limit: int = 1000, sign: Signer | None = None) -> tuple[int, Hash] | None:
         """Append leaves for up to `limit` events after the last one taken, and maybe a checkpoint; (size, root)."""
@@ -40,19 +43,16 @@ class SqlTransparency:
             if row is None:  # another sequencer holds the row: it takes these events
                 return None
             size, after = int(row[0]), int(row[1])
-            events = self.read_all(after, limit)  # below the horizon, in log order: final
+            entries = self._log_entries(conn, after, limit)  # below the horizon, in log order: final
             edge = _nodes(conn, d, perfect_parts(0, size))
-            made = dict(appended_nodes(size, [leaf_hash(event_leaf(e.match_id, e.version, e.hash)) for e in events],
+            made = dict(appended_nodes(size, [leaf_hash(event_leaf(m, v, h)) for m, v, h, _ in entries],
                                        edge.__getitem__))
-            if events:
-                conn.cursor().executemany(d.sql("INSERT INTO log_leaves (idx, match_id, version, hash, position) "
-                                       "VALUES (?, ?, ?, ?, ?)"),
-                                 [(size + i, e.match_id, e.version, e.hash, e.position) for i, e in enumerate(events)])
-                conn.cursor().executemany(d.sql("INSERT INTO log_nodes (level, idx, hash) VALUES (?, ?, ?)"),
+            if entries:
+                self._insert_log(conn, [(size + i, *entry) for i, entry in enumerate(entries)],
                                  [(level, idx, digest) for (level, idx), digest in made.items()])
-                size += len(events)
+                size += len(entries)
                 conn.execute(d.sql("UPDATE log_state SET size = ?, after_position = ? WHERE id = 1"),
-                             (size, events[-1].position))
+                             (size, entries[-1][3]))
             root = fold_parts([made.get(part) or edge[part] for part in perfect_parts(0, size)])
             if sign is not None and size:
                 latest = _latest(conn, d)
@@ -63,7 +63,8 @@ class SqlTransparency:
         return size, root
 
     def _insert_log(self, conn: Any, leaves: list[tuple[Any, ...]], nodes: list[tuple[Any, ...]]) -> None:
-        """Insert leaf rows (idx, match_id, version, hash, position) and node rows (level, idx, hash)."""
+        """Insert leaf rows (idx, match_id, version, hash, position) and node rows (level, idx, hash); PostgreSQL's
+        store sends each as one statement of arrays."""
         d = self.dialect
         conn.cursor().executemany(d.sql("INSERT INTO log_leaves (idx, match_id, version, hash, position) "
                                         "VALUES (?, ?, ?, ?, ?)"), leaves)

@@ -8,6 +8,8 @@ order and read_all can never pass over a late commit.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import sqlite3
 import threading
 import time
@@ -231,6 +233,20 @@ class SqliteStore(SqlStore):
             if row is None:
                 raise MatchNotFound(match_id)
             return self.match_of(row), self._read_match(self._conn, match_id, after_version + 1, None)
+
+    async def match_with_events_async(self, match_id: str,
+                                      after_version: int = 0) -> tuple[MatchRecord, list[StoredEvent]]:
+        """`match_with_events` on a worker thread (SQLite's driver has no async side)."""
+        return await asyncio.to_thread(self.match_with_events, match_id, after_version)
+
+    async def append_async(self, match_id: str, expected_version: int, events: Sequence[NewEvent], *,
+                           seat: int | None, command: dict[str, Any] | None, command_id: str | None,
+                           head_hash: str | None = None, seats: Sequence[SeatRecord] | None = None,
+                           due_in_s: float | None = None) -> AppendResult:
+        """`append` on a worker thread."""
+        return await asyncio.to_thread(functools.partial(
+            self.append, match_id, expected_version, events, seat=seat, command=command, command_id=command_id,
+            head_hash=head_hash, seats=seats, due_in_s=due_in_s))
 
     def match_with_snapshot(self, match_id: str,
                             fingerprint: str) -> tuple[MatchRecord, Snapshot | None, list[StoredEvent]]:

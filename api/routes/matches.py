@@ -12,7 +12,7 @@ from litestar.params import FromQuery, HeaderParameter, JSONBody, Parameter
 from litestar.utils.sync import sync_to_thread
 
 from api import convert, cursors
-from api.auth import require_app, require_seat, seat_of
+from api.auth import bearer, known_reader, require_app, require_seat, seat_of
 from api.body import MAX_BODY_BYTES
 from api.deps import Live, Service
 from api.problem_codes import RULES, problem_responses
@@ -32,7 +32,7 @@ from api.schemas import (
 from domain import match
 from service.deadlines import deadlines
 from service.games import UnknownEdition
-from service.matches import MatchService, OpenedMatch, server_commitment, status_of
+from service.matches import MatchService, OpenedMatch, Played, server_commitment, status_of
 
 IdempotencyKey = Annotated[str, HeaderParameter(name="Idempotency-Key", required=False, max_length=200,
                                                   description="Retries with the same key return the first answer")]
@@ -99,6 +99,21 @@ def read_detail(request: Request[Any, Any, Any], service: MatchService, match_id
     return body, seat
 
 
+async def read_detail_async(request: Request[Any, Any, Any], service: MatchService, match_id: str,
+                            seat: int | None, legal: bool) -> tuple[MatchDetail, int | None]:
+    """`read_detail` on the event loop when the match is cached here and the caller's token is one of its seats (or
+    there is none): one read on the store's async path; else `read_detail` on a worker thread."""
+    cached = service.cache.get(match_id)
+    if cached is None or service.reads_to_answer(cached) or known_reader(request, cached.record) is None:
+        return await sync_to_thread(read_detail, request, service, match_id, seat, legal)
+    loaded = await service.load_async(match_id)
+    if seat is None and (reader := known_reader(request, loaded.record)) is not None:
+        seat = reader.seat
+    if seat is None and bearer(request) is not None or service.reads_to_answer(loaded):  # the seats changed: a join
+        return await sync_to_thread(read_detail, request, service, match_id, seat, legal)
+    return convert.detail(loaded, seat, False, legal=legal, deadlines={}), seat
+
+
 def expected_from(body: int | None, if_match: str) -> int | None:
     """The expected version from the body or If-Match (which must agree when both are given)."""
     if not if_match:
@@ -107,6 +122,36 @@ def expected_from(body: int | None, if_match: str) -> int | None:
     if body is not None and body != version:
         raise ApiError(422, "expected-version-disagrees", "If-Match and expected_version name different versions")
     return version
+
+
+def play_on_thread(request: Request[Any, Any, Any], service: MatchService, match_id: str, data: MoveRequest,
+                   idempotency_key: str, if_match: str, include: str) -> MoveResult:
+    """A move on a worker thread, start to end: whatever the caller's token, match or answer needs of the store."""
+    loaded = service.cached(match_id)
+    seat = require_seat(request, loaded.record, service.app_name)
+    expected = expected_from(data.expected_version, if_match)
+    command_id = f"key:{seat}:{idempotency_key}" if idempotency_key else None
+    played = service.play(match_id, seat, data.move, expected_version=expected, command_id=command_id)
+    return move_answer(service, played, seat, include)
+
+
+def move_answer(service: MatchService, played: Played, seat: int, include: str) -> MoveResult:
+    """The answer to a move played for `seat`: its events (and those of the bots it put to move) as the seat may
+    see them, who is to move now, and what `include` asks for."""
+    result, after = played.result, played.after
+    game, state = after.game, after.state
+    last = (played.bots or (result,))[-1]  # the bots this move put to move have replied
+    stored = [event for appended in (result, *played.bots) for event in appended.events]
+    events = convert.recorded(game, stored, seat, state.finished, service.first_redacted(after, seat),
+                              names=state.players if "text" in include else None)
+    due = deadlines(service, after, known=stored)
+    return MoveResult(
+        version=last.version, position=last.position, events=events, duplicate=result.duplicate,
+        status=status_of(state), to_move=match.to_move(game, state),  # type: ignore[arg-type]
+        view=msgspec.to_builtins(game.view(state.game_state, seat)) if "view" in include else None,
+        legal=match.legal(game, state, seat) if "legal" in include else None,
+        deadlines=convert.seat_deadlines(due),
+    )
 
 
 class MatchesController(Controller):
@@ -185,14 +230,14 @@ class MatchesController(Controller):
         Long poll: with `wait_for_version=N` the answer waits until the match passes version N (answering as soon as
         it does), or `timeout` seconds; at the timeout it is the match as it is then (200, same version as before:
         compare `version`), so a client that cannot hold a stream asks again."""
-        body, seat = await sync_to_thread(read_detail, request, service, match_id, None, "legal" in include)
+        body, seat = await read_detail_async(request, service, match_id, None, "legal" in include)
         deadline = time.monotonic() + timeout
         while body.version <= wait_for_version and not live.closing:
             left = deadline - time.monotonic()
             if left <= 0:
                 break
             await live.wait(match_id, min(left, REREAD_S))
-            body, seat = await sync_to_thread(read_detail, request, service, match_id, seat, "legal" in include)
+            body, seat = await read_detail_async(request, service, match_id, seat, "legal" in include)
         return Response(body, headers={"ETag": f'"{body.version}"'})
 
     @get("/{match_id:str}/legal-moves", summary="Legal moves of the caller's seat", operation_id="getLegalMoves",
@@ -205,12 +250,12 @@ class MatchesController(Controller):
         moves = match.legal(loaded.game, loaded.state, seat)
         return LegalMoves(version=loaded.state.version, seat=seat, moves=moves)
 
-    @post("/{match_id:str}/moves", summary="Play a move", operation_id="playMove", status_code=201, sync_to_thread=True,
+    @post("/{match_id:str}/moves", summary="Play a move", operation_id="playMove", status_code=201,
           request_max_body_size=MAX_BODY_BYTES,
           security=SEAT_TOKEN, responses=problem_responses(
               *READ_MATCH, "seat-token-required", "version-conflict", "request-too-large", "unsupported-media-type",
               "expected-version-disagrees", "idempotency-key-reused", RULES))
-    def play_move(
+    async def play_move(
         self,
         request: Request[Any, Any, Any],
         match_id: MatchId,
@@ -225,25 +270,18 @@ class MatchesController(Controller):
         The answer says who is to move now, and with `include=view,legal` carries the caller's new view and legal
         moves. Retrying with the same Idempotency-Key returns the first answer, even while the first is in flight.
         """
-        loaded = service.cached(match_id)
-        seat = require_seat(request, loaded.record, service.app_name)
-        expected = expected_from(data.expected_version, if_match)
-        command_id = f"key:{seat}:{idempotency_key}" if idempotency_key else None
-        played = service.play(match_id, seat, data.move, expected_version=expected, command_id=command_id)
-        result, after = played.result, played.after
-        game, state = after.game, after.state
-        last = (played.bots or (result,))[-1]  # the bots this move put to move have replied
-        stored = [event for appended in (result, *played.bots) for event in appended.events]
-        events = convert.recorded(game, stored, seat, state.finished, service.first_redacted(after, seat),
-                                  names=state.players if "text" in include else None)
-        due = deadlines(service, after, known=stored)
-        return MoveResult(
-            version=last.version, position=last.position, events=events, duplicate=result.duplicate,
-            status=status_of(state), to_move=match.to_move(game, state),  # type: ignore[arg-type]
-            view=msgspec.to_builtins(game.view(state.game_state, seat)) if "view" in include else None,
-            legal=match.legal(game, state, seat) if "legal" in include else None,
-            deadlines=convert.seat_deadlines(due),
-        )
+        cached = service.cache.get(match_id)
+        reader = None if cached is None or service.reads_to_answer(cached) else known_reader(request, cached.record)
+        if reader is None or reader.seat is None:  # the store must say who the caller is: all on a worker thread
+            return await sync_to_thread(play_on_thread, request, service, match_id, data, idempotency_key, if_match,
+                                        include)
+        seat = reader.seat
+        played = await service.play_async(match_id, seat, data.move,
+                                          expected_version=expected_from(data.expected_version, if_match),
+                                          command_id=f"key:{seat}:{idempotency_key}" if idempotency_key else None)
+        if service.reads_to_answer(played.after):
+            return await sync_to_thread(move_answer, service, played, seat, include)
+        return move_answer(service, played, seat, include)
 
     @get("/{match_id:str}/events", summary="The event log", operation_id="getEvents", sync_to_thread=True,
          security=OPTIONAL_KEY, responses=problem_responses(*READ_MATCH))

@@ -14,7 +14,7 @@ from service.matches import MatchService
 from service.simulate import play_random_moves
 from store.announce import Announcer, payloads
 from store.factory import open_store
-from store.postgres import CHANNEL, _append_sql
+from store.postgres import _APPEND_SQL, CHANNEL
 
 pytestmark = pytest.mark.postgres
 
@@ -62,7 +62,7 @@ def test_moves_are_announced_after_commit_many_matches_to_a_notify(pg_clean_url:
         assert heard.until(set(matches)) >= set(matches)
         appends = 6 + sum(service.load(m).record.version - 1 for m in matches)
         assert store._announcer.sent < appends, "announcements gather the moves made meanwhile"
-        assert "pg_notify" not in _append_sql(1), "the append's own transaction notifies nobody"
+        assert "pg_notify" not in _APPEND_SQL, "the append's own transaction notifies nobody"
     finally:
         heard.conn.close()
         store.close()

@@ -535,12 +535,17 @@ def test_a_late_commit_is_read_once_and_in_order(harness: Harness) -> None:
         # Both are invisible while the older transaction runs: a reader cannot pass over the late one.
         assert [e.position for e in full_log(store)] == before
         assert store.head_position() == before[-1]
+        # Nor can the transparency log's sequencer: it gives leaves in the same order, below the same horizon.
+        assert store.sequence_log()[0] == len(before) and store.sequence_log()[0] == len(before)
         slow.commit()
+    assert store.sequence_log()[0] == len(before) + 2
     log = full_log(store)
     assert [e.position for e in log][:len(before)] == before
     tail = [(e.match_id, e.type) for e in log[len(before):]]
     assert sorted(tail) == sorted([(a, "late"), (b, "line.run")]) and len(tail) == 2
     assert store.read_all(before[-1]) == log[len(before):]
+    leaves = [store.log_leaf(e.match_id, e.version) for e in log]
+    assert [leaf.index if leaf else None for leaf in leaves] == list(range(len(log)))  # leaf i is the log's event i
 
 
 def test_a_long_transaction_in_another_database_does_not_hold_readers_back(harness: Harness) -> None:
