@@ -608,9 +608,11 @@ class MatchService:
                 or any(bots.bot_name(state.players[s]) for s in match.to_move(loaded.game, state))):
             return await on_thread()
         try:
+            appending = time.perf_counter()
             result = await self.store.append_async(match_id, version, new, seat=seat, command=asked,
                                                    command_id=command_id, head_hash=loaded.record.head_hash,
                                                    due_in_s=due_in(loaded.game, state, version))
+            metrics.APPEND_SECONDS.observe(time.perf_counter() - appending)
         except ConflictError:
             metrics.VERSION_CONFLICTS.inc()
             return await on_thread()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from functools import partial
 from typing import Any
 
@@ -26,7 +26,8 @@ pytestmark = pytest.mark.postgres
 
 
 class Wire:
-    """The protocol messages of every connection a PostgresStore checks out while `watching`."""
+    """The protocol messages of every connection a PostgresStore checks out (its pool's and its event loop's)
+    while `watching`."""
 
     def __init__(self, store: Any) -> None:
         from psycopg import pq
@@ -48,6 +49,21 @@ class Wire:
                         conn.pgconn.untrace()
 
         store._pool.connection = traced
+        checkout_async = store._async.connection
+
+        @contextlib.asynccontextmanager
+        async def traced_async() -> AsyncIterator[Any]:  # the event loop's connections (moves and reads on it)
+            async with checkout_async() as conn:
+                if self.on:
+                    conn.pgconn.trace(self.log.fileno())
+                    conn.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+                try:
+                    yield conn
+                finally:
+                    if self.on:
+                        conn.pgconn.untrace()
+
+        store._async.connection = traced_async
 
     def close(self) -> None:
         """Drop the trace."""
