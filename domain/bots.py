@@ -60,13 +60,22 @@ def bot_rng(seed: str, version: int) -> Rng:
     return Rng(hashlib.sha256(f"turnstile/bot/v1/{seed}/{version}".encode()).digest())
 
 
-def next_bot_move(game: Game[Any], state: MatchState, seed: str) -> tuple[int, Command] | None:
-    """The move of the first bot seat to move now, or None when no bot is to move."""
+def bot_to_move(game: Game[Any], state: MatchState) -> tuple[int, str] | None:
+    """The first bot seat to move now and its bot's name, or None when no bot is to move."""
     for seat in match.to_move(game, state):
         name = bot_name(state.players[seat])
         if name is not None:
-            return seat, policy(game, name)(state.game_state, seat, bot_rng(seed, state.version))
+            return seat, name
     return None
+
+
+def next_bot_move(game: Game[Any], state: MatchState, seed: str) -> tuple[int, Command] | None:
+    """The move of the first bot seat to move now, or None when no bot is to move."""
+    found = bot_to_move(game, state)
+    if found is None:
+        return None
+    seat, name = found
+    return seat, policy(game, name)(state.game_state, seat, bot_rng(seed, state.version))
 
 
 def chooser(game: Game[Any], name: str, seed: str) -> Chooser:

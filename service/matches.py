@@ -605,7 +605,7 @@ class MatchService:
         except Refusal:  # refused only on the state as stored now
             return await on_thread()
         if (state.ended is not None or snapshots.crossed(version, version + len(new))
-                or any(bots.bot_name(state.players[s]) for s in match.to_move(loaded.game, state))):
+                or bots.bot_to_move(loaded.game, state) is not None):
             return await on_thread()
         try:
             appending = time.perf_counter()

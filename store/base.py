@@ -203,7 +203,8 @@ class IdempotencyMismatch(StoreError):
 
 @runtime_checkable
 class EventStore(Protocol):
-    """An append-only, hash-chained event store of matches; every method is thread-safe and synchronous."""
+    """An append-only, hash-chained event store of matches; every method is thread-safe, and synchronous but for the
+    `_async` twins of the two a move and a read of a cached match need (for callers on an event loop)."""
 
     def create_match(self, match: NewMatch, events: Sequence[NewEvent], *,
                      due_in_s: float | None = None) -> AppendResult:

@@ -105,6 +105,11 @@ _INSERT_EVENTS = (
 )
 
 
+def _positions(rows: list[tuple[int, int]]) -> list[int]:
+    """The positions an append's (version, position) rows gave its events, in version order."""
+    return [position for _, position in sorted(rows)]
+
+
 def _configure(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> None:
     # msgspec is ~2x faster than the json module both ways; jsonb comes back as plain dicts.
     set_json_dumps(msgspec.json.encode, conn)
@@ -112,19 +117,16 @@ def _configure(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> 
 
 
 def read_only(conninfo: str) -> str:
-    """`conninfo` with every transaction read-only (added to the options it may already carry)."""
+    """`conninfo` with every transaction read-only (added to the options it may already carry): a write sent to a
+    replica by mistake fails at once, not on a standby's refusal (or worse, on a writable copy)."""
     params = conninfo_to_dict(conninfo)
     params["options"] = f"{params.get('options') or ''} -c default_transaction_read_only=on".strip()
     return make_conninfo("", **params)
 
 
-def _configure_read_only(conn: psycopg.Connection[Any]) -> None:
-    # A write sent to a replica by mistake fails here, not on a standby's refusal (or worse, a writable copy).
-    _configure(conn)
-    conn.execute("SET default_transaction_read_only = on")
-
-
 _CREATE_SQL = f"{_INSERT_EVENTS} RETURNING version, position"
+_MATCH_ROW = f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = %s"
+_EVENTS_AFTER = f"SELECT {EVENT_COLUMNS} FROM events WHERE match_id = %s AND version > %s ORDER BY version"
 
 _APPEND_SQL = (
     # An append as one atomic statement: move the row from the expected version, record the command, insert. When
@@ -195,7 +197,7 @@ class PostgresStore(SqlStore):
         store = cls.__new__(cls)
         store._conninfo = conninfo
         store._pool = ConnectionPool(
-            conninfo, min_size=1, max_size=max_size, timeout=timeout_s, configure=_configure_read_only,
+            read_only(conninfo), min_size=1, max_size=max_size, timeout=timeout_s, configure=_configure,
             check=ConnectionPool.check_connection,  # a replica restarted meanwhile: a fresh connection, not an error
             kwargs={"autocommit": True, "connect_timeout": max(2, int(timeout_s))},
             name="turnstile-replica", open=True)
@@ -221,9 +223,6 @@ class PostgresStore(SqlStore):
                         "INSERT INTO schema_migrations (number, name) VALUES (%s, %s)", (step.number, step.name)
                     )
 
-    @staticmethod
-    def _positions(cur: psycopg.Cursor[Any]) -> list[int]:
-        return [position for _, position in sorted(cur.fetchall())]
 
     def _reading(self) -> AbstractContextManager[psycopg.Connection[Any]]:
         return self._pool.connection()  # autocommit: reads need no transaction
@@ -254,7 +253,7 @@ class PostgresStore(SqlStore):
                 raise MatchExists(match.id) from None
             raise
         self._announcer.moved(match.id)
-        return appended(with_positions(built, self._positions(cur)), duplicate=False)
+        return appended(with_positions(built, _positions(cur.fetchall())), duplicate=False)
 
     def append(
         self,
@@ -287,7 +286,7 @@ class PostgresStore(SqlStore):
             built, params = self._appending(match_id, expected_version, head_hash, checked, seat, command,
                                             command_id, seats, due_in_s)
             try:
-                positions = self._positions(conn.execute(_APPEND_SQL, params))
+                positions = _positions(conn.execute(_APPEND_SQL, params).fetchall())
             except errors.UniqueViolation as exc:
                 if exc.diag.constraint_name != "commands_pkey":
                     raise
@@ -323,7 +322,7 @@ class PostgresStore(SqlStore):
         try:
             async with self._async.connection() as conn:
                 cur = await conn.execute(_APPEND_SQL, params)
-                positions = [position for _, position in sorted(await cur.fetchall())]
+                positions = _positions(await cur.fetchall())
         except errors.UniqueViolation as exc:
             if exc.diag.constraint_name != "commands_pkey":
                 raise
@@ -388,32 +387,28 @@ class PostgresStore(SqlStore):
         with self._pool.connection() as conn:
             with conn.pipeline():
                 # The row is read first, so the events (a later snapshot) hold at least every version up to its own.
-                row_cursor = conn.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = %s", (match_id,))
-                events_cursor = conn.execute(
-                    f"SELECT {EVENT_COLUMNS} FROM events WHERE match_id = %s AND version > %s ORDER BY version",
-                    (match_id, after_version),
-                )
+                row_cursor = conn.execute(_MATCH_ROW, (match_id,))
+                events_cursor = conn.execute(_EVENTS_AFTER, (match_id, after_version))
             # Fetched once the pipeline has synced: fetching inside it would wait for the results, then again
             # for the sync (two round trips instead of one).
             row = row_cursor.fetchone()
             rows = events_cursor.fetchall()
-        if row is None:
-            raise MatchNotFound(match_id)
-        record = self.match_of(row)
-        return record, [self.event_of(r) for r in rows if r[1] <= record.version]
+        return self._match_and_events(match_id, row, rows)
 
     async def match_with_events_async(self, match_id: str,
                                       after_version: int = 0) -> tuple[MatchRecord, list[StoredEvent]]:
         """`match_with_events` on the caller's event loop (an async connection), in one round trip."""
         async with self._async.connection() as conn:
             async with conn.pipeline():
-                row_cursor = await conn.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = %s", (match_id,))
-                events_cursor = await conn.execute(
-                    f"SELECT {EVENT_COLUMNS} FROM events WHERE match_id = %s AND version > %s ORDER BY version",
-                    (match_id, after_version),
-                )
+                row_cursor = await conn.execute(_MATCH_ROW, (match_id,))
+                events_cursor = await conn.execute(_EVENTS_AFTER, (match_id, after_version))
             row = await row_cursor.fetchone()
             rows = await events_cursor.fetchall()
+        return self._match_and_events(match_id, row, rows)
+
+    def _match_and_events(self, match_id: str, row: tuple[Any, ...] | None,
+                          rows: list[tuple[Any, ...]]) -> tuple[MatchRecord, list[StoredEvent]]:
+        """The match row and its events up to the row's version (the events were read after the row)."""
         if row is None:
             raise MatchNotFound(match_id)
         record = self.match_of(row)

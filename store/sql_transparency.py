@@ -30,9 +30,8 @@ class SqlTransparency:
     def _log_entries(self, conn: Any, after: int, limit: int) -> list[tuple[str, int, str, int]]:
         """(match id, version, chain hash, position) of up to `limit` events of the global log after the one at
         `after`, in `read_all`'s order and below its horizon: what a leaf needs, not the events' payloads."""
-        rows = conn.execute(self.dialect.sql("SELECT match_id, version, hash, position FROM events WHERE position > ? "
-                                             "ORDER BY position LIMIT ?"), (after, limit)).fetchall()
-        return [(str(m), int(v), str(h), int(p)) for m, v, h, p in rows]
+        return conn.execute(self.dialect.sql("SELECT match_id, version, hash, position FROM events WHERE position > ? "
+                                             "ORDER BY position LIMIT ?"), (after, limit)).fetchall()  # type: ignore[no-any-return]
 
     def sequence_log(self, limit: int = 1000, sign: Signer | None = None) -> tuple[int, Hash] | None:
         """Append leaves for up to `limit` events after the last one taken, and maybe a checkpoint; (size, root)."""

@@ -12,7 +12,7 @@ from litestar.params import FromQuery, HeaderParameter, JSONBody, Parameter
 from litestar.utils.sync import sync_to_thread
 
 from api import convert, cursors
-from api.auth import bearer, known_reader, require_app, require_seat, seat_of
+from api.auth import known_reader, require_app, require_seat, seat_of
 from api.body import MAX_BODY_BYTES
 from api.deps import Live, Service
 from api.problem_codes import RULES, problem_responses
@@ -32,7 +32,7 @@ from api.schemas import (
 from domain import match
 from service.deadlines import deadlines
 from service.games import UnknownEdition
-from service.matches import MatchService, OpenedMatch, Played, server_commitment, status_of
+from service.matches import LoadedMatch, MatchService, OpenedMatch, Played, server_commitment, status_of
 
 IdempotencyKey = Annotated[str, HeaderParameter(name="Idempotency-Key", required=False, max_length=200,
                                                   description="Retries with the same key return the first answer")]
@@ -94,24 +94,28 @@ def read_detail(request: Request[Any, Any, Any], service: MatchService, match_id
     loaded = service.load(match_id)
     if seat is None:
         seat = seat_of(request, loaded.record, service.app_name)
-    body = convert.detail(loaded, seat, service.first_redacted(loaded, seat) is not None, legal=legal,
-                          deadlines=deadlines(service, loaded))
-    return body, seat
+    return detail_of(service, loaded, seat, legal), seat
 
 
 async def read_detail_async(request: Request[Any, Any, Any], service: MatchService, match_id: str,
                             seat: int | None, legal: bool) -> tuple[MatchDetail, int | None]:
-    """`read_detail` on the event loop when the match is cached here and the caller's token is one of its seats (or
-    there is none): one read on the store's async path; else `read_detail` on a worker thread."""
+    """`read_detail` on the event loop when the match is cached here, the caller's token is one of its seats (or
+    there is none) and the answer reads nothing more: one read on the store's async path. Else `read_detail` on a
+    worker thread."""
     cached = service.cache.get(match_id)
-    if cached is None or service.reads_to_answer(cached) or known_reader(request, cached.record) is None:
-        return await sync_to_thread(read_detail, request, service, match_id, seat, legal)
-    loaded = await service.load_async(match_id)
-    if seat is None and (reader := known_reader(request, loaded.record)) is not None:
-        seat = reader.seat
-    if seat is None and bearer(request) is not None or service.reads_to_answer(loaded):  # the seats changed: a join
-        return await sync_to_thread(read_detail, request, service, match_id, seat, legal)
-    return convert.detail(loaded, seat, False, legal=legal, deadlines={}), seat
+    if (cached is not None and not service.reads_to_answer(cached)
+            and known_reader(request, cached.record) is not None):
+        loaded = await service.load_async(match_id)
+        reader = known_reader(request, loaded.record)  # the seats as read now (a join may have changed them)
+        if reader is not None and not service.reads_to_answer(loaded):
+            return detail_of(service, loaded, reader.seat, legal), reader.seat
+    return await sync_to_thread(read_detail, request, service, match_id, seat, legal)
+
+
+def detail_of(service: MatchService, loaded: LoadedMatch, seat: int | None, legal: bool) -> MatchDetail:
+    """The match as `seat` (None: a spectator) may see it."""
+    return convert.detail(loaded, seat, service.first_redacted(loaded, seat) is not None, legal=legal,
+                          deadlines=deadlines(service, loaded))
 
 
 def expected_from(body: int | None, if_match: str) -> int | None:
