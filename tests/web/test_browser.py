@@ -144,7 +144,7 @@ def test_a_move_appears_live_without_reload(site: Site, page: Any) -> None:
     page.goto(f"{site.base}/web/matches/{site.active}")
     page.wait_for_selector("#table svg")
     before = table_version(page)
-    assert page.is_visible("#live")
+    page.wait_for_selector("#live", state="visible")  # shown once the page has loaded and starts following
     headers = {"Authorization": f"Bearer {site.tokens[0]}"}
     detail = httpx.get(f"{site.base}/v1/matches/{site.active}").json()
     seat = detail["to_move"][0]

@@ -134,7 +134,7 @@ def test_an_open_match_page_follows_joins_live(site: Site, page: Any) -> None:
     errors = console_errors(page)
     page.goto(f"{site.base}/web/matches/{site.lobby}")
     page.wait_for_selector("#players li[data-seat='1']")
-    assert page.is_visible("#live")
+    page.wait_for_selector("#live", state="visible")  # shown once the page has loaded and starts following
     assert page.text_content("#players li[data-seat='1'] .name") == "open"
     joined = httpx.post(f"{site.base}/v1/matches/{site.lobby}/join", json={"code": site.join_code, "player": "joan"})
     assert joined.status_code == 201, joined.text
