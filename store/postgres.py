@@ -104,6 +104,16 @@ _INSERT_EVENTS = (
     "hash text)"
 )
 
+# The sequencer's leaves and nodes, each batch one JSON array of rows (a node's hash in hex).
+_INSERT_LEAVES = (
+    "INSERT INTO log_leaves (idx, match_id, version, hash, position) SELECT (r->>0)::bigint, r->>1, (r->>2)::int, "
+    "r->>3, (r->>4)::bigint FROM jsonb_array_elements(%s::jsonb) AS r"
+)
+_INSERT_NODES = (
+    "INSERT INTO log_nodes (level, idx, hash) SELECT (r->>0)::int, (r->>1)::bigint, decode(r->>2, 'hex') "
+    "FROM jsonb_array_elements(%s::jsonb) AS r"
+)
+
 
 def _positions(rows: list[tuple[int, int]]) -> list[int]:
     """The positions an append's (version, position) rows gave its events, in version order."""
@@ -127,6 +137,13 @@ def read_only(conninfo: str) -> str:
 _CREATE_SQL = f"{_INSERT_EVENTS} RETURNING version, position"
 _MATCH_ROW = f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = %s"
 _EVENTS_AFTER = f"SELECT {EVENT_COLUMNS} FROM events WHERE match_id = %s AND version > %s ORDER BY version"
+# The two above as one statement (one snapshot, no pipeline): the match's columns on every row, then an event's, or
+# NULLs when no event follows `after_version` (a cached match that is current gets one row and no event).
+_MATCH_WITH_EVENTS_AFTER = (
+    f"SELECT m.*, e.* FROM (SELECT {MATCH_COLUMNS} FROM matches WHERE id = %s) AS m LEFT JOIN LATERAL "
+    f"(SELECT {EVENT_COLUMNS} FROM events WHERE match_id = m.id AND version > %s AND version <= m.version) AS e "
+    "ON true ORDER BY e.version"
+)
 
 _APPEND_SQL = (
     # An append as one atomic statement: move the row from the expected version, record the command, insert. When
@@ -373,12 +390,10 @@ class PostgresStore(SqlStore):
                             {"after": after, "limit": limit}).fetchall()  # type: ignore[no-any-return]
 
     def _insert_log(self, conn: Any, leaves: list[tuple[Any, ...]], nodes: list[tuple[Any, ...]]) -> None:
-        """The sequencer's rows as two statements of arrays (unnest): one round trip each, whatever the batch."""
-        conn.execute("INSERT INTO log_leaves (idx, match_id, version, hash, position) SELECT * FROM "
-                     "unnest(%s::bigint[], %s::text[], %s::int[], %s::text[], %s::bigint[])",
-                     [list(column) for column in zip(*leaves, strict=True)])
-        conn.execute("INSERT INTO log_nodes (level, idx, hash) SELECT * FROM unnest(%s::int[], %s::bigint[], "
-                     "%s::bytea[])", [list(column) for column in zip(*nodes, strict=True)])
+        """The sequencer's rows as two statements of one JSON parameter each, whatever the batch (psycopg dumps
+        arrays element by element in Python; one JSON document is one msgspec call)."""
+        conn.execute(_INSERT_LEAVES, [Jsonb(leaves)])
+        conn.execute(_INSERT_NODES, [Jsonb([(level, idx, digest.hex()) for level, idx, digest in nodes])])
 
     # ---- reads -----------------------------------------------------------------------------------
 
@@ -397,14 +412,14 @@ class PostgresStore(SqlStore):
 
     async def match_with_events_async(self, match_id: str,
                                       after_version: int = 0) -> tuple[MatchRecord, list[StoredEvent]]:
-        """`match_with_events` on the caller's event loop (an async connection), in one round trip."""
+        """`match_with_events` on the caller's event loop (an async connection), in one statement: no pipeline to
+        enter and leave, which costs this path (usually no event to read) more than the query."""
         async with self._async.connection() as conn:
-            async with conn.pipeline():
-                row_cursor = await conn.execute(_MATCH_ROW, (match_id,))
-                events_cursor = await conn.execute(_EVENTS_AFTER, (match_id, after_version))
-            row = await row_cursor.fetchone()
-            rows = await events_cursor.fetchall()
-        return self._match_and_events(match_id, row, rows)
+            rows = await (await conn.execute(_MATCH_WITH_EVENTS_AFTER, (match_id, after_version))).fetchall()
+        if not rows:
+            raise MatchNotFound(match_id)
+        split = MATCH_COLUMN_COUNT
+        return self.match_of(rows[0][:split]), [self.event_of(r[split:]) for r in rows if r[split] is not None]
 
     def _match_and_events(self, match_id: str, row: tuple[Any, ...] | None,
                           rows: list[tuple[Any, ...]]) -> tuple[MatchRecord, list[StoredEvent]]:

@@ -63,7 +63,7 @@ class SqlTransparency:
 
     def _insert_log(self, conn: Any, leaves: list[tuple[Any, ...]], nodes: list[tuple[Any, ...]]) -> None:
         """Insert leaf rows (idx, match_id, version, hash, position) and node rows (level, idx, hash); PostgreSQL's
-        store sends each as one statement of arrays."""
+        store sends each as one statement of one JSON parameter."""
         d = self.dialect
         conn.cursor().executemany(d.sql("INSERT INTO log_leaves (idx, match_id, version, hash, position) "
                                         "VALUES (?, ?, ?, ?, ?)"), leaves)

@@ -169,6 +169,8 @@ def test_the_api_holds_up_when_its_links_are_followed(served: Served, api_schema
             secret = random.Random(case.id).choice(tokens) if tokens else served.key
             return {"headers": {"Authorization": f"Bearer {secret}"}}
 
-    Workflow.run(settings=settings(max_examples=15, stateful_step_count=6, deadline=None,
+    # Derandomized: with a fresh seed a run now and then chose no creation in its 15 examples (seen in CI under
+    # xdist), and the run then proves nothing; the fixed sequence creates matches and follows their links.
+    Workflow.run(settings=settings(max_examples=15, stateful_step_count=6, deadline=None, derandomize=True,
                                    suppress_health_check=list(HealthCheck)))
     assert seats, "the run created matches and followed them"
