@@ -62,12 +62,24 @@ def observed(app: ASGIApp) -> ASGIApp:
     return handle
 
 
+# The metrics' children by label values, looked up once: `labels()` validates and locks on every call. Bounded as
+# the labels are (route templates, methods, statuses).
+_COUNTED: dict[tuple[str, str, int], Any] = {}
+_TIMED: dict[str, Any] = {}
+
+
 def done(scope: Scope, status: int, seconds: float, rid: str) -> None:
     """Count and log one answered request."""
-    method = scope.get("method", "")
-    route = scope.get("path_template") or "unmatched"
-    REQUESTS.labels(method, route, str(status)).inc()
-    REQUEST_SECONDS.labels(route).observe(seconds)
+    method = str(scope.get("method", ""))
+    route = str(scope.get("path_template") or "unmatched")
+    counted = _COUNTED.get((method, route, status))
+    if counted is None:
+        counted = _COUNTED[(method, route, status)] = REQUESTS.labels(method, route, str(status))
+    counted.inc()
+    timed = _TIMED.get(route)
+    if timed is None:
+        timed = _TIMED[route] = REQUEST_SECONDS.labels(route)
+    timed.observe(seconds)
     if not log.isEnabledFor(logging.INFO):
         return
     params = scope.get("path_params") or {}
