@@ -57,6 +57,9 @@ class Settings:
     sweep_seconds: float = 5.0
     # `/readyz` waits this long for the store to answer, then says not ready (a hung database never holds a probe).
     ready_timeout_s: float = 2.0
+    # PostgreSQL: the API's statements are cancelled past this (a lock held elsewhere, a hung query), and the request
+    # answered 503 `store-unavailable` with nothing written; 0: no limit. Workers and the command line have none.
+    statement_timeout_s: float = 15.0
     # `turnstile serve`: API processes; 0 chooses by store (1 on SQLite, one per CPU on PostgreSQL).
     workers: int = 0
     # Folded matches each API process keeps (≈ 15 KiB each): a match not kept is read and folded whole on its next
@@ -124,7 +127,7 @@ class Settings:
                 raise SettingsError(f"{PREFIX}{name.upper()} must be positive, not {getattr(self, name)!r}")
         for name in ("notify_breaker_cool_down_s", "projection_delay_s", "workers", "inprocess_projection_interval_s",
                      "rate_app_per_s", "rate_seat_per_s", "rate_address_per_s", "webhook_max_attempts",
-                     "replica_cool_down_s", "replica_wait_s", "webhook_fold_interval_s"):
+                     "replica_cool_down_s", "replica_wait_s", "webhook_fold_interval_s", "statement_timeout_s"):
             if getattr(self, name) < 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} may not be negative")
         for proxy in self.proxies():

@@ -33,7 +33,7 @@ from store.replica import ReplicaReads
 def create(settings: Settings | None = None) -> Litestar:
     """The app on the store and notifier the settings name (`Settings.from_env()` by default)."""
     settings = settings or Settings.from_env()
-    store = open_store(settings.database_url)
+    store = open_store(settings.database_url, statement_timeout_s=settings.statement_timeout_s)
     try:
         log = open_log(store, settings.log_key, settings.database_url)
         notifier = notifier_for(settings, store)

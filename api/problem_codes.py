@@ -95,14 +95,18 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
                              "was done; `Retry-After` says when to try again"),
     "record-corrupt": ((500,), "this match's stored record is damaged; it is neither served nor extended"),
     "internal-error": ((500,), "a bug: it has been logged; nothing about it is in the answer"),
+    "store-unavailable": ((503,), "the event store did not answer in time (down, unreachable, or a statement past "
+                                  "`TURNSTILE_STATEMENT_TIMEOUT_S`); nothing was written; `Retry-After` says when to "
+                                  "try again (a move: with the same Idempotency-Key)"),
     "http-error": ((400, 404, 405), "any other error of the HTTP layer, with its own status"),
 }
 
 TITLES = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
           409: "Conflict", 412: "Precondition Failed", 413: "Content Too Large", 415: "Unsupported Media Type",
-          422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error"}
-# Every operation may meet these: a malformed request, a caller past its rate, a damaged store, or a bug.
-ALWAYS = ("invalid-request", "rate-limited", "internal-error")
+          422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error",
+          503: "Service Unavailable"}
+# Every operation may meet these: a malformed request, a caller past its rate, a bug, or a store not answering.
+ALWAYS = ("invalid-request", "rate-limited", "internal-error", "store-unavailable")
 
 
 class FieldError(msgspec.Struct, frozen=True):

@@ -24,6 +24,7 @@ from service.statistics import NotYet, UnknownPlayer
 from service.tournaments import NotYourTournament, WrongPlaceCode
 from service.webhooks import BadWebhookUrl, TooManyWebhooks, UnknownWebhook
 from store.base import IdempotencyMismatch, MatchNotFound, RecordCorrupt, RematchExists
+from store.factory import unavailable_errors
 from store.tournaments import TournamentNotFound
 
 log = logging.getLogger("turnstile.api")
@@ -208,6 +209,19 @@ def on_wrong_place_code(_: Request[Any, Any, Any], exc: WrongPlaceCode) -> Respo
     return problem_response(problem(403, "wrong-place-code", "no open place of this tournament has this join code"))
 
 
+# A store that did not answer is asked again this many seconds later.
+RETRY_STORE_S = 1
+
+
+def on_store_unavailable(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    """The database is down, hung, or past the statement timeout: 503 and when to try again. Not a bug, so no
+    traceback; the driver's words (hosts, ports) stay in the log."""
+    log.warning("store unavailable: %s: %s", type(exc).__name__, str(exc).strip())
+    return problem_response(problem(503, "store-unavailable", "the event store did not answer in time; nothing "
+                                                              "was written: try again"),
+                            headers={"Retry-After": str(RETRY_STORE_S)})
+
+
 def on_unexpected(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     """A bug: logged with its traceback, answered as a problem without internals."""
     log.exception("unhandled error", exc_info=exc)
@@ -243,5 +257,6 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
     ValidationException: on_validation_error,
     NotFoundException: on_not_found,
     HTTPException: on_http_error,
+    **{error: on_store_unavailable for error in unavailable_errors()},
     Exception: on_unexpected,
 }

@@ -126,12 +126,17 @@ def _configure(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> 
     set_json_loads(msgspec.json.decode, conn)
 
 
-def read_only(conninfo: str) -> str:
-    """`conninfo` with every transaction read-only (added to the options it may already carry): a write sent to a
-    replica by mistake fails at once, not on a standby's refusal (or worse, on a writable copy)."""
+def with_setting(conninfo: str, name: str, value: str) -> str:
+    """`conninfo` with a server setting for every session (added to the options it may already carry)."""
     params = conninfo_to_dict(conninfo)
-    params["options"] = f"{params.get('options') or ''} -c default_transaction_read_only=on".strip()
+    params["options"] = f"{params.get('options') or ''} -c {name}={value}".strip()
     return make_conninfo("", **params)
+
+
+def read_only(conninfo: str) -> str:
+    """`conninfo` with every transaction read-only: a write sent to a replica by mistake fails at once, not on a
+    standby's refusal (or worse, on a writable copy)."""
+    return with_setting(conninfo, "default_transaction_read_only", "on")
 
 
 _CREATE_SQL = f"{_INSERT_EVENTS} RETURNING version, position"
@@ -181,7 +186,12 @@ class PostgresStore(SqlStore):
     schema_folder = "postgres"
     log_lock = " FOR UPDATE SKIP LOCKED"  # one sequencer at a time across every process; the others pass
 
-    def __init__(self, conninfo: str, *, min_size: int = 1, max_size: int = 10, timeout_s: float = 15.0) -> None:
+    def __init__(self, conninfo: str, *, min_size: int = 1, max_size: int = 10, timeout_s: float = 15.0,
+                 statement_timeout_s: float = 0.0) -> None:
+        """`statement_timeout_s` > 0: every statement (but the migrations') is cancelled past it, raising
+        `psycopg.errors.QueryCanceled`; the transaction it was part of writes nothing."""
+        if statement_timeout_s > 0:
+            conninfo = with_setting(conninfo, "statement_timeout", f"{max(1, round(statement_timeout_s * 1000))}ms")
         self._conninfo = conninfo
         try:  # one plain connection first: a wrong URL or missing database is said at once, not after the timeout
             psycopg.connect(conninfo, connect_timeout=max(1, int(timeout_s))).close()
@@ -226,6 +236,7 @@ class PostgresStore(SqlStore):
 
     def _migrate(self) -> None:
         with self._pool.connection() as conn, conn.transaction():
+            conn.execute("SET LOCAL statement_timeout = 0")  # a migration of a large table takes what it takes
             # Two processes opening at once: the second waits here, then finds nothing left to do.
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATE_LOCK,))
             conn.execute(

@@ -1,0 +1,119 @@
+"""A database that does not answer is a prompt 503 `store-unavailable` with `Retry-After`, never a request left
+hanging or a 500: a statement past `statement_timeout_s` (here: waiting on a lock another session holds) is
+cancelled and writes nothing, so the same move sent again with its Idempotency-Key lands once; a database that goes
+away is answered the same way. Both paths of a move and a read are attacked: the event loop's (a match this process
+has cached) and the worker thread's (a process that never saw the match)."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import psycopg
+import pytest
+from litestar.testing import TestClient
+
+from api.app import create_app
+from service.tokens import new_secret, secret_hash
+from store.postgres import PostgresStore
+from tests.ops.replica_copy import Proxy
+
+pytestmark = pytest.mark.postgres
+TIMEOUT_S = 1.0
+
+
+@contextlib.contextmanager
+def apps(url: str) -> Iterator[tuple[TestClient, TestClient, dict[str, Any]]]:
+    """Two API processes' worth of app (each its own match cache) over one store whose statements time out after
+    TIMEOUT_S; a touched-on match created through the first, with its seat tokens."""
+    store = PostgresStore(url, timeout_s=2, statement_timeout_s=TIMEOUT_S)
+    key = new_secret("app")
+    store.create_app_key("tests", secret_hash(key))
+    try:
+        with TestClient(create_app(store)) as first, TestClient(create_app(store)) as second:
+            created = first.post("/v1/matches", headers={"Authorization": f"Bearer {key}"},
+                                 json={"game": "touched-on", "seats": [{"player": "a"}, {"player": "b"}]})
+            assert created.status_code == 201, created.text
+            yield first, second, created.json()
+    finally:
+        store.close()
+
+
+@contextlib.contextmanager
+def locked(url: str, sql: str, *params: Any) -> Iterator[None]:
+    """Another session holds a lock (taken by `sql`) until the block ends."""
+    with psycopg.connect(url) as conn:
+        conn.execute(sql, params)
+        try:
+            yield
+        finally:
+            conn.rollback()
+
+
+def next_move(client: TestClient, match: dict[str, Any]) -> tuple[dict[str, str], dict[str, Any]]:
+    """The seat to move's headers and a body playing its first legal move (read through `client`)."""
+    detail = client.get(f"/v1/matches/{match['id']}").json()
+    seat = detail["to_move"][0]
+    headers = {"Authorization": f"Bearer {match['seats'][seat]['token']}"}
+    legal = client.get(f"/v1/matches/{match['id']}?include=legal", headers=headers).json()
+    return headers, {"move": legal["legal"][0], "expected_version": legal["version"]}
+
+
+def unavailable(answer: Any, began: float) -> None:
+    """A 503 `store-unavailable` with Retry-After, within a few seconds of the request."""
+    assert answer.status_code == 503, answer.text
+    assert answer.json()["code"] == "store-unavailable" and answer.headers["retry-after"] == "1"
+    assert answer.headers["content-type"].startswith("application/problem+json")
+    assert time.monotonic() - began < TIMEOUT_S + 4
+
+
+@pytest.mark.parametrize("path", ["loop", "thread"])
+def test_a_move_that_waits_on_a_held_lock_is_503_writes_nothing_and_lands_once_when_sent_again(
+        pg_clean_url: str, path: str) -> None:
+    with apps(pg_clean_url) as (first, second, match):
+        headers, body = next_move(first, match)  # the first app now has the match cached: its moves run on the loop
+        mover = first if path == "loop" else second  # the second has never seen it: the worker thread's path
+        headers = {**headers, "Idempotency-Key": "move-1"}
+        url = f"/v1/matches/{match['id']}/moves"
+        with locked(pg_clean_url, "SELECT 1 FROM matches WHERE id = %s FOR UPDATE", match["id"]):
+            began = time.monotonic()
+            unavailable(mover.post(url, headers=headers, json=body), began)
+        assert first.get(f"/v1/matches/{match['id']}").json()["version"] == body["expected_version"]
+        landed = mover.post(url, headers=headers, json=body)
+        assert landed.status_code == 201, landed.text
+        again = mover.post(url, headers=headers, json=body)
+        assert again.json()["duplicate"] is True and again.json()["version"] == landed.json()["version"]
+        events = first.get(f"/v1/matches/{match['id']}/events", headers=headers).json()
+        assert [e["version"] for e in events["items"]] == list(range(1, landed.json()["version"] + 1))
+        assert landed.json()["version"] > body["expected_version"]
+
+
+@pytest.mark.parametrize("path", ["loop", "thread"])
+def test_a_read_of_a_locked_table_is_503_within_the_timeout_and_answers_again_after(pg_clean_url: str,
+                                                                                     path: str) -> None:
+    with apps(pg_clean_url) as (first, second, match):
+        headers, _ = next_move(first, match)
+        reader = first if path == "loop" else second
+        with locked(pg_clean_url, "LOCK TABLE matches IN ACCESS EXCLUSIVE MODE"):
+            began = time.monotonic()
+            unavailable(reader.get(f"/v1/matches/{match['id']}?include=legal", headers=headers), began)
+        assert reader.get(f"/v1/matches/{match['id']}?include=legal", headers=headers).status_code == 200
+
+
+def test_a_database_that_goes_away_is_503_not_500(pg_clean_url: str) -> None:
+    port = urlsplit(pg_clean_url).port or 5432
+    proxy = Proxy(port=port)
+    try:
+        with apps(pg_clean_url.replace(f":{port}/", f":{proxy.port}/", 1)) as (first, second, match):
+            headers, body = next_move(first, match)
+            proxy.down()
+            for client in (first, second, first):
+                began = time.monotonic()
+                unavailable(client.post(f"/v1/matches/{match['id']}/moves", headers=headers, json=body), began)
+                began = time.monotonic()
+                unavailable(client.get(f"/v1/matches/{match['id']}", headers=headers), began)
+    finally:
+        proxy.up()
