@@ -16,18 +16,25 @@ BATCH = 500
 
 
 class StagedDocs:
-    """Documents read through a batch, written in memory until the batch commits."""
+    """Documents read through a batch, written in memory until the batch commits.
+
+    A committed document is read from the store once a batch: the batch holds its projection's checkpoint, so no one
+    else writes its documents meanwhile (a projection reads its match's document at every event of that match)."""
 
     def __init__(self, batch: ReadModelBatch) -> None:
         self.batch = batch
         self.changes: dict[tuple[str, str], DocChange] = {}
+        self.committed: dict[tuple[str, str], dict[str, Any] | None] = {}
 
     def get(self, kind: str, key: str) -> dict[str, Any] | None:
-        """The staged document, else the committed one."""
+        """The staged document, else the committed one (a copy: projections may change what they get in place)."""
         staged = self.changes.get((kind, key))
         if staged is not None:
             return staged.doc
-        return self.batch.get(kind, key)
+        if (kind, key) not in self.committed:
+            self.committed[(kind, key)] = self.batch.get(kind, key)
+        doc = self.committed[(kind, key)]
+        return None if doc is None else dict(doc)
 
     def put(self, kind: str, key: str, doc: dict[str, Any], *, group: str = "", rank: float = 0.0) -> None:
         """Stage a write."""

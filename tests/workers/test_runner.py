@@ -6,7 +6,7 @@ import threading
 from typing import Any
 
 from projections.catalog import PROJECTIONS
-from service.runner import LogPages, catch_up, rebuild, rebuild_all, run_batch
+from service.runner import LogPages, StagedDocs, catch_up, rebuild, rebuild_all, run_batch
 from store.base import NewEvent
 from tests.workers.helpers import assert_tables_equal_a_fresh_fold, play_matches
 
@@ -124,3 +124,26 @@ def test_a_catch_up_that_reaches_the_head_asks_no_projection_again(store: Any) -
     catch_up(store, limit=events)  # a full batch may have more behind it: looked at once more
     assert len(opened) == 2 * len(PROJECTIONS)
     assert_tables_equal_a_fresh_fold(store)
+
+
+def test_a_batch_reads_each_committed_document_once_and_hands_out_copies() -> None:
+    """A projection reads its match's document at every event of that match: the store is asked once a batch. What
+    it gets is its own copy (projections change documents in place before they put them), and what it puts or
+    deletes is what it reads next."""
+    reads: list[tuple[str, str]] = []
+
+    class Batch:
+        def get(self, kind: str, key: str) -> dict[str, Any] | None:
+            reads.append((kind, key))
+            return {"moves": 1} if key == "m1" else None
+
+    docs = StagedDocs(Batch())  # type: ignore[arg-type]
+    first = docs.get("match", "m1")
+    assert first == {"moves": 1}
+    first["moves"] = 99  # changed in place and never put (say the event was refused): the next read is unchanged
+    assert docs.get("match", "m1") == {"moves": 1} and docs.get("match", "m2") is None is docs.get("match", "m2")
+    assert reads == [("match", "m1"), ("match", "m2")]
+    docs.put("match", "m1", {"moves": 2})
+    assert docs.get("match", "m1") == {"moves": 2}
+    docs.delete("match", "m1")
+    assert docs.get("match", "m1") is None and len(reads) == 2
