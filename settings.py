@@ -58,7 +58,8 @@ class Settings:
     # `/readyz` waits this long for the store to answer, then says not ready (a hung database never holds a probe).
     ready_timeout_s: float = 2.0
     # PostgreSQL: the API's statements are cancelled past this (a lock held elsewhere, a hung query), and the request
-    # answered 503 `store-unavailable` with nothing written; 0: no limit. Workers and the command line have none.
+    # answered 503 `store-unavailable` with nothing written; 0: no limit. Background work (projection batches,
+    # migrations), workers and the command line have none.
     statement_timeout_s: float = 15.0
     # `turnstile serve`: API processes; 0 chooses by store (1 on SQLite, one per CPU on PostgreSQL).
     workers: int = 0

@@ -185,6 +185,7 @@ class PostgresStore(SqlStore):
     dialect = DIALECT
     schema_folder = "postgres"
     log_lock = " FOR UPDATE SKIP LOCKED"  # one sequencer at a time across every process; the others pass
+    unbounded = "SET LOCAL statement_timeout = 0"
 
     def __init__(self, conninfo: str, *, min_size: int = 1, max_size: int = 10, timeout_s: float = 15.0,
                  statement_timeout_s: float = 0.0) -> None:
@@ -236,7 +237,7 @@ class PostgresStore(SqlStore):
 
     def _migrate(self) -> None:
         with self._pool.connection() as conn, conn.transaction():
-            conn.execute("SET LOCAL statement_timeout = 0")  # a migration of a large table takes what it takes
+            conn.execute(self.unbounded)  # a migration of a large table takes what it takes
             # Two processes opening at once: the second waits here, then finds nothing left to do.
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATE_LOCK,))
             conn.execute(

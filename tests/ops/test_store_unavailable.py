@@ -117,3 +117,16 @@ def test_a_database_that_goes_away_is_503_not_500(pg_clean_url: str) -> None:
                 unavailable(client.get(f"/v1/matches/{match['id']}", headers=headers), began)
     finally:
         proxy.up()
+
+
+def test_background_work_and_migrations_are_not_held_to_the_statement_timeout(pg_clean_url: str) -> None:
+    """The timeout is the requests': a projection batch (a changed projection version deletes all its documents in
+    one statement) runs without it, and so do the migrations; every other statement has it."""
+    store = PostgresStore(pg_clean_url, statement_timeout_s=TIMEOUT_S)
+    try:
+        with store._pool.connection() as conn:
+            assert conn.execute("SHOW statement_timeout").fetchone() == ("1s",)
+        with store.read_model_batch("match_summaries", 1) as batch:
+            assert batch.conn.execute("SHOW statement_timeout").fetchone() == ("0",)
+    finally:
+        store.close()
