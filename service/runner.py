@@ -27,10 +27,11 @@ class StagedDocs:
         self.committed: dict[tuple[str, str], dict[str, Any] | None] = {}
 
     def get(self, kind: str, key: str) -> dict[str, Any] | None:
-        """The staged document, else the committed one (a copy: projections may change what they get in place)."""
+        """The staged document, else the committed one; a copy of either: projections change what they get in place
+        before they put it, and an event a projection refuses must leave what is staged as it was."""
         staged = self.changes.get((kind, key))
         if staged is not None:
-            return staged.doc
+            return None if staged.doc is None else dict(staged.doc)
         if (kind, key) not in self.committed:
             self.committed[(kind, key)] = self.batch.get(kind, key)
         doc = self.committed[(kind, key)]

@@ -147,3 +147,27 @@ def test_a_batch_reads_each_committed_document_once_and_hands_out_copies() -> No
     assert docs.get("match", "m1") == {"moves": 2}
     docs.delete("match", "m1")
     assert docs.get("match", "m1") is None and len(reads) == 2
+
+
+def test_an_event_a_projection_refuses_leaves_the_documents_as_the_event_before_left_them(store: Any) -> None:
+    """A projection changes a document in place and then refuses the event: the batch commits the document as the
+    previous event left it (the runner's undo restores what was staged, and what was staged is never the object the
+    projection changed), and the checkpoint stops at the previous event."""
+    from projections.log import Projection, ProjectionError
+    from service.runner import fold_batch
+
+    play_matches(store, 1, seed=7)  # more than two events
+    seen: list[int] = []
+
+    def apply(docs: Any, entry: Any) -> None:
+        doc = docs.get("tally", "all") or {"events": 0}
+        doc["events"] += 1  # in place, as game_stats and match_summaries do
+        seen.append(entry.position)
+        if len(seen) == 2:
+            raise ProjectionError("tally", entry, "refused after changing its document")
+        docs.put("tally", "all", doc)
+
+    fold_batch(store, Projection(name="tally", version=1, apply=apply), 100, None)
+    assert [row.doc for row in store.docs("tally", "tally", key="all")] == [{"events": 1}]
+    checkpoint = next(c for c in store.checkpoints() if c.projection == "tally")
+    assert checkpoint.position == seen[0] and checkpoint.error_position == seen[1]
