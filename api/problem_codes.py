@@ -96,8 +96,9 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "record-corrupt": ((500,), "this match's stored record is damaged; it is neither served nor extended"),
     "internal-error": ((500,), "a bug: it has been logged; nothing about it is in the answer"),
     "store-unavailable": ((503,), "the event store did not answer in time (down, unreachable, or a statement past "
-                                  "`TURNSTILE_STATEMENT_TIMEOUT_S`); nothing was written; `Retry-After` says when to "
-                                  "try again (a move: with the same Idempotency-Key)"),
+                                  "`TURNSTILE_STATEMENT_TIMEOUT_S`); `Retry-After` says when to try again; send a "
+                                  "move again with the same Idempotency-Key: it is recorded once, whether or not the "
+                                  "first try reached the store"),
     "http-error": ((400, 404, 405), "any other error of the HTTP layer, with its own status"),
 }
 

@@ -217,8 +217,8 @@ def on_store_unavailable(_: Request[Any, Any, Any], exc: Exception) -> Response[
     """The database is down, hung, or past the statement timeout: 503 and when to try again. Not a bug, so no
     traceback; the driver's words (hosts, ports) stay in the log."""
     log.warning("store unavailable: %s: %s", type(exc).__name__, str(exc).strip())
-    return problem_response(problem(503, "store-unavailable", "the event store did not answer in time; nothing "
-                                                              "was written: try again"),
+    return problem_response(problem(503, "store-unavailable", "the event store did not answer in time: try again "
+                                                              "(a move with the same Idempotency-Key)"),
                             headers={"Retry-After": str(RETRY_STORE_S)})
 
 
