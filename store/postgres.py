@@ -189,8 +189,9 @@ class PostgresStore(SqlStore):
 
     def __init__(self, conninfo: str, *, min_size: int = 1, max_size: int = 10, timeout_s: float = 15.0,
                  statement_timeout_s: float = 0.0) -> None:
-        """`statement_timeout_s` > 0: every statement (but the migrations') is cancelled past it, raising
-        `psycopg.errors.QueryCanceled`; the transaction it was part of writes nothing."""
+        """`statement_timeout_s` > 0: every statement is cancelled past it, raising `psycopg.errors.QueryCanceled`
+        (the transaction it was part of writes nothing), but those of migrations and projection batches
+        (`unbounded`)."""
         if statement_timeout_s > 0:
             conninfo = with_setting(conninfo, "statement_timeout", f"{max(1, round(statement_timeout_s * 1000))}ms")
         self._conninfo = conninfo
