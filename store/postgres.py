@@ -115,6 +115,12 @@ _INSERT_NODES = (
 )
 
 
+def _command_recorded_meanwhile(exc: errors.UniqueViolation) -> bool:
+    """Whether an append failed because its command id was recorded meanwhile (a concurrent retry): it then wrote
+    nothing, and is answered with the original, like any replay."""
+    return exc.diag.constraint_name == "commands_pkey"
+
+
 def _positions(rows: list[tuple[int, int]]) -> list[int]:
     """The positions an append's (version, position) rows gave its events, in version order."""
     return [position for _, position in sorted(rows)]
@@ -318,9 +324,9 @@ class PostgresStore(SqlStore):
             try:
                 positions = _positions(conn.execute(_APPEND_SQL, params).fetchall())
             except errors.UniqueViolation as exc:
-                if exc.diag.constraint_name != "commands_pkey":
+                if not _command_recorded_meanwhile(exc):
                     raise
-                positions = []  # the command id was recorded meanwhile (a concurrent retry): answer with the original
+                positions = []
             if not positions:
                 return self._not_appended(conn, match_id, expected_version, seat, command, command_id)
         self._announcer.moved(match_id)  # after the commit: listeners that read now find the events
@@ -354,7 +360,7 @@ class PostgresStore(SqlStore):
                 cur = await conn.execute(_APPEND_SQL, params)
                 positions = _positions(await cur.fetchall())
         except errors.UniqueViolation as exc:
-            if exc.diag.constraint_name != "commands_pkey":
+            if not _command_recorded_meanwhile(exc):
                 raise
             positions = []
         if not positions:

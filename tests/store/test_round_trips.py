@@ -37,16 +37,21 @@ class Wire:
         checkout = store._pool.connection
 
         @contextlib.contextmanager
-        def traced(*args: Any, **kwargs: Any) -> Iterator[Any]:
-            with checkout(*args, **kwargs) as conn:
+        def tracing(conn: Any) -> Iterator[Any]:
+            """`conn`'s wire traffic into the log while `watching`."""
+            if self.on:
+                conn.pgconn.trace(self.log.fileno())
+                conn.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+            try:
+                yield conn
+            finally:
                 if self.on:
-                    conn.pgconn.trace(self.log.fileno())
-                    conn.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
-                try:
-                    yield conn
-                finally:
-                    if self.on:
-                        conn.pgconn.untrace()
+                    conn.pgconn.untrace()
+
+        @contextlib.contextmanager
+        def traced(*args: Any, **kwargs: Any) -> Iterator[Any]:
+            with checkout(*args, **kwargs) as conn, tracing(conn):
+                yield conn
 
         store._pool.connection = traced
         checkout_async = store._async.connection
@@ -54,14 +59,8 @@ class Wire:
         @contextlib.asynccontextmanager
         async def traced_async() -> AsyncIterator[Any]:  # the event loop's connections (moves and reads on it)
             async with checkout_async() as conn:
-                if self.on:
-                    conn.pgconn.trace(self.log.fileno())
-                    conn.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
-                try:
+                with tracing(conn):
                     yield conn
-                finally:
-                    if self.on:
-                        conn.pgconn.untrace()
 
         store._async.connection = traced_async
 
