@@ -34,6 +34,10 @@ from store.transparency import LogCheckpoint
 
 log = logging.getLogger("turnstile.transparency")
 MIN_INTERVAL_S = 1.0  # the least time between two checkpoints
+# The sequencer's rest after a round: the appends of that time become leaves in one transaction. Checkpoints come at
+# most once a MIN_INTERVAL_S, so a longer rest delays no proof a client can check; a shorter one cost a busy server
+# 2 % of its CPU in empty or one-leaf transactions (bench/README.md, 2026-11-27).
+GATHER_S = 0.25
 DEFAULT_ORIGIN = "turnstile.local/log"
 BATCH = 2000  # leaves per sequencer transaction
 
@@ -252,9 +256,11 @@ class Sequencer:
     """Runs the log's sequencer on a thread of its own: woken after appends, and every second (so a checkpoint
     follows the last growth, and a sequencer killed elsewhere is taken over)."""
 
-    def __init__(self, transparency: Transparency, interval_s: float = MIN_INTERVAL_S) -> None:
+    def __init__(self, transparency: Transparency, interval_s: float = MIN_INTERVAL_S,
+                 gather_s: float = GATHER_S) -> None:
         self.transparency = transparency
         self.interval_s = interval_s
+        self.gather_s = gather_s
         self.wake = threading.Event()
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, name="turnstile-sequencer", daemon=True)
@@ -274,7 +280,7 @@ class Sequencer:
                 self.transparency.catch_up()
             except Exception:  # logged; the next round tries again from the stored state
                 log.exception("sequencing the transparency log failed")
-            self.stopping.wait(0.05)  # appends meanwhile are sequenced together
+            self.stopping.wait(self.gather_s)  # appends meanwhile are sequenced together
 
     def close(self) -> None:
         """Stop the thread."""
