@@ -17,6 +17,7 @@ import psycopg
 from psycopg.pq import TransactionStatus
 
 from store.base import StoreUnavailable
+from store.deadline import watched
 
 
 def _finish(conn: psycopg.AsyncConnection[Any]) -> None:
@@ -33,18 +34,20 @@ class AsyncConnections:
     """Autocommit connections to `conninfo`, each set up by `configure`, kept per event loop."""
 
     def __init__(self, conninfo: str, configure: Callable[[psycopg.AsyncConnection[Any]], None], *, keep: int = 10,
-                 timeout_s: float = 15.0) -> None:
+                 timeout_s: float = 15.0, deadline_s: float = 0.0) -> None:
         self._conninfo = conninfo
         self._configure = configure
         self._keep = keep
         self._timeout_s = timeout_s
+        self._deadline_s = deadline_s
         self._idle: dict[asyncio.AbstractEventLoop, list[psycopg.AsyncConnection[Any]]] = {}
         self._lock = threading.Lock()
         self._closed = False
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
-        """An idle connection of this loop, or a new one (StoreUnavailable when none can be opened in time)."""
+        """An idle connection of this loop, or a new one (StoreUnavailable when none can be opened in time); cut if
+        still in use `deadline_s` from now (store/deadline.py)."""
         loop = asyncio.get_running_loop()
         with self._lock:
             if self._closed:
@@ -54,7 +57,8 @@ class AsyncConnections:
         if conn is None:
             conn = await self._open()
         try:
-            yield conn
+            with watched(conn, self._deadline_s):
+                yield conn
         finally:
             self._put_back(loop, conn)
 

@@ -61,6 +61,7 @@ from store.base import (
     with_positions,
 )
 from store.chain import GENESIS
+from store.deadline import watched
 from store.dialect import Dialect
 from store.sql import EVENT_COLUMNS, INSERT_MATCH, MATCH_COLUMN_COUNT, MATCH_COLUMNS, SqlStore
 
@@ -69,6 +70,8 @@ from store.sql import EVENT_COLUMNS, INSERT_MATCH, MATCH_COLUMN_COUNT, MATCH_COL
 CHANNEL = "turnstile_moves"
 # An arbitrary constant ("TS" + purpose) naming the advisory lock that serialises migrations.
 MIGRATE_LOCK = 0x5453_0002
+# A request's connection is cut this long after its statement timeout (the server's own cancel comes first).
+DEADLINE_MARGIN_S = 2.0
 
 # Events below this transaction horizon are final: every transaction that could still add one is younger. The
 # horizon is the oldest transaction in progress, unless pg_stat_activity places it in another database (xid8 values
@@ -191,6 +194,7 @@ class PostgresStore(SqlStore):
     dialect = DIALECT
     schema_folder = "postgres"
     log_lock = " FOR UPDATE SKIP LOCKED"  # one sequencer at a time across every process; the others pass
+    # Run first in migrations and projection batches: background work is not held to the requests' statement timeout.
     unbounded = "SET LOCAL statement_timeout = 0"
 
     def __init__(self, conninfo: str, *, min_size: int = 1, max_size: int = 10, timeout_s: float = 15.0,
@@ -201,6 +205,9 @@ class PostgresStore(SqlStore):
         if statement_timeout_s > 0:
             conninfo = with_setting(conninfo, "statement_timeout", f"{max(1, round(statement_timeout_s * 1000))}ms")
         self._conninfo = conninfo
+        # A server that does not answer at all (stalled, or a network holding packets) never delivers the statement
+        # timeout's cancel: a connection still in use this much later is cut (store/deadline.py).
+        self._deadline_s = statement_timeout_s + DEADLINE_MARGIN_S if statement_timeout_s > 0 else 0.0
         try:  # one plain connection first: a wrong URL or missing database is said at once, not after the timeout
             psycopg.connect(conninfo, connect_timeout=max(1, int(timeout_s))).close()
         except psycopg.Error as exc:
@@ -217,7 +224,8 @@ class PostgresStore(SqlStore):
         )
         self._announcer = Announcer(lambda: psycopg.connect(conninfo, autocommit=True,
                                                             connect_timeout=max(1, int(timeout_s))), CHANNEL)
-        self._async = AsyncConnections(conninfo, _configure, keep=max_size, timeout_s=timeout_s)
+        self._async = AsyncConnections(conninfo, _configure, keep=max_size, timeout_s=timeout_s,
+                                       deadline_s=self._deadline_s)
         try:
             self._migrate()
         except BaseException:
@@ -231,6 +239,7 @@ class PostgresStore(SqlStore):
         around, and its pool connects when it comes back)."""
         store = cls.__new__(cls)
         store._conninfo = conninfo
+        store._deadline_s = 0.0  # a hung replica costs a timeout in ReplicaReads, then is read around
         store._pool = ConnectionPool(
             read_only(conninfo), min_size=1, max_size=max_size, timeout=timeout_s, configure=_configure,
             check=ConnectionPool.check_connection,  # a replica restarted meanwhile: a fresh connection, not an error
@@ -260,12 +269,24 @@ class PostgresStore(SqlStore):
                     )
 
 
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection of the pool, cut if still in use past the deadline (store/deadline.py)."""
+        with self._pool.connection() as conn, watched(conn, self._deadline_s):
+            yield conn
+
     def _reading(self) -> AbstractContextManager[psycopg.Connection[Any]]:
-        return self._pool.connection()  # autocommit: reads need no transaction
+        return self._connection()  # autocommit: reads need no transaction
 
     @contextmanager
     def _transaction(self) -> Iterator[psycopg.Connection[Any]]:
+        with self._connection() as conn, conn.transaction():
+            yield conn
+
+    @contextmanager
+    def _background_transaction(self) -> Iterator[psycopg.Connection[Any]]:
         with self._pool.connection() as conn, conn.transaction():
+            conn.execute(self.unbounded)
             yield conn
 
     # ---- writes ----------------------------------------------------------------------------------
@@ -278,7 +299,7 @@ class PostgresStore(SqlStore):
         built = build_events(match.id, 0, GENESIS, iso(now), checked, None, None, None)
         try:
             # Pipeline: BEGIN, both INSERTs and COMMIT go out together: one round trip.
-            with self._pool.connection() as conn, conn.pipeline(), conn.transaction():
+            with self._connection() as conn, conn.pipeline(), conn.transaction():
                 conn.execute(DIALECT.sql(INSERT_MATCH),
                              (*self.match_params(match, first_status(checked), len(built), now, built[-1].hash),
                               self.due_param(now, due_in_s, ends_match(checked))))
@@ -311,7 +332,7 @@ class PostgresStore(SqlStore):
         """
         checked = check_events(events)
         command = None if command is None else clean_json(command, "command")
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             if head_hash is None:
                 row = conn.execute("SELECT version, head_hash FROM matches WHERE id = %s", (match_id,)).fetchone()
                 if row is None:
@@ -383,7 +404,7 @@ class PostgresStore(SqlStore):
 
     def _why_not_appended(self, match_id: str, expected_version: int, seat: int | None,
                           command: dict[str, Any] | None, command_id: str | None) -> AppendResult:
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             return self._not_appended(conn, match_id, expected_version, seat, command, command_id)
 
     def _not_appended(self, conn: psycopg.Connection[Any], match_id: str, expected_version: int, seat: int | None,
@@ -418,7 +439,7 @@ class PostgresStore(SqlStore):
 
     def match_with_events(self, match_id: str, after_version: int = 0) -> tuple[MatchRecord, list[StoredEvent]]:
         """The match row and its events after `after_version` up to the row's version, in one round trip."""
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             with conn.pipeline():
                 # The row is read first, so the events (a later snapshot) hold at least every version up to its own.
                 row_cursor = conn.execute(_MATCH_ROW, (match_id,))
@@ -453,7 +474,7 @@ class PostgresStore(SqlStore):
         """The match row, its snapshot if saved with `fingerprint`, and its events from the snapshot's version (from
         the first without one) up to the row's version, in one round trip (a second only when a snapshot is saved
         between its two statements)."""
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             with conn.pipeline():
                 # The row and its snapshot in one statement (a snapshot is saved after its append commits, so it
                 # is never past the row), then the events from the snapshot's version as that statement finds it.
@@ -477,7 +498,7 @@ class PostgresStore(SqlStore):
     def read_all(self, after_position: int = 0, limit: int = 500, *, owner: str | None = None) -> list[StoredEvent]:
         """The global log after the event at `after_position`, in (transaction, position) order, below the horizon."""
         mine = "" if owner is None else " AND match_id IN (SELECT id FROM matches WHERE owner = %(owner)s)"
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             cur = conn.execute(
                 f"SELECT {EVENT_COLUMNS} FROM events WHERE (xid, position) > {_CURSOR} AND {_HORIZON}{mine} "
                 "ORDER BY xid, position LIMIT %(limit)s",
@@ -487,7 +508,7 @@ class PostgresStore(SqlStore):
 
     def head_position(self) -> int:
         """The position of the last event read_all can return now (0 when the log is empty)."""
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             row = conn.execute(
                 f"SELECT position FROM events WHERE {_HORIZON} ORDER BY xid DESC, position DESC LIMIT 1"
             ).fetchone()
@@ -495,7 +516,7 @@ class PostgresStore(SqlStore):
 
     def events_after(self, position: int) -> int:
         """How many events read_all would still return after the event at `position`."""
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             row = conn.execute(
                 f"SELECT count(*) FROM events WHERE (xid, position) > {_CURSOR} AND {_HORIZON}", {"after": position}
             ).fetchone()
@@ -504,7 +525,7 @@ class PostgresStore(SqlStore):
 
     def log_reached(self, at: int, target: int) -> bool:
         """Whether a reader that has read up to position `at` has read the event at position `target`."""
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             found = dict(conn.execute(
                 "SELECT position, xid::text FROM events WHERE position = ANY(%s)", ([at, target],)
             ).fetchall())

@@ -61,10 +61,6 @@ class SqlStore(SqlWebhooks, SqlTransparency, SqlTournaments):
 
     dialect: Dialect
     schema_folder: str  # the folder of store/migrations this adapter's schema comes from
-    # Run first in a projection batch's transaction: background work is not held to the requests' statement timeout
-    # (a projection whose version changed deletes all of its documents in one statement).
-    unbounded: str = ""
-
     def _reading(self) -> AbstractContextManager[Any]:
         """A connection for reads."""
         raise NotImplementedError
@@ -72,6 +68,11 @@ class SqlStore(SqlWebhooks, SqlTransparency, SqlTournaments):
     def _transaction(self) -> AbstractContextManager[Any]:
         """A connection inside a transaction that commits on success and rolls back on error."""
         raise NotImplementedError
+
+    def _background_transaction(self) -> AbstractContextManager[Any]:
+        """A transaction not held to the requests' bounds (statement timeout, deadline): a projection batch (a
+        projection whose version changed deletes all of its documents in one statement)."""
+        return self._transaction()
 
     # ---- rows ------------------------------------------------------------------------------------
 
@@ -305,11 +306,8 @@ class SqlStore(SqlWebhooks, SqlTransparency, SqlTournaments):
     @contextmanager
     def read_model_batch(self, projection: str, version: int) -> Iterator[SqlBatch]:
         """Lock the projection's checkpoint row for one batch (created at 0 if new); rolls back on error."""
-        with self._transaction() as conn:
-            if self.unbounded:
-                conn.execute(self.unbounded)
-            with open_batch(conn, self.dialect, projection, version) as batch:
-                yield batch
+        with self._background_transaction() as conn, open_batch(conn, self.dialect, projection, version) as batch:
+            yield batch
 
     def schema_status(self) -> tuple[int, int]:
         """(migrations applied, migrations this code knows), in one cheap query."""

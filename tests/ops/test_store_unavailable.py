@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -18,6 +20,7 @@ from litestar.testing import TestClient
 
 from api.app import create_app
 from service.tokens import new_secret, secret_hash
+from store.deadline import WATCHDOG
 from store.postgres import PostgresStore
 from tests.ops.replica_copy import Proxy
 
@@ -70,6 +73,19 @@ def unavailable(answer: Any, began: float) -> None:
     assert time.monotonic() - began < TIMEOUT_S + 4
 
 
+def lands_once(mover: TestClient, reader: TestClient, match: dict[str, Any], headers: dict[str, str],
+               body: dict[str, Any]) -> None:
+    """The move sent again with its Idempotency-Key lands, once: a third send is the duplicate, the log has no gap."""
+    url = f"/v1/matches/{match['id']}/moves"
+    landed = mover.post(url, headers=headers, json=body)
+    assert landed.status_code == 201, landed.text
+    again = mover.post(url, headers=headers, json=body)
+    assert again.json()["duplicate"] is True and again.json()["version"] == landed.json()["version"]
+    events = reader.get(f"/v1/matches/{match['id']}/events", headers=headers).json()
+    assert [e["version"] for e in events["items"]] == list(range(1, landed.json()["version"] + 1))
+    assert landed.json()["version"] > body["expected_version"]
+
+
 @pytest.mark.parametrize("path", ["loop", "thread"])
 def test_a_move_that_waits_on_a_held_lock_is_503_writes_nothing_and_lands_once_when_sent_again(
         pg_clean_url: str, path: str) -> None:
@@ -82,13 +98,7 @@ def test_a_move_that_waits_on_a_held_lock_is_503_writes_nothing_and_lands_once_w
             began = time.monotonic()
             unavailable(mover.post(url, headers=headers, json=body), began)
         assert first.get(f"/v1/matches/{match['id']}").json()["version"] == body["expected_version"]
-        landed = mover.post(url, headers=headers, json=body)
-        assert landed.status_code == 201, landed.text
-        again = mover.post(url, headers=headers, json=body)
-        assert again.json()["duplicate"] is True and again.json()["version"] == landed.json()["version"]
-        events = first.get(f"/v1/matches/{match['id']}/events", headers=headers).json()
-        assert [e["version"] for e in events["items"]] == list(range(1, landed.json()["version"] + 1))
-        assert landed.json()["version"] > body["expected_version"]
+        lands_once(mover, first, match, headers, body)
 
 
 @pytest.mark.parametrize("path", ["loop", "thread"])
@@ -115,6 +125,48 @@ def test_a_database_that_goes_away_is_503_not_500(pg_clean_url: str) -> None:
                 unavailable(client.post(f"/v1/matches/{match['id']}/moves", headers=headers, json=body), began)
                 began = time.monotonic()
                 unavailable(client.get(f"/v1/matches/{match['id']}", headers=headers), began)
+    finally:
+        proxy.up()
+
+
+def answered_soon(request: Callable[[], Any], proxy: Proxy) -> Any:
+    """The answer to `request`, failing the test (not hanging it) when none comes within TIMEOUT_S + 4 s; the proxy
+    then forwards again, so the request still waiting ends."""
+    pool = ThreadPoolExecutor(1)
+    future = pool.submit(request)
+    try:
+        return future.result(timeout=TIMEOUT_S + 4)
+    except FutureTimeout:
+        proxy.up()
+        pytest.fail("no answer while the database did not answer")
+    finally:
+        pool.shutdown(wait=False)
+
+
+@pytest.mark.parametrize("path", ["loop", "thread"])
+def test_a_database_that_stops_answering_is_503_at_the_deadline_and_the_move_lands_once_after(
+        pg_clean_url: str, path: str) -> None:
+    """A stalled server or a network holding every packet: the statement timeout's cancel never arrives, so the
+    connection itself is cut (store/deadline.py) TIMEOUT_S + DEADLINE_MARGIN_S after it was taken. Without the cut
+    the request waits until the kernel gives the connection up (minutes; here, until the proxy forwards again)."""
+    port = urlsplit(pg_clean_url).port or 5432
+    proxy = Proxy(port=port)
+    try:
+        with apps(pg_clean_url.replace(f":{port}/", f":{proxy.port}/", 1)) as (first, second, match):
+            headers, body = next_move(first, match)
+            client = first if path == "loop" else second
+            headers = {**headers, "Idempotency-Key": "move-1"}
+            url = f"/v1/matches/{match['id']}/moves"
+            severed = WATCHDOG.severed
+            proxy.hang()
+            began = time.monotonic()
+            unavailable(answered_soon(lambda: client.post(url, headers=headers, json=body), proxy), began)
+            assert time.monotonic() - began >= TIMEOUT_S  # the statement timeout had its chance first
+            began = time.monotonic()
+            unavailable(answered_soon(lambda: client.get(f"/v1/matches/{match['id']}", headers=headers), proxy), began)
+            assert WATCHDOG.severed > severed
+            proxy.up()
+            lands_once(client, first, match, headers, body)
     finally:
         proxy.up()
 
