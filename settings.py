@@ -61,6 +61,9 @@ class Settings:
     # answered 503 `store-unavailable` with nothing written; 0: no limit. Background work (projection batches,
     # migrations), workers and the command line have none.
     statement_timeout_s: float = 15.0
+    # A request that moves a tournament on (start, withdraw, the move ending a match) plays bots' matches for at most
+    # this long; the process's background driver plays the rest (a tournament of bots plays itself to the end).
+    tournament_drive_budget_s: float = 2.0
     # `turnstile serve`: API processes; 0 chooses by store (1 on SQLite, one per CPU on PostgreSQL).
     workers: int = 0
     # Folded matches each API process keeps (≈ 15 KiB each): a match not kept is read and folded whole on its next
@@ -128,7 +131,8 @@ class Settings:
                 raise SettingsError(f"{PREFIX}{name.upper()} must be positive, not {getattr(self, name)!r}")
         for name in ("notify_breaker_cool_down_s", "projection_delay_s", "workers", "inprocess_projection_interval_s",
                      "rate_app_per_s", "rate_seat_per_s", "rate_address_per_s", "webhook_max_attempts",
-                     "replica_cool_down_s", "replica_wait_s", "webhook_fold_interval_s", "statement_timeout_s"):
+                     "replica_cool_down_s", "replica_wait_s", "webhook_fold_interval_s", "statement_timeout_s",
+                     "tournament_drive_budget_s"):
             if getattr(self, name) < 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} may not be negative")
         for proxy in self.proxies():

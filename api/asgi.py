@@ -52,7 +52,8 @@ def create(settings: Settings | None = None) -> Litestar:
                      operations=Operations(store, queue, settings.metrics_dir, replica, settings.ready_timeout_s,
                                                 settings.metrics_token),
                      webhooks=hooks,
-                     replica=replica, replica_wait_s=settings.replica_wait_s, log=log)
+                     replica=replica, replica_wait_s=settings.replica_wait_s, log=log,
+                     tournament_budget_s=settings.tournament_drive_budget_s)
     app.state.service.watchers.append(sequencer.appended)  # only sets a flag
     dispatcher = None if settings.redis_url else WebhookDispatcher(store, settings)
     if dispatcher is not None:

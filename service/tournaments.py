@@ -10,17 +10,24 @@ other process had.
 seat tokens derived, so a retry after a crash opens the same match), records the result of every match that has
 ended and advances once the round is over. The match service calls `match_ended` after the append that ends a
 match; `sweep` drives every running tournament, and catches up after a crash between a match's end and its result.
+
+Bots move at once, so one drive can play a whole tournament of bots (16 bots round robin: 120 matches, ≈ 9 s). A
+drive a request starts (start, withdraw, the move that ends a match) stops after `budget_s` and leaves the rest to
+this process's background driver, so no request waits on other matches being played; a process that dies meanwhile
+leaves it to the sweep.
 """
 
 from __future__ import annotations
 
 import hmac
 import logging
+import queue
 import secrets
 import threading
+import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -122,12 +129,47 @@ def owes_match(state: TournamentState, current: Round) -> list[tuple[int, tuple[
     return owed
 
 
-class TournamentService:
-    """Creates tournaments and runs them on the match service's matches."""
+class BackgroundDriver:
+    """One thread that drives the tournaments handed to it, each once however often it is handed over meanwhile."""
 
-    def __init__(self, store: Store, matches: MatchService) -> None:
+    def __init__(self, drive: Callable[[str], object]) -> None:
+        self._drive = drive
+        self._waiting: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self._pending: set[str] = set()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def hand_over(self, tournament_id: str) -> None:
+        """Drive `tournament_id` on the background thread soon."""
+        with self._lock:
+            if tournament_id in self._pending:
+                return
+            self._pending.add(tournament_id)
+            if self._thread is None:  # a daemon: a drive cut short by the process's end is the sweep's to finish
+                self._thread = threading.Thread(target=self._run, name="turnstile-tournaments", daemon=True)
+                self._thread.start()
+        self._waiting.put(tournament_id)
+
+    def _run(self) -> None:
+        while True:
+            tournament_id = self._waiting.get()
+            with self._lock:
+                self._pending.discard(tournament_id)
+            try:
+                self._drive(tournament_id)
+            except Exception:  # logged; the sweep drives it again
+                log.exception("tournament %s: the background drive failed", tournament_id)
+
+
+class TournamentService:
+    """Creates tournaments and runs them on the match service's matches. `budget_s`: how long a drive a request
+    started may run before the background driver takes over (None: to the end, on the caller's thread)."""
+
+    def __init__(self, store: Store, matches: MatchService, *, budget_s: float | None = None) -> None:
         self.store = store
         self.matches = matches
+        self.budget_s = budget_s
+        self.background = BackgroundDriver(self.drive)
         self._driving = threading.local()
         self._cache: OrderedDict[str, LoadedTournament] = OrderedDict()
         self._lock = threading.Lock()
@@ -225,7 +267,7 @@ class TournamentService:
         """Close entries, pair round 1 and open its matches (a tournament of bots plays on to its end)."""
         self.owned(tournament_id, app)
         self.send(tournament_id, Start())
-        self.drive(tournament_id)
+        self.drive(tournament_id, budget_s=self.budget_s)
         return self.load(tournament_id)
 
     def withdraw(self, tournament_id: str, app: str, entrant: int) -> LoadedTournament:
@@ -235,7 +277,7 @@ class TournamentService:
         for event in events:
             if isinstance(event, MatchResult) and event.match_id:
                 self._resign(loaded.state, event, entrant)
-        self.drive(tournament_id)
+        self.drive(tournament_id, budget_s=self.budget_s)
         return self.load(tournament_id)
 
     def _resign(self, state: TournamentState, forfeit: MatchResult, entrant: int) -> None:
@@ -282,7 +324,7 @@ class TournamentService:
         """A match ended (the match service says so after the append): drive its tournament, if it has one."""
         link = self.store.tournament_link(match_id)
         if link is not None:
-            self.drive(link.tournament_id)
+            self.drive(link.tournament_id, budget_s=self.budget_s)
 
     def sweep(self) -> int:
         """Drive every running tournament (catching up on results a crash left unrecorded); how many moved on."""
@@ -294,15 +336,20 @@ class TournamentService:
                 log.exception("tournament %s: the sweep could not drive it", tournament_id)
         return moved
 
-    def drive(self, tournament_id: str) -> int:
+    def drive(self, tournament_id: str, *, budget_s: float | None = None) -> int:
         """Open, record and advance until nothing is left to do now; the number of steps taken. A drive of the same
-        tournament already under way on this thread (a bot match it opened ended at once) leaves the work to it."""
+        tournament already under way on this thread (a bot match it opened ended at once) leaves the work to it.
+        With `budget_s`, a drive still going after that long hands the rest to the background driver."""
         busy: set[str] = self._driving.__dict__.setdefault("busy", set())
         if tournament_id in busy:
             return 0
         busy.add(tournament_id)
+        until = None if budget_s is None else time.monotonic() + budget_s
         try:
             for steps in range(STEPS):
+                if until is not None and time.monotonic() >= until:
+                    self.background.hand_over(tournament_id)
+                    return steps
                 if not self._step(tournament_id):
                     return steps
             log.warning("tournament %s: stopped after %d steps; the sweep goes on", tournament_id, STEPS)

@@ -146,8 +146,9 @@ class TournamentsController(Controller):
               *READ, "app-key-required", "unknown-app-key", "not-your-tournament", *START_REFUSALS))
     def start(self, request: Request[Any, Any, Any], tournament_id: TournamentId, service: Service,
               tournaments: Tournaments) -> TournamentDetail:
-        """Close entries and pair round 1 (its app's key): its matches are created at once (bots move at once, so a
-        tournament of bots plays itself to the end before this answers)."""
+        """Close entries and pair round 1 (its app's key): its matches are created at once. Bots move at once, so a
+        tournament of bots plays itself to the end: for up to `TURNSTILE_TOURNAMENT_DRIVE_BUDGET_S` (2 s) before this
+        answers, then on in the background (follow it with GET; `status` is `finished` at the end)."""
         app = require_app(request, service.app_name)
         try:
             return detail(tournaments.start(tournament_id, app))

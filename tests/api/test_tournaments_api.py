@@ -8,11 +8,13 @@ import copy
 import hashlib
 import json
 import random
+import time
 from typing import Any
 
 import pytest
 from litestar.testing import TestClient
 
+from api.app import create_app
 from service.runner import catch_up
 from store.base import EventStore
 from store.chain import GENESIS, canonical_event_hash
@@ -37,6 +39,23 @@ def create(client: TestClient, key: str, **body: Any) -> dict[str, Any]:
     return answer.json()  # type: ignore[no-any-return]
 
 
+def played_out(client: TestClient, key: str, tournament_id: str) -> dict[str, Any]:
+    """Start a tournament of bots and follow it to its end."""
+    started = client.post(f"/v1/tournaments/{tournament_id}/start", headers=bearer(key))
+    assert started.status_code == 200, started.text
+    return followed_to_end(client, key, tournament_id)
+
+
+def followed_to_end(client: TestClient, key: str, tournament_id: str) -> dict[str, Any]:
+    """The tournament once it has finished, read (GET) until then: a start plays bots for its budget, and the
+    process's background driver plays on."""
+    deadline = time.monotonic() + 120
+    while (body := client.get(f"/v1/tournaments/{tournament_id}", headers=bearer(key)).json())["status"] != "finished":
+        assert time.monotonic() < deadline, body
+        time.sleep(0.05)
+    return body  # type: ignore[no-any-return]
+
+
 def verdict(client: TestClient, tournament_id: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
     """The verification of the tournament's record as exported now."""
     record = client.get(f"/v1/tournaments/{tournament_id}/record", headers=headers or {})
@@ -54,10 +73,7 @@ def test_a_tournament_of_bots_plays_itself_to_the_end_and_verifies(client: TestC
     match it opened has finished; the seed is revealed and opens its commitment; the record verifies."""
     created = create(client, app_key, game=game, format=format, players=bots(5), **FORMATS[format])
     assert created["status"] == "open" and created["join_codes"] == [] and created["seed"] is None
-    started = client.post(f"/v1/tournaments/{created['id']}/start", headers=bearer(app_key))
-    assert started.status_code == 200, started.text
-    body = client.get(f"/v1/tournaments/{created['id']}").json()
-    assert body["status"] == "finished"
+    body = played_out(client, app_key, created["id"])
     assert [s["place"] for s in body["standings"]] == [1, 2, 3, 4, 5]
     assert sorted(s["entrant"] for s in body["standings"]) == [0, 1, 2, 3, 4]
     assert set(body["standings"][0]["tiebreaks"]) == set(body["tiebreaks"])
@@ -79,14 +95,28 @@ def test_a_tournament_of_bots_plays_itself_to_the_end_and_verifies(client: TestC
     assert checked["code"] == "verified", checked
 
 
+def test_the_start_of_a_large_tournament_of_bots_answers_at_its_budget_and_the_rest_plays_in_the_background(
+        store: EventStore, app_key: str) -> None:
+    """No request waits on a whole tournament of bots: with a budget of 0 the start answers `running` with round 1
+    paired; a second start meanwhile is refused (nothing written twice); GET follows it to its end, which verifies."""
+    with TestClient(create_app(store, tournament_budget_s=0.0)) as client:
+        created = create(client, app_key, game="touched-on", format="round-robin", players=bots(8))
+        started = client.post(f"/v1/tournaments/{created['id']}/start", headers=bearer(app_key))
+        assert started.status_code == 200, started.text
+        assert started.json()["status"] == "running" and len(started.json()["rounds"]) < 7
+        again = client.post(f"/v1/tournaments/{created['id']}/start", headers=bearer(app_key))
+        assert again.status_code == 409 and again.json()["code"] == "already-started"
+        body = followed_to_end(client, app_key, created["id"])
+        assert len(body["rounds"]) == 7 and all(t["done"] for r in body["rounds"] for t in r["tables"])
+        assert verdict(client, created["id"])["code"] == "verified"
+
+
 @pytest.mark.parametrize("format", ["knockout", "swiss"])
 def test_tables_of_three_advance_their_top_and_pair_by_standing(client: TestClient, app_key: str,
                                                                 format: str) -> None:
     """Terminus at three seats, seven bots: knockout tables send their top two on; Swiss groups by standing."""
     created = create(client, app_key, game="terminus", format=format, seats=3, players=bots(7), **FORMATS[format])
-    client.post(f"/v1/tournaments/{created['id']}/start", headers=bearer(app_key))
-    body = client.get(f"/v1/tournaments/{created['id']}").json()
-    assert body["status"] == "finished"
+    body = played_out(client, app_key, created["id"])
     assert all(len(t["players"]) in (2, 3) for r in body["rounds"] for t in r["tables"])
     if format == "knockout":
         assert len(body["rounds"][-1]["tables"]) == 1  # the final is one table
@@ -152,8 +182,7 @@ def test_a_private_tournament_exists_only_for_its_app(client: TestClient, app_ke
     """Another app, or anyone, gets 404 on every read of a private tournament and of its matches, and never sees it
     listed; its own app reads, lists (`mine`) and exports it."""
     created = create(client, app_key, game="metro-x", format="knockout", players=bots(4), visibility="private")
-    client.post(f"/v1/tournaments/{created['id']}/start", headers=bearer(app_key))
-    mine = client.get(f"/v1/tournaments/{created['id']}", headers=bearer(app_key)).json()
+    mine = played_out(client, app_key, created["id"])
     match_id = mine["rounds"][0]["tables"][0]["matches"][0]
     for headers in ({}, bearer(other_key), bearer("app_not-a-key")):
         for path in ("", "/record"):
@@ -267,7 +296,7 @@ def test_a_tampered_tournament_record_fails_verification(client: TestClient, app
     """Edits to a finished record fail: a result changed (chain broken; re-hashed: its match disagrees), a pairing
     swapped, a match's record replaced by another's, the seed changed, the tail cut."""
     created = create(client, app_key, game="touched-on", format="swiss", rounds=2, players=bots(4))
-    client.post(f"/v1/tournaments/{created['id']}/start", headers=bearer(app_key))
+    played_out(client, app_key, created["id"])
     record = client.get(f"/v1/tournaments/{created['id']}/record").json()
 
     def check(edited: dict[str, Any]) -> str:

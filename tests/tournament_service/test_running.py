@@ -6,6 +6,7 @@ refused, not served."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -16,6 +17,8 @@ import pytest
 from domain.engine import Refusal
 from domain.lifecycle import Resign
 from domain.tournaments.commands import CreateTournament, EntryOf
+from service import tournament_records
+from service.audit import Audit
 from service.deadlines import sweep as sweep_deadlines
 from service.matches import MatchService
 from service.notifications import Follower
@@ -116,6 +119,44 @@ def test_a_round_advances_exactly_once_when_its_last_results_land_together(
     opened = [m.match_id for r in loaded.state.rounds for t in r.matches for m in t]
     assert len(set(opened)) == 6
     assert all(first.store.get_match(m).status == "finished" for m in opened)  # type: ignore[union-attr]
+
+
+def test_a_start_plays_bots_only_for_its_budget_and_the_background_plays_on_to_the_end_once(
+        processes: tuple[Process, Process]) -> None:
+    """Eight bots, round robin (28 matches): the start answers after its budget with the tournament running and
+    matches still to play; this process's background driver plays the rest while the other process's sweep drives
+    it too; it finishes with every table's match opened once, every result recorded once, and it verifies."""
+    first, second = processes
+    first.tournaments.budget_s = 0.0  # the start opens nothing itself: everything after it is the background's
+    bots = tuple(EntryOf(bot="random", name=f"r{i}") for i in range(8))
+    command = CreateTournament(game="expect-delays", format="round-robin", entrants=bots, seats=2,
+                               seed_commitment="", options=SHORT)
+    tournament_id = first.tournaments.create(APP, command).loaded.record.id
+    began = time.monotonic()
+    started = first.tournaments.start(tournament_id, APP)
+    assert time.monotonic() - began < 5 and started.state.started and not started.state.finished
+    deadline = time.monotonic() + 120
+    while not second.tournaments.load(tournament_id).state.finished:
+        second.tournaments.sweep()  # another process's sweep drives it at the same time
+        assert time.monotonic() < deadline, "the background driver did not finish the tournament"
+        time.sleep(0.05)
+    loaded = first.tournaments.load(tournament_id)
+    found = counts(first, tournament_id)
+    assert found["tournament.table-opened"] == 28 and found["tournament.match-result"] == 28
+    assert found["tournament.round-ended"] == 7 and found["tournament.finished"] == 1
+    opened = [m.match_id for r in loaded.state.rounds for t in r.matches for m in t]
+    assert len(set(opened)) == 28
+    assert all(first.store.get_match(m).status == "finished" for m in opened)  # type: ignore[union-attr]
+    assert tournament_records.verify(tournament_records.export(loaded, Audit(first.store))).code == "verified"
+
+
+def test_a_drive_within_its_budget_plays_to_the_end_on_the_callers_thread(processes: tuple[Process, Process]) -> None:
+    """A budget long enough: the start answers with the tournament finished, and nothing was handed over."""
+    first, _ = processes
+    first.tournaments.budget_s = 60.0
+    tournament_id = round_robin(first, tuple(EntryOf(bot="random", name=f"r{i}") for i in range(3)))
+    assert first.tournaments.load(tournament_id).state.finished
+    assert first.tournaments.background._thread is None
 
 
 def test_a_result_a_crash_left_unrecorded_is_caught_up_by_the_sweep(processes: tuple[Process, Process],
