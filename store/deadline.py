@@ -85,8 +85,8 @@ class Watchdog:
                 for token, (deadline, pgconn) in list(self._watched.items()):
                     if deadline <= now:
                         del self._watched[token]
+                        self.severed += 1  # first: whoever sees the cut sees it counted
                         sever(pgconn)
-                        self.severed += 1
                         log.warning("a PostgreSQL connection was still in use at its deadline: cut")
 
 
