@@ -166,7 +166,8 @@ def new_seats(players: Sequence[str | None], token_of: Callable[[int], str] | No
 @dataclass(frozen=True)
 class PlannedMatch:
     """A match the service opens on its own account (a tournament's): its id, the seed it derived for it (a server
-    seed: rated as usual) and each person's seat token."""
+    seed, rated as usual; with option `entropy: "seats"` the server's part of the deal) and each person's seat
+    token."""
 
     id: str
     seed: str
@@ -289,8 +290,9 @@ class MatchService:
                 bots.policy(game, name)  # an unknown bot is refused before anything is written
         seats_entropy = isinstance(options, dict) and options.get("entropy") == "seats"
         seed, source, server_seed = choose_seed(seed, client_entropy, seats_entropy)
-        if planned is not None:
-            seed, source, server_seed = planned.seed, "server", None
+        if planned is not None:  # a tournament's: its server part derived from the tournament's committed seed
+            seed, source, server_seed = (planned.seed, "server+seats", planned.seed) if seats_entropy else \
+                (planned.seed, "server", None)
         drawn = {s: new_seed() for s, p in enumerate(players) if p is not None and bots.bot_name(p) is not None}
         events = match.open_match(game, players, options, seed, seed_source=source, client_entropy=client_entropy,
                                   visibility=visibility, rematch_of=rematch_of,

@@ -212,7 +212,11 @@ def _match_problem(text: str, opened: TableOpened, state: TournamentState,
         team = opened.entrants[0] if opened.entrants else None
         wanted = match_seed(seed, opened.round, opened.table) if team is None else \
             team_seed(seed, opened.round, opened.table, team)
-        if header.seed != wanted or header.seed_source != "server":
+        # A fair deal (option `entropy: "seats"`): the server's part is the derived seed, the deal's seed is its and
+        # the seats' entropy (the match's own verification checks that); otherwise the derived seed deals alone.
+        fair = created.options.get("entropy") == "seats"
+        dealt = (header.server_seed, "server+seats") if fair else (header.seed, "server")
+        if dealt != (wanted, header.seed_source):
             return "was not dealt from the seed the tournament derives for it", (None, None)
     if header.status != "finished":
         return None, (None, None)

@@ -237,10 +237,8 @@ class TournamentService:
 
     def create(self, owner: str, command: CreateTournament) -> CreatedTournament:
         """Open a tournament for the app `owner`: a secret seed committed to in `tournament.created`, and a join code
-        for each open place."""
-        if "entropy" in command.options:
-            raise Refusal("bad-options", "a tournament derives each match's seed from its own committed seed: the "
-                                         "`entropy` option is not taken")
+        for each open place. With option `entropy: "seats"` each match is a fair deal: the server's part is the seed
+        the tournament derives for it (committed to before any seat's entropy), the deal waits for the seats'."""
         seed = secrets.token_hex(32)
         command = msgspec.structs.replace(command, seed_commitment=seed_commitment(seed))
         (created,) = decide(None, command, Rng.derive(seed, 1))

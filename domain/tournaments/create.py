@@ -14,6 +14,9 @@ from domain.tournaments.commands import CreateTournament, EntrantSpec, EntryOf
 from domain.tournaments.events import FORMATS, Entrant, TournamentCreated
 
 SEEDINGS = ("random", "entry")
+# The match options a tournament sets itself (`move_deadline` is its own field; a tournament's match is never
+# abandoned, it is forfeited). The deal's `entropy` and `entropy_deadline` pass to every match (fair deals).
+TIMED_ELSEWHERE = set(timing.NAMES) - {"entropy", "entropy_deadline"}
 
 
 def game_of(slug: str, rules_version: str | None) -> Game[Any]:
@@ -96,7 +99,7 @@ def create(command: CreateTournament) -> TournamentCreated:
         raise Refusal("bad-option", f"seeding is one of {SEEDINGS}, visibility one of {VISIBILITIES}")
     if command.move_deadline is not None and command.move_deadline < 1:
         raise Refusal("bad-option", "a move deadline is a number of seconds, 1 or more")
-    if set(command.options) & set(timing.NAMES):
+    if set(command.options) & TIMED_ELSEWHERE:
         raise Refusal("bad-options", "a tournament's move deadline is its own field, not one of the game's options")
     _, options = recorded_options(game, command.options)
     entrants = tuple(entrant_of(spec, game, command.seats) for spec in command.entrants)

@@ -138,6 +138,29 @@ def tokens_told(client: TestClient, app: str, match_id: str) -> dict[str, Any]:
     return {"id": match_id, "seats": [{"seat": s.seat, "token": s.token} for s in ready[0].tournament.seats]}
 
 
+def test_a_fair_deal_tournament_deals_each_match_once_its_seats_have_added_entropy(client: TestClient,
+                                                                                  app_key: str) -> None:
+    """Option `entropy: "seats"`: the match a round opens waits `dealing` with the server's part committed to; each
+    seat adds entropy with the token its app was told; then it is dealt, played, and the tournament verifies."""
+    created = create(client, app_key, game="expect-delays", format="round-robin", players=["ann", "bob"],
+                     options={**SHORT["expect-delays"], "entropy": "seats"})
+    assert created["options"]["entropy"] == "seats"
+    assert client.post(f"/v1/tournaments/{created['id']}/start", headers=bearer(app_key)).status_code == 200
+    (match_id,) = matches_ready(client, created["id"])
+    told = tokens_told(client, "tests", match_id)
+    waiting = client.get(f"/v1/matches/{match_id}").json()
+    assert waiting["status"] == "dealing" and waiting["seed_source"] == "server+seats"
+    assert len(waiting["server_seed_commitment"]) == 64
+    for seat in told["seats"]:
+        added = client.post(f"/v1/matches/{match_id}/entropy", json={"entropy": f"{seat['seat']}-dice"},
+                            headers=bearer(seat["token"]))
+        assert added.status_code == 201, added.text
+    assert client.get(f"/v1/matches/{match_id}").json()["status"] == "active"
+    play_to_end(client, told, random.Random(5))
+    followed_to_end(client, app_key, created["id"])
+    assert verdict(client, created["id"])["code"] == "verified"
+
+
 def test_people_play_with_the_tokens_their_app_is_told_of_and_an_open_place_is_joined(
         client: TestClient, app_key: str, other_key: str, store: EventStore) -> None:
     """A round robin of two players, a bot and an open place: the place is joined with its code (once); the owning
@@ -232,7 +255,11 @@ def test_only_the_owning_app_starts_or_withdraws(client: TestClient, app_key: st
      "bad-option"),
     ({"game": "expect-delays", "format": "round-robin", "players": ["a", "b"], "options": {"nope": 1}}, 422,
      "bad-options"),
-    ({"game": "expect-delays", "format": "round-robin", "players": ["a", "b"], "options": {"entropy": "seats"}},
+    ({"game": "expect-delays", "format": "round-robin", "players": ["a", "b"], "options": {"abandon_after": 60}},
+     422, "bad-options"),
+    ({"game": "expect-delays", "format": "round-robin", "players": ["a", "b"], "options": {"entropy": "all"}},
+     422, "bad-options"),
+    ({"game": "expect-delays", "format": "round-robin", "players": ["a", "b"], "options": {"entropy_deadline": 60}},
      422, "bad-options"),
     ({"game": "expect-delays", "format": "round-robin", "players": ["a", "b"], "rules_version": "99"}, 422,
      "unknown-edition"),

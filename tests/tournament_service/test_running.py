@@ -5,6 +5,8 @@ refused, not served."""
 
 from __future__ import annotations
 
+import contextlib
+import random
 import threading
 import time
 from collections.abc import Iterator
@@ -15,7 +17,8 @@ import msgspec
 import pytest
 
 from domain.engine import Refusal
-from domain.lifecycle import Resign
+from domain.lifecycle import AddEntropy, Resign
+from domain.tournaments import match_seed
 from domain.tournaments.commands import CreateTournament, EntryOf
 from service import tournament_records
 from service.audit import Audit
@@ -157,6 +160,77 @@ def test_a_drive_within_its_budget_plays_to_the_end_on_the_callers_thread(proces
     tournament_id = round_robin(first, tuple(EntryOf(bot="random", name=f"r{i}") for i in range(3)))
     assert first.tournaments.load(tournament_id).state.finished
     assert first.tournaments.background._thread is None
+
+
+def fair_round_robin(process: Process, entrants: tuple[Any, ...]) -> str:
+    """A started round robin of short Expect Delays whose matches are fair deals (option `entropy: "seats"`)."""
+    command = CreateTournament(game="expect-delays", format="round-robin", entrants=entrants, seats=2,
+                               seed_commitment="", options={**SHORT, "entropy": "seats"})
+    tournament_id = process.tournaments.create(APP, command).loaded.record.id
+    process.tournaments.start(tournament_id, APP)
+    return tournament_id
+
+
+def play_out_with_entropy(process: Process, tournament_id: str) -> list[str]:
+    """Each person adds entropy to each match the tournament opens, then the first person seated resigns; the ids
+    of the matches, in the order they were opened, once the tournament has finished."""
+    rng = random.Random(7)
+    for _ in range(20):
+        if process.tournaments.load(tournament_id).state.finished:
+            break
+        for match_id in pending(process, tournament_id):
+            record = process.store.get_match(match_id)
+            assert record is not None
+            people = [s.seat for s in record.seats if not s.player.startswith("bot:")]
+            for seat in people:
+                with contextlib.suppress(Refusal):  # added already (a match read twice)
+                    process.matches.play(match_id, seat, AddEntropy(entropy=rng.randbytes(16).hex()),
+                                         expected_version=None, command_id=None)
+            process.matches.play(match_id, people[0], Resign(), expected_version=None, command_id=None)
+    loaded = process.tournaments.load(tournament_id)
+    assert loaded.state.finished
+    return [m.match_id for r in loaded.state.rounds for t in r.matches for m in t]
+
+
+def test_a_fair_deal_tournament_deals_each_match_from_its_derived_part_and_the_seats_entropy(
+        processes: tuple[Process, Process]) -> None:
+    """Option `entropy: "seats"`: each match opens `dealing`, its server part committed to (the part the
+    tournament's seed derives for its table, itself committed to before anyone entered), and is dealt only once its
+    people's entropy is in; the tournament's record verifies, its matches saying who chose their deals."""
+    first, _ = processes
+    tournament_id = fair_round_robin(first, ("ann", "bob", EntryOf(bot="random", name="r1")))
+    opened = first.tournaments.load(tournament_id).state.rounds[0].matches
+    waiting = first.store.get_match(opened[0][0].match_id)
+    assert waiting is not None and waiting.status == "dealing"
+    matches = play_out_with_entropy(first, tournament_id)
+    loaded = first.tournaments.load(tournament_id)
+    for number, paired in enumerate(loaded.state.rounds, start=1):
+        for table, opened_matches in enumerate(paired.matches):
+            for opened_match in opened_matches:
+                record = first.store.get_match(opened_match.match_id)
+                assert record is not None and record.seed_source == "server+seats"
+                assert record.server_seed == match_seed(loaded.record.seed, number, table)
+                events = first.store.read_match(opened_match.match_id)
+                added = [e for e in events if e.type == "match.entropy-added"]
+                people = [s.seat for s in record.seats if not s.player.startswith("bot:")]
+                assert sorted(e.seat for e in added if e.payload.get("source", "seat") == "seat") == people
+    assert len(matches) == 3
+    verdict = tournament_records.verify(tournament_records.export(loaded, Audit(first.store)))
+    assert verdict.code == "verified", verdict
+
+
+def test_a_fair_deal_match_whose_server_part_the_server_chose_fails_the_tournaments_verification(
+        processes: tuple[Process, Process], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The attack: a server that grinds a match's server part (here: any part but the one derived from the committed
+    seed). Each match still verifies on its own, but the tournament's record does not."""
+    first, _ = processes
+    monkeypatch.setattr("service.tournaments.match_seed", lambda seed, number, table: f"ground-{number}-{table}")
+    tournament_id = fair_round_robin(first, ("ann", "bob"))
+    play_out_with_entropy(first, tournament_id)
+    loaded = first.tournaments.load(tournament_id)
+    verdict = tournament_records.verify(tournament_records.export(loaded, Audit(first.store)))
+    assert not verdict.ok and verdict.code == "match-mismatch", verdict
+    assert "was not dealt from the seed the tournament derives for it" in verdict.message
 
 
 def test_a_result_a_crash_left_unrecorded_is_caught_up_by_the_sweep(processes: tuple[Process, Process],
