@@ -36,7 +36,7 @@ from api.routes.ops import Operations, OperationsController
 from api.routes.problem_docs import ProblemDocsController
 from api.routes.seating import SeatingController
 from api.routes.stats import StatsController
-from api.routes.tournaments import TournamentsController
+from api.routes.tournaments import MatchTournamentController, TournamentsController
 from api.routes.webhooks import WebhooksController
 from api.web.routes import WEB_ASSETS, WebController, favicon, home
 from service.audit import Audit
@@ -102,7 +102,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
         route_handlers=[OperationsController, ProblemDocsController, home, favicon, WebController, WEB_ASSETS,
                         GamesController, MatchesController,
                         SeatingController, StatsController, AuditController, LiveController, WebhooksController,
-                        LogController, TournamentsController,
+                        LogController, TournamentsController, MatchTournamentController,
                         create_static_files_router(path=DOCS_ASSETS, directories=[DOCS_FILES],
                                                    include_in_schema=False)],
         cors_config=cors(cors_origins),

@@ -243,3 +243,17 @@ def created_view(loaded: LoadedTournament, codes: dict[int, str]) -> CreatedTour
     return CreatedTournament(**msgspec.structs.asdict(detail(loaded)),
                              join_codes=[PlaceCode(entrant=i, code=c) for i, c in sorted(codes.items())])
 
+
+
+class TournamentPlace(msgspec.Struct, frozen=True):
+    """Where in a tournament a match was played: the tournament, its round (1 first) and the table (0 first)."""
+
+    tournament_id: str
+    round: int
+    table: int
+
+
+class MatchTournament(msgspec.Struct, frozen=True):
+    """The tournament a match was opened for (null: a match of its own)."""
+
+    tournament: TournamentPlace | None

@@ -9,18 +9,20 @@ from litestar.datastructures import ResponseHeader
 from litestar.params import FromQuery, JSONBody, Parameter
 
 from api import cursors
-from api.auth import bearer, require_app
+from api.auth import bearer, require_app, seat_of
 from api.body import MAX_BODY_BYTES
 from api.deps import Auditor, Service, Tournaments
 from api.problem_codes import problem_responses
 from api.problems import ApiError
-from api.routes.matches import APP_KEY, OPTIONAL_KEY
+from api.routes.matches import APP_KEY, OPTIONAL_KEY, READ_MATCH, MatchId
 from api.tournament_schemas import (
     CreatedTournament,
     CreateTournamentRequest,
     JoinTournamentRequest,
+    MatchTournament,
     TournamentDetail,
     TournamentPage,
+    TournamentPlace,
     TournamentStatus,
     TournamentSummary,
     TournamentVerificationRequest,
@@ -191,3 +193,22 @@ class TournamentsController(Controller):
         the first failure (`chain-broken`, `truncated`, `seed-mismatch`, `pairing-mismatch`, `match-mismatch`,
         `result-mismatch`, `malformed-record`). A record may be up to 64 MiB."""
         return tournament_records.verify(data.record)
+
+
+class MatchTournamentController(Controller):
+    """The way back from a match to the tournament that opened it."""
+
+    path = "/v1/matches"
+    tags = ["tournaments"]
+
+    @get("/{match_id:str}/tournament", summary="The tournament a match was opened for",
+         operation_id="getMatchTournament", sync_to_thread=True, security=OPTIONAL_KEY,
+         responses=problem_responses(*READ_MATCH))
+    def match_tournament(self, request: Request[Any, Any, Any], match_id: MatchId, service: Service) -> MatchTournament:
+        """The tournament, round and table a match was played at (`tournament: null` for a match of its own): for
+        whoever may read the match (a private one's 404 to everyone else)."""
+        loaded = service.load(match_id)
+        seat_of(request, loaded.record, service.app_name)  # the match's own visibility decides
+        link = service.store.tournament_link(match_id)
+        return MatchTournament(tournament=None if link is None else TournamentPlace(
+            tournament_id=link.tournament_id, round=link.round, table=link.table))

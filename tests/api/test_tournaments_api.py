@@ -9,6 +9,7 @@ import hashlib
 import json
 import random
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -109,6 +110,69 @@ def test_the_start_of_a_large_tournament_of_bots_answers_at_its_budget_and_the_r
         body = followed_to_end(client, app_key, created["id"])
         assert len(body["rounds"]) == 7 and all(t["done"] for r in body["rounds"] for t in r["tables"])
         assert verdict(client, created["id"])["code"] == "verified"
+
+
+def test_a_match_tells_the_tournament_round_and_table_it_was_played_at(client: TestClient, app_key: str) -> None:
+    """GET /v1/matches/{id}/tournament: the way back from a match; null for a match of its own; bad ids refused."""
+    created = create(client, app_key, game="metro-x", format="swiss", rounds=2, players=bots(4))
+    body = played_out(client, app_key, created["id"])
+    for paired in body["rounds"]:
+        for table in paired["tables"]:
+            (match_id,) = table["matches"]
+            answer = client.get(f"/v1/matches/{match_id}/tournament")
+            assert answer.status_code == 200, answer.text
+            assert answer.json() == {"tournament": {"tournament_id": created["id"], "round": paired["round"],
+                                                    "table": table["table"]}}  # nothing else: no owner, no secret
+    alone = client.post("/v1/matches", headers=bearer(app_key),
+                        json={"game": "metro-x", "seats": [{"player": "a"}, {"player": "b"}]}).json()
+    assert client.get(f"/v1/matches/{alone['id']}/tournament").json() == {"tournament": None}
+    unknown = client.get("/v1/matches/no-such-match/tournament")
+    assert unknown.status_code == 404 and unknown.json()["code"] == "unknown-match"
+    assert client.get(f"/v1/matches/{'x' * 65}/tournament").status_code == 400
+
+
+def test_a_private_tournaments_match_tells_its_tournament_only_to_those_who_may_read_the_match(
+        client: TestClient, app_key: str, other_key: str) -> None:
+    created = create(client, app_key, game="metro-x", format="knockout", players=bots(2), visibility="private")
+    body = played_out(client, app_key, created["id"])
+    match_id = body["rounds"][0]["tables"][0]["matches"][0]
+    for headers in ({}, bearer(other_key)):
+        answer = client.get(f"/v1/matches/{match_id}/tournament", headers=headers)
+        assert answer.status_code == 404 and answer.json()["code"] == "unknown-match", answer.text
+        assert created["id"] not in answer.text
+    for headers in ({}, bearer(other_key), bearer("app_not-a-key")):  # as the match itself answers them
+        told = client.get(f"/v1/matches/{match_id}/tournament", headers=headers)
+        assert (told.status_code, told.json()["code"]) == (client.get(f"/v1/matches/{match_id}", headers=headers)
+                                                           .status_code, told.json()["code"])
+    mine = client.get(f"/v1/matches/{match_id}/tournament", headers=bearer(app_key))
+    assert mine.json()["tournament"]["tournament_id"] == created["id"]
+
+
+def test_reading_matches_tournaments_while_the_background_opens_them_never_fails(store: EventStore,
+                                                                                 app_key: str) -> None:
+    """The link is written before its match: read meanwhile, a match is either not there yet (404) or placed."""
+    with TestClient(create_app(store, tournament_budget_s=0.0)) as client:
+        created = create(client, app_key, game="touched-on", format="round-robin", players=bots(6))
+        client.post(f"/v1/tournaments/{created['id']}/start", headers=bearer(app_key))
+        answers: list[int] = []
+
+        def read_all() -> None:
+            deadline = time.monotonic() + 120
+            while (body := client.get(f"/v1/tournaments/{created['id']}").json())["status"] != "finished":
+                assert time.monotonic() < deadline
+                for paired in body["rounds"]:
+                    for table in paired["tables"]:
+                        for match_id in table["matches"]:
+                            answer = client.get(f"/v1/matches/{match_id}/tournament")
+                            answers.append(answer.status_code)
+                            if answer.status_code == 200:
+                                assert answer.json()["tournament"]["round"] == paired["round"]
+
+        with ThreadPoolExecutor(4) as pool:
+            for future in [pool.submit(read_all) for _ in range(4)]:
+                future.result()
+        followed_to_end(client, app_key, created["id"])
+        assert answers and set(answers) <= {200, 404}
 
 
 @pytest.mark.parametrize("format", ["knockout", "swiss"])

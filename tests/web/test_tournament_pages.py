@@ -1,5 +1,6 @@
 """The tournament pages in a real Chromium: the standings and rounds of a finished tournament with links to every
-replay, a tournament page that follows results as they land, the list, and a crafted entrant's name shown as text."""
+replay, a tournament page that follows results as they land, the list, and a crafted entrant's name shown as text;
+a tournament's match links back to it."""
 
 from __future__ import annotations
 
@@ -30,6 +31,25 @@ def test_a_finished_tournament_shows_standings_rounds_and_replays(site: Site, pa
     links.first.click()
     page.wait_for_url("**/web/matches/**")
     page.wait_for_selector("#table svg")
+
+
+def test_a_tournaments_match_links_back_to_its_tournament_and_a_match_of_its_own_does_not(site: Site,
+                                                                                          page: Any) -> None:
+    """The replay of a tournament's match names its round and table and links to the tournament; a match played on
+    its own shows no such link."""
+    body = httpx.get(f"{site.base}/v1/tournaments/{site.tournament}").json()
+    last = body["rounds"][-1]
+    match_id = last["tables"][-1]["matches"][0]
+    page.goto(f"{site.base}/web/matches/{match_id}")
+    page.wait_for_selector("#tournament-link", state="visible")
+    link = page.locator("#tournament-link")
+    assert link.inner_text() == f"tournament: round {last['round']}, table {last['tables'][-1]['table'] + 1}"
+    link.click()
+    page.wait_for_url(f"**/web/tournaments/{site.tournament}")
+    page.wait_for_selector("#standings tbody tr")
+    page.goto(f"{site.base}/web/matches/{site.active}")
+    page.wait_for_selector("#table svg")
+    assert page.locator("#tournament-link").is_hidden()
 
 
 def test_a_tournament_page_follows_results_as_they_land(site: Site, page: Any) -> None:

@@ -159,6 +159,20 @@ async function refreshSeats() {
   }
 }
 
+/** A tournament's match links back to its tournament, naming the round and the table (as the tournament page does). */
+async function placeInTournament() {
+  try {
+    const { tournament } = await api(`/v1/matches/${encodeURIComponent(matchId)}/tournament`, { token: page.token });
+    const link = $("tournament-link");
+    link.hidden = !tournament;
+    if (!tournament) return;
+    link.href = `/web/tournaments/${encodeURIComponent(tournament.tournament_id)}`;
+    link.textContent = `tournament: round ${tournament.round}, table ${tournament.table + 1}`;
+  } catch (error) {
+    $("tournament-link").hidden = true; // the match itself was read: a failure here hides only the way back
+  }
+}
+
 async function onEnded() {
   await load(page.version === page.latest ? null : page.version); // the whole record is public now
 }
@@ -183,6 +197,7 @@ async function load(at) {
   document.title = `Turnstile · ${page.detail.game} match`;
   $("title").textContent = `${page.detail.game} · ${matchId}`;
   $("game-link").href = `/web/games/${encodeURIComponent(page.detail.game)}`;
+  placeInTournament();
   $("log").replaceChildren(...page.events.map(logItem));
   drawPlayers([]);
   drawEntropy();
