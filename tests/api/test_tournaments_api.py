@@ -16,6 +16,7 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
+from api.ratelimit import Limit, Limits, RateLimiter
 from service.runner import catch_up
 from store.base import EventStore
 from store.chain import GENESIS, canonical_event_hash
@@ -112,6 +113,32 @@ def test_the_start_of_a_large_tournament_of_bots_answers_at_its_budget_and_the_r
         assert verdict(client, created["id"])["code"] == "verified"
 
 
+def test_the_organisers_entropy_at_the_start_is_recorded_and_the_record_verifies(client: TestClient,
+                                                                                 app_key: str) -> None:
+    """POST …/start {"entropy": …}: shown in the tournament, recorded in `tournament.started`, mixed into the seed
+    played; the record verifies. Bad bodies are refused and start nothing."""
+    created = create(client, app_key, game="metro-x", format="swiss", rounds=2, players=bots(4))
+    path = f"/v1/tournaments/{created['id']}"
+    for body, status in (({"entropy": ""}, 400), ({"entropy": "x" * 257}, 400), ({"entropy": 7}, 400),
+                         ({"nope": 1}, 400), ([], 400)):
+        refused = client.post(f"{path}/start", json=body, headers=bearer(app_key))
+        assert refused.status_code == status and refused.json()["code"] == "invalid-request", refused.text
+    as_text = client.post(f"{path}/start", content=b'{"entropy": "dice"}',
+                          headers={**bearer(app_key), "Content-Type": "text/plain"})
+    assert as_text.status_code == 415 and as_text.json()["code"] == "unsupported-media-type"
+    assert client.get(path).json()["status"] == "open" and client.get(path).json()["version"] == 1
+    started = client.post(f"{path}/start", json={"entropy": "organiser-dice"}, headers=bearer(app_key))
+    assert started.status_code == 200, started.text
+    body = followed_to_end(client, app_key, created["id"])
+    assert body["entropy"] == "organiser-dice"
+    record = client.get(f"{path}/record").json()
+    started_event = next(line["event"] for line in record["events"] if line["event"]["type"] == "tournament.started")
+    assert started_event["entropy"] == "organiser-dice"
+    assert verdict(client, created["id"])["code"] == "verified"
+    again = client.post(f"{path}/start", json={"entropy": "other"}, headers=bearer(app_key))
+    assert again.status_code == 409 and again.json()["code"] == "tournament-finished"
+
+
 def test_a_match_tells_the_tournament_round_and_table_it_was_played_at(client: TestClient, app_key: str) -> None:
     """GET /v1/matches/{id}/tournament: the way back from a match; null for a match of its own; bad ids refused."""
     created = create(client, app_key, game="metro-x", format="swiss", rounds=2, players=bots(4))
@@ -151,15 +178,16 @@ def test_a_private_tournaments_match_tells_its_tournament_only_to_those_who_may_
 def test_reading_matches_tournaments_while_the_background_opens_them_never_fails(store: EventStore,
                                                                                  app_key: str) -> None:
     """The link is written before its match: read meanwhile, a match is either not there yet (404) or placed."""
-    with TestClient(create_app(store, tournament_budget_s=0.0)) as client:
+    unlimited = RateLimiter(Limits(address=Limit(1e6, 1_000_000)))  # four readers as fast as they can, one address
+    with TestClient(create_app(store, tournament_budget_s=0.0, limiter=unlimited)) as client:
         created = create(client, app_key, game="touched-on", format="round-robin", players=bots(6))
         client.post(f"/v1/tournaments/{created['id']}/start", headers=bearer(app_key))
         answers: list[int] = []
 
         def read_all() -> None:
             deadline = time.monotonic() + 120
-            while (body := client.get(f"/v1/tournaments/{created['id']}").json())["status"] != "finished":
-                assert time.monotonic() < deadline
+            while (body := client.get(f"/v1/tournaments/{created['id']}").json()).get("status") != "finished":
+                assert time.monotonic() < deadline and "rounds" in body, body
                 for paired in body["rounds"]:
                     for table in paired["tables"]:
                         for match_id in table["matches"]:
