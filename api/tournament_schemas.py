@@ -109,6 +109,16 @@ class JoinTournamentRequest(Strict, frozen=True):
         "A cooperative game's team: one member a seat (`player` names the team)"))] = []
 
 
+class StartTournamentRequest(Strict, frozen=True):
+    """Body of POST /v1/tournaments/{id}/start (optional)."""
+
+    entropy: Annotated[str, msgspec.Meta(min_length=1, max_length=256, description=(
+        "1-256 characters of the organiser's own choosing (e.g. 32 random bytes as hex), mixed into the seed the "
+        "tournament committed to at its creation: the seed played from then on is neither the server's alone (it "
+        "committed first) nor the organiser's (it did not know the server's). Recorded in `tournament.started`; "
+        "without it the committed seed is played"))] | None = None
+
+
 class WithdrawRequest(Strict, frozen=True):
     """Body of POST /v1/tournaments/{id}/withdraw."""
 
@@ -168,7 +178,8 @@ class TournamentSummary(msgspec.Struct, frozen=True, kw_only=True):
 class TournamentDetail(msgspec.Struct, frozen=True, kw_only=True):
     """A tournament: its settings, entrants, rounds (tables, matches, results) and standings (final once it has
     finished; else after the last ended round, ties broken by the format's tie-breaks). `seed` is revealed when it
-    finishes (its SHA-256 is `seed_commitment`, published at creation)."""
+    finishes (its SHA-256 is `seed_commitment`, published at creation); `entropy`, the organiser's given at the
+    start, is mixed into it (the seed played: `played_seed`, README "Tournaments")."""
 
     id: str
     game: str
@@ -190,6 +201,7 @@ class TournamentDetail(msgspec.Struct, frozen=True, kw_only=True):
     options: dict[str, Any] = {}
     move_deadline: int | None = None
     seed: str | None = None
+    entropy: str | None = None
 
 
 class PlaceCode(msgspec.Struct, frozen=True):
@@ -235,7 +247,8 @@ def detail(loaded: LoadedTournament) -> TournamentDetail:
         standings=list(state.final if state.final is not None else standings(state)),
         tiebreaks=list(TIEBREAKS[created.format]), seed_commitment=created.seed_commitment, version=record.version,
         head_hash=record.head_hash, created_at=record.created_at, options=dict(created.options),
-        move_deadline=created.move_deadline, seed=record.seed if state.finished else None)
+        move_deadline=created.move_deadline, seed=record.seed if state.finished else None,
+        entropy=state.start_entropy)
 
 
 def created_view(loaded: LoadedTournament, codes: dict[int, str]) -> CreatedTournament:

@@ -18,7 +18,7 @@ import msgspec
 
 from domain.engine import Event
 from domain.rng import seed_commitment
-from domain.tournaments import TournamentState, fold, match_seed, rederive
+from domain.tournaments import TournamentState, fold, match_seed, played_seed, rederive
 from domain.tournaments.events import MatchResult, TableOpened, TournamentEvent
 from domain.tournaments.results import entrant_results
 from domain.tournaments.verify import team_seed
@@ -165,7 +165,8 @@ def _matches(exported: TournamentExport, events: list[Event], state: TournamentS
         text = given.get(event.match_id)
         if text is None:
             return _failed("matches", index, f"match {event.match_id} is not in the record"), _not_run()
-        problem, end = _match_problem(text, event, state, exported.header.seed)
+        played = None if exported.header.seed is None else played_seed(exported.header.seed, state.start_entropy)
+        problem, end = _match_problem(text, event, state, played)
         if problem is not None:
             return _failed("matches", index, f"match {event.match_id}: {problem}"), _not_run()
         ends[event.match_id] = end
@@ -192,7 +193,8 @@ def _matches(exported: TournamentExport, events: list[Event], state: TournamentS
 
 def _match_problem(text: str, opened: TableOpened, state: TournamentState,
                    seed: str | None) -> tuple[str | None, tuple[Any, Any]]:
-    """Why one opened match does not fit (None: it fits), and its (end, final state) once it has ended."""
+    """Why one opened match does not fit (None: it fits), and its (end, final state) once it has ended (`seed`: the
+    played seed, once revealed)."""
     try:
         record = parse_record(text)
     except RecordError as exc:

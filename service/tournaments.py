@@ -1,6 +1,7 @@
 """Tournaments run by the service: a stream of events beside the matches, and the matches it opens for each round.
 
-Every command loads the stream, folds it, decides with `Rng.derive(seed, pairing_round(state))` and appends at the
+Every command loads the stream, folds it, decides with `Rng.derive(played seed, pairing_round(state))` (the seed
+committed at creation, mixed with the organiser's entropy when the start brought some) and appends at the
 version it folded (domain/tournaments/README.md, "What the service does with it"). Of two processes deciding on one
 version, one append conflicts; it folds again and decides again, so a round advances exactly once: the loser is
 refused `round-not-over` (the next round has just begun) or `result-already-recorded`, which are the success the
@@ -38,7 +39,7 @@ from domain.codec import to_builtins
 from domain.engine import Command, Event, Refusal
 from domain.lifecycle import Resign
 from domain.rng import Rng, seed_commitment
-from domain.tournaments import TournamentState, decide, fold, match_seed, pairing_round
+from domain.tournaments import TournamentState, decide, fold, match_seed, pairing_round, played_seed, seed_for
 from domain.tournaments.commands import (
     Advance,
     CreateTournament,
@@ -261,10 +262,11 @@ class TournamentService:
             raise WrongPlaceCode(tournament_id)
         return self.send(tournament_id, Join(handle=handle, entrant=place, members=members))[0]
 
-    def start(self, tournament_id: str, app: str) -> LoadedTournament:
-        """Close entries, pair round 1 and open its matches (a tournament of bots plays on to its end)."""
+    def start(self, tournament_id: str, app: str, entropy: str | None = None) -> LoadedTournament:
+        """Close entries, pair round 1 and open its matches (a tournament of bots plays on to its end). `entropy`:
+        the organiser's, mixed into the committed seed (`played_seed`): the server did not choose the seed played."""
         self.owned(tournament_id, app)
-        self.send(tournament_id, Start())
+        self.send(tournament_id, Start(entropy=entropy))
         self.drive(tournament_id, budget_s=self.budget_s)
         return self.load(tournament_id)
 
@@ -295,7 +297,8 @@ class TournamentService:
         for _ in range(RETRIES):
             loaded = self.load(tournament_id)
             state = loaded.state
-            events = decide(state, command, Rng.derive(loaded.record.seed, pairing_round(state)))
+            events = decide(state, command, Rng.derive(seed_for(loaded.record.seed, state, command),
+                                                       pairing_round(state)))
             payloads = [to_builtins(e) for e in events]
             try:
                 appended = self.store.append_tournament(tournament_id, state.version, payloads)
@@ -383,7 +386,8 @@ class TournamentService:
         record, state = loaded.record, loaded.state
         created = state.created
         match_id = match_id_of(record.id, number, table, team)
-        seed = match_seed(record.seed, number, table) if team is None else team_seed(record.seed, number, table, team)
+        played = played_seed(record.seed, state.start_entropy)
+        seed = match_seed(played, number, table) if team is None else team_seed(played, number, table, team)
         secret = record.token_secret
         self.store.link_tournament_match(match_id, record.id, number, table)
         options = dict(created.options)

@@ -20,6 +20,7 @@ from api.tournament_schemas import (
     CreateTournamentRequest,
     JoinTournamentRequest,
     MatchTournament,
+    StartTournamentRequest,
     TournamentDetail,
     TournamentPage,
     TournamentPlace,
@@ -144,16 +145,18 @@ class TournamentsController(Controller):
             raise refused(refusal) from None
 
     @post("/{tournament_id:str}/start", summary="Start a tournament", operation_id="startTournament", status_code=200,
-          sync_to_thread=True, security=APP_KEY, responses=problem_responses(
-              *READ, "app-key-required", "unknown-app-key", "not-your-tournament", *START_REFUSALS))
+          sync_to_thread=True, request_max_body_size=MAX_BODY_BYTES, security=APP_KEY, responses=problem_responses(
+              *READ, "app-key-required", "unknown-app-key", "not-your-tournament", *START_REFUSALS,
+              "request-too-large", "unsupported-media-type"))
     def start(self, request: Request[Any, Any, Any], tournament_id: TournamentId, service: Service,
-              tournaments: Tournaments) -> TournamentDetail:
-        """Close entries and pair round 1 (its app's key): its matches are created at once. Bots move at once, so a
-        tournament of bots plays itself to the end: for up to `TURNSTILE_TOURNAMENT_DRIVE_BUDGET_S` (2 s) before this
-        answers, then on in the background (follow it with GET; `status` is `finished` at the end)."""
+              tournaments: Tournaments, data: JSONBody[StartTournamentRequest | None] = None) -> TournamentDetail:
+        """Close entries and pair round 1 (its app's key): its matches are created at once. The optional body's
+        `entropy` is mixed into the committed seed, so the server did not choose the seed played. Bots move at
+        once, so a tournament of bots plays itself to the end: for up to `TURNSTILE_TOURNAMENT_DRIVE_BUDGET_S` (2 s)
+        before this answers, then on in the background (follow it with GET; `status` is `finished` at the end)."""
         app = require_app(request, service.app_name)
         try:
-            return detail(tournaments.start(tournament_id, app))
+            return detail(tournaments.start(tournament_id, app, None if data is None else data.entropy))
         except Refusal as refusal:
             raise refused(refusal) from None
 

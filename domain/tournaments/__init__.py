@@ -5,7 +5,7 @@ the seed (DESIGN.md, "Tournaments"; issue 30). Commands in (`commands`), events 
 from domain.tournaments.decide import decide, pairing_round
 from domain.tournaments.standings import standings
 from domain.tournaments.state import TournamentState, evolve, fold
-from domain.tournaments.verify import Mismatch, match_seed, rederive
+from domain.tournaments.verify import Mismatch, match_seed, played_seed, rederive, seed_for
 
-__all__ = ["Mismatch", "TournamentState", "decide", "evolve", "fold", "match_seed", "pairing_round", "rederive",
-           "standings"]
+__all__ = ["Mismatch", "TournamentState", "decide", "evolve", "fold", "match_seed", "pairing_round", "played_seed",
+           "rederive", "seed_for", "standings"]

@@ -58,7 +58,10 @@ class Withdraw(Command, frozen=True, tag="tournament.withdraw"):
 
 
 class Start(Command, frozen=True, tag="tournament.start"):
-    """Close entries and pair round 1."""
+    """Close entries and pair round 1. `entropy`: the organiser's, mixed into the seed committed at creation
+    (`played_seed`), so the server could not choose the seed the tournament is played from."""
+
+    entropy: str | None = None
 
 
 class OpenTable(Command, frozen=True, tag="tournament.open-table"):

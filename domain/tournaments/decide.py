@@ -47,7 +47,7 @@ def decide(state: TournamentState | None, command: Command, rng: Rng) -> list[Ev
     if isinstance(command, Withdraw):
         return _withdraw(state, command.entrant)
     if isinstance(command, Start):
-        return _start(state, rng)
+        return _start(state, rng, command.entropy)
     if not state.started:
         raise Refusal("not-started", "the tournament has not started")
     if isinstance(command, OpenTable):
@@ -111,8 +111,9 @@ def _forfeit(state: TournamentState, number: int, table: int, entrant: int, seat
     return MatchResult(round=number, table=table, results=results, match_id=opened[0].match_id if opened else "")
 
 
-def _start(state: TournamentState, rng: Rng) -> list[Event]:
-    """Close entries, draw the seeded order and pair round 1."""
+def _start(state: TournamentState, rng: Rng, entropy: str | None) -> list[Event]:
+    """Close entries, draw the seeded order and pair round 1 (`rng`: of the played seed, the organiser's `entropy`
+    mixed in)."""
     if state.started:
         raise Refusal("already-started", "the tournament has started")
     if any(e.open for i, e in enumerate(state.entrants) if i not in state.withdrawn):
@@ -122,7 +123,8 @@ def _start(state: TournamentState, rng: Rng) -> list[Event]:
         raise Refusal("too-few-entrants", f"{len(active)} entrants cannot fill a table of {state.created.table_size}")
     order = active if state.created.seeding == "entry" else rng.shuffled(active)
     decision = Decision(state, evolve)
-    decision.emit(TournamentStarted(order=order, rounds=formats.planned_rounds(state.created, len(active))))
+    decision.emit(TournamentStarted(order=order, rounds=formats.planned_rounds(state.created, len(active)),
+                                    entropy=entropy))
     decision.emit(_paired(decision.state, 1, rng))
     return decision.events
 

@@ -72,11 +72,14 @@ class PlayerWithdrawn(Event, frozen=True, tag="tournament.player-withdrawn"):
 
 
 class TournamentStarted(Event, frozen=True, tag="tournament.started", omit_defaults=True):
-    """Entries closed. `order`: the entrants in seeding order, drawn from `Rng.derive(seed, 1)` (round robin and
-    random knockout seeding read it). `rounds`: the rounds planned when nobody withdraws."""
+    """Entries closed. `order`: the entrants in seeding order, drawn from `Rng.derive(played seed, 1)` (round robin
+    and random knockout seeding read it). `rounds`: the rounds planned when nobody withdraws."""
 
     order: tuple[int, ...]
     rounds: int
+    # The organiser's entropy given at the start: from here on the tournament is played from `played_seed(seed,
+    # entropy)`, the seed committed at creation mixed with it (absent: from the committed seed itself).
+    entropy: str | None = None
 
 
 class RoundPaired(Event, frozen=True, tag="tournament.round-paired", omit_defaults=True):

@@ -54,6 +54,7 @@ class TournamentState(msgspec.Struct, frozen=True, kw_only=True):
     order: tuple[int, ...] = ()
     planned_rounds: int = 0
     started: bool = False
+    start_entropy: str | None = None  # the organiser's, given at the start (domain/tournaments/verify.py)
     rounds: tuple[Round, ...] = ()
     final: tuple[Standing, ...] | None = None
 
@@ -99,7 +100,8 @@ def evolve(state: TournamentState | None, event: Event) -> TournamentState:
     if isinstance(event, PlayerWithdrawn):
         return msgspec.structs.replace(state, withdrawn=(*state.withdrawn, event.entrant))
     if isinstance(event, TournamentStarted):
-        return msgspec.structs.replace(state, started=True, order=event.order, planned_rounds=event.rounds)
+        return msgspec.structs.replace(state, started=True, order=event.order, planned_rounds=event.rounds,
+                                       start_entropy=event.entropy)
     if isinstance(event, RoundPaired):
         empty = tuple(() for _ in event.tables)
         paired = Round(number=event.round, tables=event.tables, byes=event.byes, matches=empty, results=empty)

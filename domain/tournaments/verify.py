@@ -47,7 +47,7 @@ def cause(event: Event) -> Command | None:
     if isinstance(event, PlayerWithdrawn):
         return Withdraw(entrant=event.entrant)
     if isinstance(event, TournamentStarted):
-        return Start()
+        return Start(entropy=event.entropy)
     if isinstance(event, TableOpened):
         return OpenTable(round=event.round, table=event.table, match_id=event.match_id, entrants=event.entrants)
     if isinstance(event, MatchResult):
@@ -58,7 +58,8 @@ def cause(event: Event) -> Command | None:
 
 
 def rederive(events: Sequence[Event], seed: str) -> Mismatch | None:
-    """The first event of the record that does not follow from its causes and `seed`, or None: it verifies."""
+    """The first event of the record that does not follow from its causes and `seed` (the committed one; mixed with
+    the start's entropy when it has some), or None: it verifies."""
     if not events or not isinstance(events[0], TournamentCreated):
         return Mismatch(index=0, reason="a tournament record begins with tournament.created")
     if seed_commitment(seed) != events[0].seed_commitment:
@@ -72,7 +73,7 @@ def rederive(events: Sequence[Event], seed: str) -> Mismatch | None:
         if command is None:
             return Mismatch(index=index, reason=f"{tag} follows from no command here")
         try:
-            expected = decide(state, command, Rng.derive(seed, pairing_round(state)))
+            expected = decide(state, command, Rng.derive(seed_for(seed, state, command), pairing_round(state)))
         except Refusal as refusal:
             return Mismatch(index=index, reason=f"{tag} refused: {refusal.code}: {refusal.message}")
         for offset, derived in enumerate(expected):
@@ -83,6 +84,28 @@ def rederive(events: Sequence[Event], seed: str) -> Mismatch | None:
             state = evolve(state, derived)
         index += len(expected)
     return None
+
+
+def played_seed(seed: str, entropy: str | None) -> str:
+    """The seed a tournament is played from: the one committed at creation, or, when the organiser gave entropy at
+    the start, the two mixed, so that neither chose it: the server committed to its seed before the entropy existed,
+    and the organiser did not know the seed. sha256 hex of
+
+        "turnstile-tournament/1" 0x00 | u32(len S) S | u32(len E) E
+
+    (S the committed seed's UTF-8 bytes, E the entropy's; each length 4 bytes big-endian)."""
+    if entropy is None:
+        return seed
+    fields = [part.encode() for part in (seed, entropy)]
+    return hashlib.sha256(b"turnstile-tournament/1\x00" + b"".join(len(f).to_bytes(4, "big") + f for f in fields)
+                          ).hexdigest()
+
+
+def seed_for(seed: str, state: TournamentState | None, command: Command | None = None) -> str:
+    """The played seed a decision on `state` takes: the start's own entropy for the start, the recorded one after."""
+    if isinstance(command, Start):
+        return played_seed(seed, command.entropy)
+    return played_seed(seed, None if state is None else state.start_entropy)
 
 
 def match_seed(seed: str, number: int, table: int) -> str:

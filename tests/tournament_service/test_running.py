@@ -18,7 +18,7 @@ import pytest
 
 from domain.engine import Refusal
 from domain.lifecycle import AddEntropy, Resign
-from domain.tournaments import match_seed
+from domain.tournaments import match_seed, played_seed
 from domain.tournaments.commands import CreateTournament, EntryOf
 from service import tournament_records
 from service.audit import Audit
@@ -231,6 +231,26 @@ def test_a_fair_deal_match_whose_server_part_the_server_chose_fails_the_tourname
     verdict = tournament_records.verify(tournament_records.export(loaded, Audit(first.store)))
     assert not verdict.ok and verdict.code == "match-mismatch", verdict
     assert "was not dealt from the seed the tournament derives for it" in verdict.message
+
+
+def test_a_start_with_the_organisers_entropy_deals_every_match_from_the_mixed_seed(
+        processes: tuple[Process, Process]) -> None:
+    """The seed played is the committed one mixed with the start's entropy: every match is dealt from the seed that
+    played seed derives for its table, and the record (entropy in `tournament.started`) verifies."""
+    first, _ = processes
+    command = CreateTournament(game="expect-delays", format="round-robin", seats=2, seed_commitment="",
+                               entrants=tuple(EntryOf(bot="random", name=f"r{i}") for i in range(4)), options=SHORT)
+    tournament_id = first.tournaments.create(APP, command).loaded.record.id
+    loaded = first.tournaments.start(tournament_id, APP, entropy="organiser-dice")
+    assert loaded.state.finished and loaded.state.start_entropy == "organiser-dice"
+    played = played_seed(loaded.record.seed, "organiser-dice")
+    for number, paired in enumerate(loaded.state.rounds, start=1):
+        for table, opened_matches in enumerate(paired.matches):
+            for opened_match in opened_matches:
+                record = first.store.get_match(opened_match.match_id)
+                assert record is not None and record.seed == match_seed(played, number, table)
+    verdict = tournament_records.verify(tournament_records.export(loaded, Audit(first.store)))
+    assert verdict.code == "verified", verdict
 
 
 def test_a_result_a_crash_left_unrecorded_is_caught_up_by_the_sweep(processes: tuple[Process, Process],

@@ -10,7 +10,7 @@ import msgspec
 
 from domain.engine import Command, Event
 from domain.rng import Rng, seed_commitment
-from domain.tournaments import decide, evolve, pairing_round
+from domain.tournaments import decide, evolve, pairing_round, seed_for
 from domain.tournaments.commands import Advance, CreateTournament, OpenTable, RecordResult, Start, Withdraw
 from domain.tournaments.events import EntrantResult, RoundPaired
 from domain.tournaments.state import TournamentState
@@ -28,8 +28,9 @@ class Run:
         self.state: TournamentState | None = None
 
     def send(self, command: Command) -> list[Event]:
-        """Decide `command` with the round's RNG and append what it records."""
-        events = decide(self.state, command, Rng.derive(self.seed, pairing_round(self.state)))
+        """Decide `command` with the round's RNG (of the played seed) and append what it records."""
+        events = decide(self.state, command, Rng.derive(seed_for(self.seed, self.state, command),
+                                                        pairing_round(self.state)))
         for event in events:
             self.state = evolve(self.state, event)
         self.events.extend(events)
@@ -98,9 +99,10 @@ def play_round(run: Run, rng: Rng, results: Results = competitive) -> None:
 
 
 def play_out(run: Run, rng: Rng, results: Results = competitive, withdraw: dict[int, int] | None = None,
-             limit: int = 200) -> None:
-    """Start and play every round to the end; `withdraw` maps a round to an entrant leaving during it."""
-    run.send(Start())
+             limit: int = 200, entropy: str | None = None) -> None:
+    """Start (with the organiser's `entropy`, if any) and play every round to the end; `withdraw` maps a round to an
+    entrant leaving during it."""
+    run.send(Start(entropy=entropy))
     for _ in range(limit):
         if run.now.finished:
             return

@@ -8,7 +8,8 @@ import pytest
 
 from domain.engine import Event
 from domain.rng import Rng
-from domain.tournaments import rederive
+from domain.tournaments import decide, played_seed, rederive
+from domain.tournaments.commands import Start
 from domain.tournaments.events import EntrantResult, MatchResult, RoundEnded, RoundPaired, TournamentStarted
 from domain.tournaments.standings import standings
 from domain.tournaments.state import fold
@@ -134,3 +135,52 @@ def test_an_inserted_pairing_fails() -> None:
     events.insert(index + 1, events[index])
     mismatch = rederive(events, run.seed)
     assert mismatch is not None and mismatch.index == index + 1
+
+
+def started_with_entropy(format: str, entropy: str = "organiser-dice") -> Run:
+    run = Run("tamper-seed")
+    create(run, format=format, entrants=[f"p{i}" for i in range(8)], seats=2,
+           **({"rounds": 4} if format == "swiss" else {}))
+    play_out(run, Rng.derive("results", 1), entropy=entropy)
+    return run
+
+
+def test_the_played_seed_is_the_committed_one_without_entropy_and_both_mixed_with_it() -> None:
+    assert played_seed("s", None) == "s"
+    mixed = played_seed("s", "e")
+    assert len(mixed) == 64 and mixed not in ("s", "e") and mixed == played_seed("s", "e")
+    assert len({mixed, played_seed("s", "e2"), played_seed("s2", "e"), played_seed("se", ""),
+                played_seed("s", "")}) == 5  # every part counts, with its length: "s"+"e" is not "se"+""
+
+
+@pytest.mark.parametrize("format", ["round-robin", "swiss", "knockout"])
+def test_a_start_with_the_organisers_entropy_plays_from_the_mixed_seed_and_verifies(format: str) -> None:
+    """The seeded order and every pairing follow from the committed seed mixed with the entropy recorded at the
+    start: the record verifies, and the order differs from the one the committed seed alone draws."""
+    run = started_with_entropy(format)
+    started = run.events[first(run.events, TournamentStarted)]
+    assert isinstance(started, TournamentStarted) and started.entropy == "organiser-dice"
+    assert rederive(run.events, run.seed) is None
+    alone = Run("tamper-seed")
+    create(alone, format=format, entrants=[f"p{i}" for i in range(8)], seats=2,
+           **({"rounds": 4} if format == "swiss" else {}))
+    alone.send(Start())
+    assert alone.events[-2].order != started.order  # type: ignore[attr-defined]
+
+
+def test_a_server_that_ignores_the_entropy_or_a_record_that_changes_it_fails() -> None:
+    """The attack: the server records the organiser's entropy but draws from its own seed alone (as if none had been
+    given), or the entropy in the record is edited afterwards; either way the start no longer re-derives."""
+    honest = started_with_entropy("round-robin")
+    ignored = Run("tamper-seed")
+    create(ignored, format="round-robin", entrants=[f"p{i}" for i in range(8)], seats=2)
+    (created,) = ignored.events
+    drawn = decide(ignored.state, Start(), Rng.derive("tamper-seed", 1))  # the committed seed alone
+    forged = [created, msgspec.structs.replace(drawn[0], entropy="organiser-dice"), *drawn[1:]]
+    mismatch = rederive(forged, "tamper-seed")
+    assert mismatch is not None and mismatch.index == 1
+    events = list(honest.events)
+    index = first(events, TournamentStarted)
+    events[index] = msgspec.structs.replace(events[index], entropy="other-dice")  # type: ignore[type-var]
+    mismatch = rederive(events, honest.seed)
+    assert mismatch is not None and mismatch.index == index

@@ -79,9 +79,10 @@ function render(t) {
     el("td", {}, s.place), el("td", {}, who(t, s.entrant), s.withdrawn ? " (withdrawn)" : ""),
     el("td", {}, number(s.points)), ...t.tiebreaks.map((name) => el("td", {}, number(s.tiebreaks[name] ?? 0))))));
   document.getElementById("rounds").replaceChildren(...t.rounds.slice().reverse().map((p) => round(t, p)));
-  document.getElementById("seed").textContent = t.seed
-    ? `Seed ${t.seed} (its SHA-256 is the commitment ${t.seed_commitment}, published when the tournament was created)`
-    : `Seed commitment ${t.seed_commitment}: the seed is revealed when the tournament finishes.`;
+  const mixed = t.entropy ? ` Played from it mixed with the organiser's entropy "${t.entropy}", given at the start.` : "";
+  document.getElementById("seed").textContent = (t.seed
+    ? `Seed ${t.seed} (its SHA-256 is the commitment ${t.seed_commitment}, published when the tournament was created).`
+    : `Seed commitment ${t.seed_commitment}: the seed is revealed when the tournament finishes.`) + mixed;
 }
 
 async function load() {
