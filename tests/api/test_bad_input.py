@@ -215,8 +215,9 @@ def test_415_is_documented_on_every_json_body() -> None:
     document = json.loads(OPENAPI_PATH.read_text())
     with_body = [(path, method, op) for path, item in document["paths"].items() for method, op in item.items()
                  if isinstance(op, dict) and "requestBody" in op]
-    assert len(with_body) == 10  # create a match, play a move, verify a record, join a seat, add a seat's entropy,
-    # create a webhook; create a tournament, join it, withdraw from it, verify its record
+    assert len(with_body) == 11  # create a match, play a move, verify a record, join a seat, add a seat's entropy,
+    # create a webhook; create a tournament, join it, start it (the organiser's entropy), withdraw from it, verify
+    # its record
     for path, method, op in with_body:
         assert "application/problem+json" in op["responses"].get("415", {}).get("content", {}), (method, path)
 
