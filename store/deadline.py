@@ -107,6 +107,9 @@ class Watching:
 
 
 WATCHDOG = Watchdog()
+# A process forked from one that watched (an RQ work horse) has the object but not its thread, and perhaps its lock
+# held by a thread that does not exist there: it starts afresh.
+os.register_at_fork(after_in_child=lambda: WATCHDOG.__init__(WATCHDOG.tick_s))  # type: ignore[misc]
 
 
 def watched(conn: Any, seconds: float) -> contextlib.AbstractContextManager[None]:

@@ -3,6 +3,7 @@ never is, and background work (projection batches) is not held to it."""
 
 from __future__ import annotations
 
+import os
 import socket
 import time
 from dataclasses import dataclass
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 import psycopg
 import pytest
 
-from store.deadline import Watchdog
+from store.deadline import WATCHDOG, Watchdog
 from store.postgres import DEADLINE_MARGIN_S, PostgresStore
 
 
@@ -67,3 +68,22 @@ def test_a_request_connection_is_cut_at_the_deadline_but_a_projection_batch_is_n
             assert conn.execute("SELECT 1").fetchone() == (1,)
     finally:
         store.close()
+
+
+def test_a_forked_child_watches_with_a_thread_of_its_own() -> None:
+    """The parent's watchdog thread does not exist in a forked child (an RQ work horse): the child's cuts anyway."""
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        with WATCHDOG.watching(End(ours), 60):  # the parent's thread is running, its lock in use meanwhile
+            pid = os.fork()
+            if pid == 0:  # the child: a connection of its own past a short deadline
+                code = 1
+                try:
+                    mine, peer = socket.socketpair()
+                    WATCHDOG.watch(End(mine), 0.05)
+                    peer.settimeout(3)
+                    code = 0 if peer.recv(1) == b"" else 2
+                finally:
+                    os._exit(code)
+            _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
