@@ -74,7 +74,8 @@ def test_the_using_the_api_session_runs_as_written(served: tuple[str, dict[str, 
                   '"expect-delays.game-set-up"]',
                   'the revealed server part opens the commitment noted before the entropy',
                   '{"code":"verified","checked":["seed","entropy"]}',
-                  '{"status":"finished","rounds":3,"places":[1,2,3,4,5],"tiebreaks":["buchholz","sonneborn-berger"]}',
+                  '{"status":"finished","rounds":3,"places":[1,2,3,4,5],"tiebreaks":["buchholz","sonneborn-berger"],'
+                  '"entropy":"dice: 4 6 1"}',
                   '{"tournament":"verified"}',
 
                   '{"version":5,"status":"active"}'):
