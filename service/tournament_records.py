@@ -18,7 +18,7 @@ import msgspec
 
 from domain.engine import Event
 from domain.rng import seed_commitment
-from domain.tournaments import TournamentState, fold, match_seed, played_seed, rederive
+from domain.tournaments import TournamentState, fold, match_seed, rederive, seed_for
 from domain.tournaments.events import MatchResult, TableOpened, TournamentEvent
 from domain.tournaments.results import entrant_results
 from domain.tournaments.verify import team_seed
@@ -159,13 +159,13 @@ def _matches(exported: TournamentExport, events: list[Event], state: TournamentS
     given = {m.match_id: m.record for m in exported.matches}
     ends: dict[str, tuple[Any, Any]] = {}
     end: tuple[Any, Any] | None
+    played = None if exported.header.seed is None else seed_for(exported.header.seed, state)
     for index, event in enumerate(events, start=1):
         if not isinstance(event, TableOpened):
             continue
         text = given.get(event.match_id)
         if text is None:
             return _failed("matches", index, f"match {event.match_id} is not in the record"), _not_run()
-        played = None if exported.header.seed is None else played_seed(exported.header.seed, state.start_entropy)
         problem, end = _match_problem(text, event, state, played)
         if problem is not None:
             return _failed("matches", index, f"match {event.match_id}: {problem}"), _not_run()

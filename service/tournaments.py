@@ -39,7 +39,7 @@ from domain.codec import to_builtins
 from domain.engine import Command, Event, Refusal
 from domain.lifecycle import Resign
 from domain.rng import Rng, seed_commitment
-from domain.tournaments import TournamentState, decide, fold, match_seed, pairing_round, played_seed, seed_for
+from domain.tournaments import TournamentState, decide, fold, match_seed, pairing_round, seed_for
 from domain.tournaments.commands import (
     Advance,
     CreateTournament,
@@ -386,7 +386,7 @@ class TournamentService:
         record, state = loaded.record, loaded.state
         created = state.created
         match_id = match_id_of(record.id, number, table, team)
-        played = played_seed(record.seed, state.start_entropy)
+        played = seed_for(record.seed, state)
         seed = match_seed(played, number, table) if team is None else team_seed(played, number, table, team)
         secret = record.token_secret
         self.store.link_tournament_match(match_id, record.id, number, table)

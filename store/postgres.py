@@ -252,8 +252,7 @@ class PostgresStore(SqlStore):
     # ---- plumbing --------------------------------------------------------------------------------
 
     def _migrate(self) -> None:
-        with self._pool.connection() as conn, conn.transaction():
-            conn.execute(self.unbounded)  # a migration of a large table takes what it takes
+        with self._background_transaction() as conn:  # a migration of a large table takes what it takes
             # Two processes opening at once: the second waits here, then finds nothing left to do.
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATE_LOCK,))
             conn.execute(
@@ -285,6 +284,7 @@ class PostgresStore(SqlStore):
 
     @contextmanager
     def _background_transaction(self) -> Iterator[psycopg.Connection[Any]]:
+        """A transaction held to neither the statement timeout nor the deadline: migrations, projection batches."""
         with self._pool.connection() as conn, conn.transaction():
             conn.execute(self.unbounded)
             yield conn

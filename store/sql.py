@@ -61,6 +61,7 @@ class SqlStore(SqlWebhooks, SqlTransparency, SqlTournaments):
 
     dialect: Dialect
     schema_folder: str  # the folder of store/migrations this adapter's schema comes from
+
     def _reading(self) -> AbstractContextManager[Any]:
         """A connection for reads."""
         raise NotImplementedError
