@@ -39,16 +39,17 @@ from api.routes.stats import StatsController
 from api.routes.tournaments import MatchTournamentController, TournamentsController
 from api.routes.webhooks import WebhooksController
 from api.web.routes import WEB_ASSETS, WebController, favicon, home
-from service.audit import Audit
-from service.live import Hub, Tails
-from service.matches import MatchService, StateCache
-from service.notes import Signer
-from service.notify import Notifier
-from service.records import MEDIA_TYPE as RECORD_MEDIA_TYPE
-from service.statistics import Statistics
-from service.tournaments import TournamentService
-from service.transparency import DEFAULT_ORIGIN, Transparency
-from service.webhooks import Webhooks
+from ledger.notes import Signer
+from ledger.records import MEDIA_TYPE as RECORD_MEDIA_TYPE
+from service.log.transparency import DEFAULT_ORIGIN, Transparency
+from service.matches import snapshots
+from service.matches.matches import MatchService, StateCache
+from service.outbox.webhooks import Webhooks
+from service.reads.audit import Audit
+from service.reads.live import Hub, Tails
+from service.reads.notify import Notifier
+from service.reads.statistics import Statistics
+from service.tournaments.tournaments import TournamentService
 from store.read_models import Store
 from store.replica import ReplicaReads
 
@@ -87,9 +88,10 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     `min_position` before it reads the primary; `log` is the transparency log (by default one signed with a key made
     for this app alone, and sequenced by nobody: the composition root runs a `Sequencer`); a request that moves a
     tournament on plays its bots' matches for at most `tournament_budget_s`, the background driver the rest."""
-    service = MatchService(store, cache=cache, notifier=notifier, reads=replica)
-    tournaments = TournamentService(store, service, budget_s=tournament_budget_s)
     log = log or Transparency(store, Signer.generate(DEFAULT_ORIGIN))
+    service = MatchService(store, cache=cache, notifier=notifier, reads=replica,
+                           snapshot_key=snapshots.key_from(log.signer))
+    tournaments = TournamentService(store, service, budget_s=tournament_budget_s)
     stats = Statistics(store) if replica is None else Statistics(
         replica, wait_seconds=replica_wait_s, primary=Statistics(store))
     auditor = Audit(store, log=log) if replica is None else Audit(replica, primary=Audit(store, log=log), log=log)
@@ -132,7 +134,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
             }),
         ),
         debug=debug,
-        logging_config=None,  # the process's own configuration (service/logs.py) formats every line
+        logging_config=None,  # the process's own configuration (service/ops/logs.py) formats every line
     )
     app.state.service = service
     app.state.tournaments = tournaments

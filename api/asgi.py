@@ -14,15 +14,15 @@ from litestar import Litestar
 from api.app import create_app
 from api.ratelimit import Buckets, Limits, MemoryBuckets, RateLimiter, RedisBuckets
 from api.routes.ops import Operations
-from service import metrics
-from service.deadlines import sweep as sweep_deadlines
-from service.matches import StateCache
-from service.metrics import process_exited
-from service.notify import InProcessNotifier, notifier_for
-from service.queue_status import QueueStatus
-from service.transparency import Sequencer, open_log
-from service.webhook_fold import WebhookDispatcher
-from service.webhooks import Webhooks
+from service.log.transparency import Sequencer, open_log
+from service.matches.deadlines import sweep as sweep_deadlines
+from service.matches.matches import StateCache
+from service.ops import metrics
+from service.ops.metrics import process_exited
+from service.ops.queue_status import QueueStatus
+from service.outbox.webhook_fold import WebhookDispatcher
+from service.outbox.webhooks import Webhooks
+from service.reads.notify import InProcessNotifier, notifier_for
 from settings import Settings
 from store.base import StoreUnavailable
 from store.factory import open_store

@@ -1,4 +1,4 @@
-"""The API's messages for replay and audit (the verdict itself is `service.verify.Verdict`)."""
+"""The API's messages for replay and audit (the verdict itself is `ledger.verify.Verdict`)."""
 
 from __future__ import annotations
 

@@ -9,9 +9,9 @@ from litestar import Request
 
 from api.observe import note_app
 from api.problems import ApiError
-from service.access import Reader, reader, token_seat
-from service.access import seat_of as access_seat
-from store.base import MatchRecord
+from ledger.events import MatchRecord
+from service.matches.access import Reader, reader, token_seat
+from service.matches.access import seat_of as access_seat
 
 
 def bearer(request: Request[Any, Any, Any]) -> str | None:

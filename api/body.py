@@ -17,8 +17,8 @@ from litestar import Request
 from litestar.exceptions import ValidationException
 
 from api.problems import ApiError
-from service.json_limits import MAX_DEPTH, too_deep
-from store.base import has_nul
+from ledger.events import has_nul
+from ledger.json_limits import MAX_DEPTH, too_deep
 
 MAX_BODY_BYTES = 64 * 1024  # create and move bodies are well under 4 KiB; a record to verify has its own limit
 _JSON_TYPE = re.compile(r"application/(?:[^;/\s]+\+)?json", re.IGNORECASE)

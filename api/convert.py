@@ -22,14 +22,15 @@ from api.schemas import (
     SeatResultOut,
 )
 from domain import bots, match, narration
+from domain.catalog import game_of
 from domain.codec import event_from_builtins
 from domain.editions import Edition
 from domain.engine import Game
 from domain.lifecycle import MatchEnded
-from service.games import game_of
-from service.matches import LoadedMatch, revealed_seed, server_commitment, status_of
-from service.records import seen_by
-from store.base import MatchRecord, StoredEvent, iso
+from ledger.events import MatchRecord, StoredEvent
+from ledger.records import seen_by
+from service.matches.matches import LoadedMatch, revealed_seed, server_commitment, status_of
+from store.base import iso
 
 
 def players(seats: Sequence[SeatRequest]) -> list[str | None]:

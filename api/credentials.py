@@ -16,7 +16,7 @@ from typing import Literal, Protocol
 
 import anyio.to_thread
 
-from store.base import MatchRecord
+from ledger.events import MatchRecord
 
 Kind = Literal["app", "seat"]
 MATCH_PATH = re.compile(r"^/v1/matches/([^/]+)")

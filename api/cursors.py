@@ -11,7 +11,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 from api.problems import ApiError
-from store.base import MatchRecord
+from ledger.events import MatchRecord
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MICROSECOND = timedelta(microseconds=1)

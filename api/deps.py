@@ -6,13 +6,13 @@ from typing import TypeAlias
 
 from litestar.di import NamedDependency
 
-from service.audit import Audit
-from service.live import Hub, Tails
-from service.matches import MatchService
-from service.statistics import Statistics
-from service.tournaments import TournamentService
-from service.transparency import Transparency
-from service.webhooks import Webhooks
+from service.log.transparency import Transparency
+from service.matches.matches import MatchService
+from service.outbox.webhooks import Webhooks
+from service.reads.audit import Audit
+from service.reads.live import Hub, Tails
+from service.reads.statistics import Statistics
+from service.tournaments.tournaments import TournamentService
 
 Service: TypeAlias = NamedDependency[MatchService]  # the app's one MatchService (see api.app.create_app)
 Stats: TypeAlias = NamedDependency[Statistics]  # the read models: statistics, ratings, projection status

@@ -18,8 +18,8 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from service.live import Hub
-from service.matches import MatchService
+from service.matches.matches import MatchService
+from service.reads.live import Hub
 
 log = logging.getLogger("turnstile.live")
 RETRY_S = 1.0

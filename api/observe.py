@@ -15,8 +15,8 @@ from typing import Any
 from litestar import Litestar, Request
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
-from service.logs import request_id
-from service.metrics import REQUEST_SECONDS, REQUESTS
+from service.ops.logs import request_id
+from service.ops.metrics import REQUEST_SECONDS, REQUESTS
 
 log = logging.getLogger("turnstile.http")
 APP = "turnstile.app"  # the key in the request's scope state under which auth notes the caller's app

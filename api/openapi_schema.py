@@ -11,7 +11,7 @@ from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugi
 from litestar.openapi.spec import Discriminator, OpenAPI, OpenAPIType, Reference, Schema
 from litestar.typing import FieldDefinition
 
-from service.json_limits import MAX_DEPTH
+from ledger.json_limits import MAX_DEPTH
 
 NO_NUL = "^[^\\u0000]*$"  # the API refuses U+0000 in every string of a request (api.edge, api.body)
 JSON_VALUE = "JsonValue"

@@ -22,7 +22,7 @@ from litestar.openapi.spec import (
     Schema,
 )
 
-from service.webhooks import KINDS
+from service.outbox.webhooks import KINDS
 
 PAYLOAD = "WebhookPayload"
 WHAT = {"turn": "A seat of one of the app's matches became to move (`seat`).",

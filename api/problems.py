@@ -12,17 +12,17 @@ from litestar.exceptions import HTTPException, NotFoundException, ValidationExce
 
 from api.problem_codes import PROBLEM_JSON, TITLES, FieldError, Problem
 from api.ratelimit import RateLimited
+from domain.catalog import UnknownEdition, UnknownGame
 from domain.engine import Refusal
-from service.access import SeatRequired, WrongToken
-from service.audit import UnknownVersion
-from service.games import UnknownEdition, UnknownGame
-from service.live import TooManyStreams
-from service.matches import VersionMismatch
-from service.metrics import REFUSALS
-from service.seating import NotYourMatch, SeatTaken, WrongJoinCode
-from service.statistics import NotYet, UnknownPlayer
-from service.tournaments import NotYourTournament, WrongPlaceCode
-from service.webhooks import BadWebhookUrl, TooManyWebhooks, UnknownWebhook
+from ledger.replay import UnknownVersion
+from service.matches.access import SeatRequired, WrongToken
+from service.matches.matches import VersionMismatch
+from service.matches.seating import NotYourMatch, SeatTaken, WrongJoinCode
+from service.ops.metrics import REFUSALS
+from service.outbox.webhooks import BadWebhookUrl, TooManyWebhooks, UnknownWebhook
+from service.reads.live import TooManyStreams
+from service.reads.statistics import NotYet, UnknownPlayer
+from service.tournaments.tournaments import NotYourTournament, WrongPlaceCode
 from store.base import IdempotencyMismatch, MatchNotFound, RecordCorrupt, RematchExists
 from store.factory import unavailable_errors
 from store.tournaments import TournamentNotFound

@@ -21,8 +21,8 @@ from typing import Any, Protocol
 from litestar.types import ASGIApp, Receive, Scope, Send
 
 from api.credentials import Credentials, Kind
-from service.breaker import CircuitBreaker
-from service.metrics import RATE_LIMIT_FAIL_OPEN, RATE_LIMITED
+from service.ops.breaker import CircuitBreaker
+from service.ops.metrics import RATE_LIMIT_FAIL_OPEN, RATE_LIMITED
 from settings import Settings
 
 log = logging.getLogger("turnstile.ratelimit")

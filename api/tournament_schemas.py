@@ -13,7 +13,7 @@ from domain.tournaments import TournamentState, standings
 from domain.tournaments.commands import CreateTournament, EntrantSpec, EntryOf
 from domain.tournaments.events import Entrant, EntrantResult, Standing
 from domain.tournaments.standings import TIEBREAKS
-from service.tournaments import LoadedTournament
+from service.tournaments.tournaments import LoadedTournament
 
 Format = Literal["round-robin", "swiss", "knockout"]
 TournamentStatus = Literal["open", "running", "finished"]

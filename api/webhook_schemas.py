@@ -1,4 +1,4 @@
-"""The API's messages about webhooks: subscriptions and their deliveries (the payload is service.webhooks')."""
+"""The API's messages about webhooks: subscriptions and their deliveries (the payload is service.outbox.webhooks')."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from api.schemas import Strict
-from service.webhooks import HookKind, WebhookPayload
+from service.outbox.webhooks import HookKind, WebhookPayload
 from store.webhooks import DeliveryRecord, WebhookRecord
 
 KINDS_DOC = ("What to be told of the app's matches: `turn` (a seat became to move: `seat`), `match.created`, "

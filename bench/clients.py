@@ -23,7 +23,7 @@ class InProcessMover:
     def __init__(self, arg: tuple[str, list[str], int]) -> None:
         from domain.catalog import by_slug
         from domain.engine import setups
-        from service.matches import MatchService
+        from service.matches.matches import MatchService
         from store.factory import open_store
 
         url, games, seed = arg

@@ -59,7 +59,7 @@ def move_times(url: str, slug: str, moves: int, seed: int) -> list[float]:
     """Seconds per move over `moves` random legal moves."""
     from domain import match
     from domain.catalog import by_slug
-    from service.matches import MatchService
+    from service.matches.matches import MatchService
     from store.factory import open_store
 
     game = by_slug(slug)

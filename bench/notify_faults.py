@@ -28,9 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from store_append import postgres_database  # noqa: E402  (beside this file)
 
 from domain.catalog import by_slug  # noqa: E402
-from service.matches import MatchService  # noqa: E402
-from service.notify import NoNotifier, Notifier, RQNotifier  # noqa: E402
-from service.simulate import timed_moves  # noqa: E402
+from service.matches.matches import MatchService  # noqa: E402
+from service.matches.simulate import timed_moves  # noqa: E402
+from service.reads.notify import NoNotifier, Notifier, RQNotifier  # noqa: E402
 from settings import Settings  # noqa: E402
 from store.factory import open_store  # noqa: E402
 from tests.workers.processes import HungListener, RedisServer  # noqa: E402

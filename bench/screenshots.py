@@ -25,9 +25,9 @@ import httpx
 
 from domain.catalog import GAMES
 from domain.tournaments.commands import CreateTournament, EntryOf
-from service.matches import MatchService
-from service.simulate import play_random_moves
-from service.tournaments import TournamentService
+from service.matches.matches import MatchService
+from service.matches.simulate import play_random_moves
+from service.tournaments.tournaments import TournamentService
 from store.factory import open_store
 
 ROOT = Path(__file__).resolve().parent.parent

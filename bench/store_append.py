@@ -25,7 +25,8 @@ from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from store.base import EventStore, NewEvent, NewMatch, SeatRecord  # noqa: E402
+from ledger.events import NewEvent, NewMatch, SeatRecord
+from store.base import EventStore
 from store.factory import open_store  # noqa: E402
 
 PAYLOAD: dict[str, Any] = {

@@ -41,7 +41,7 @@ SYSTEMS = ["raw", "raw-notify", "bare", "eventsourcing", "inprocess-pg", "http-p
 
 def app_key(url: str) -> str:
     """A fresh app key recorded in the store at `url`."""
-    from service.tokens import new_secret, secret_hash
+    from service.matches.tokens import new_secret, secret_hash
     from store.factory import open_store
 
     store = open_store(url)
@@ -191,7 +191,7 @@ def read_log(store: Any) -> tuple[int, float]:
 def log_and_rebuild(table: Table, url: str) -> None:
     """Read the whole global log, then rebuild every projection from it, in this process."""
     from projections.catalog import PROJECTIONS
-    from service.runner import rebuild_all
+    from service.reads.runner import rebuild_all
     from settings import Settings
     from store.factory import open_store
 
@@ -219,7 +219,7 @@ def flat_cost(table: Table, kind: str, near: int, far: int, matches: int, moves:
     service per move, as in a process that never saw the match: it reads and folds the whole match)."""
     from domain import match
     from domain.catalog import by_slug
-    from service.matches import MatchService
+    from service.matches.matches import MatchService
     from store.factory import open_store
 
     game = by_slug("expect-delays")  # default options: up to 300 turns, so a match passes version 500

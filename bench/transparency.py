@@ -28,9 +28,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from domain.merkle import appended_nodes, perfect_parts  # noqa: E402
-from service.notes import Signer  # noqa: E402
-from service.transparency import Transparency  # noqa: E402
+from ledger.merkle import appended_nodes, perfect_parts  # noqa: E402
+from ledger.notes import Signer  # noqa: E402
+from service.log.transparency import Transparency  # noqa: E402
 from store.factory import open_store  # noqa: E402
 
 
@@ -127,9 +127,9 @@ def bench_sequence(url: str, events: int) -> None:
 
 def bench_load(url: str, moves: int, repeat: int) -> None:
     from domain import match as rules
-    from service.matches import MatchService
-    from service.transparency import check_against_log
-    from store.chain import link_hash
+    from ledger.chain import link_hash
+    from service.log.transparency import check_against_log
+    from service.matches.matches import MatchService
 
     store = open_store(url)
     service = MatchService(store, use_snapshots=False)

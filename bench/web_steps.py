@@ -15,7 +15,7 @@ from litestar.testing import TestClient
 
 from api.app import create_app
 from domain.catalog import by_slug
-from service.simulate import play_random_match
+from service.matches.simulate import play_random_match
 from store.factory import open_store
 
 

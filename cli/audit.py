@@ -25,8 +25,8 @@ from typing import Any
 
 import msgspec
 
-from service.tournament_records import TournamentVerdict
-from service.verify import Verdict
+from ledger.tournament_records import TournamentVerdict
+from ledger.verify import Verdict
 
 
 def register(sub: Any) -> None:
@@ -59,9 +59,9 @@ def _read(path: str) -> bytes:
 
 
 def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict | TournamentVerdict]]:
-    from service import tournament_records
-    from service.audit import Audit
-    from service.verify import verify_text
+    from ledger import tournament_records
+    from ledger.verify import verify_text
+    from service.reads.audit import Audit
 
     for path in args.records:
         text = _read(path)
@@ -71,7 +71,7 @@ def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict | Tournam
     if args.tournament:
         yield from _stored_tournaments(args.tournament)
     if args.match or args.all:
-        from service.transparency import Transparency
+        from service.log.transparency import Transparency
         from settings import Settings
         from store.factory import open_store
 
@@ -91,7 +91,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 2
     failed = checked = 0
     _read.cache_clear()  # files are read afresh by each command
-    from service.log_client import LogCheckFailed, Unreachable
+    from service.log.log_client import LogCheckFailed, Unreachable
     from store.base import MatchNotFound
     from store.tournaments import TournamentNotFound
 
@@ -114,8 +114,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def _log_check(args: argparse.Namespace) -> Callable[[str], bool] | None:
     """With --key, --url or --checkpoint: a check of one record file's transparency log proof (and of the log's
     consistency with the kept checkpoint) that prints one line and says whether it held."""
-    from service.log_client import LogCheckFailed, LogServer, check_extends, check_record, load_verifier, opened
-    from service.records import RecordError, parse_record
+    from ledger.records import RecordError, parse_record
+    from service.log.log_client import LogCheckFailed, LogServer, check_extends, check_record, load_verifier, opened
 
     if not (args.key or args.url or args.checkpoint):
         return None
@@ -144,10 +144,11 @@ def _log_check(args: argparse.Namespace) -> Callable[[str], bool] | None:
 
 def _stored_tournaments(ids: list[str]) -> Iterator[tuple[str, TournamentVerdict]]:
     """Verdicts of tournaments of the store: each exported as its API would (with its matches) and verified."""
-    from service import tournament_records
-    from service.audit import Audit
-    from service.matches import MatchService
-    from service.tournaments import TournamentService
+    from ledger import tournament_records
+    from service.matches.matches import MatchService
+    from service.reads.audit import Audit
+    from service.tournaments import records as tournament_exports
+    from service.tournaments.tournaments import TournamentService
     from settings import Settings
     from store.factory import open_store
 
@@ -156,7 +157,7 @@ def _stored_tournaments(ids: list[str]) -> Iterator[tuple[str, TournamentVerdict
         tournaments, audit = TournamentService(store, MatchService(store)), Audit(store)
         for tournament_id in ids:
             loaded = tournaments.load(tournament_id)
-            exported = tournament_records.export(loaded, audit, full=True)
+            exported = tournament_exports.export(loaded, audit, full=True)
             yield tournament_id, tournament_records.verify(msgspec.to_builtins(exported))
     finally:
         store.close()
@@ -173,8 +174,9 @@ def describe(name: str, verdict: Verdict | TournamentVerdict) -> str:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Print the table after event N of a record or a stored match."""
-    from service.audit import Audit, NotReplayable, UnknownVersion, picture, replay
-    from service.records import RecordError, parse_record
+    from ledger.records import RecordError, parse_record
+    from ledger.replay import NotReplayable, UnknownVersion, picture, replay
+    from service.reads.audit import Audit
     from store.base import MatchNotFound, RecordCorrupt
 
     try:

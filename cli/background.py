@@ -20,8 +20,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
     """Run an RQ worker for projection jobs, with a sweep that enqueues a catch-up every few seconds, and the
     webhook dispatcher (folding and sending deliveries on threads of its own); with --burst, catch up once and drain
     the queue, then exit (a one-shot catch-up, e.g. from cron or after a deploy)."""
-    from service.logs import configure
-    from service.webhook_fold import WebhookDispatcher
+    from service.ops.logs import configure
+    from service.outbox.webhook_fold import WebhookDispatcher
     from settings import Settings
     from store.factory import open_store
     from workers.jobs import catch_up_job
@@ -32,21 +32,21 @@ def cmd_worker(args: argparse.Namespace) -> int:
         from cli import UserError
 
         raise UserError("a worker takes its jobs from Redis: set TURNSTILE_REDIS_URL (e.g. redis://127.0.0.1:6379/0)")
-    from service.deadlines import sweep as sweep_deadlines
-    from service.matches import MatchService
-    from service.notify import RQNotifier
-
     # The sweep makes a lost or never-sent notification cost a delay only: it asks for a catch-up anyway. Each
     # sweep also records the move deadlines that have passed (a second worker's sweep writes nothing again).
-    sweeper = RQNotifier(settings)
-    service = MatchService(open_store(settings.database_url), notifier=sweeper)
-    from service.tournaments import TournamentService
-
-    tournaments = TournamentService(service.store, service)  # a match this worker times out may end a round
-    from service.transparency import Sequencer, open_log
+    from service.log.transparency import Sequencer, open_log
+    from service.matches import snapshots
+    from service.matches.deadlines import sweep as sweep_deadlines
+    from service.matches.matches import MatchService
+    from service.reads.notify import RQNotifier
+    from service.tournaments.tournaments import TournamentService
 
     log_store = open_store(settings.database_url)
     sequencer = Sequencer(open_log(log_store, settings.log_key, settings.database_url))
+    sweeper = RQNotifier(settings)
+    service = MatchService(open_store(settings.database_url), notifier=sweeper,
+                           snapshot_key=snapshots.key_from(sequencer.transparency.signer))
+    tournaments = TournamentService(service.store, service)  # a match this worker times out may end a round
 
     def timeouts() -> None:
         try:
@@ -118,9 +118,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     """Play N complete random matches (legal moves only) through the match service, then fold statistics."""
     from domain.catalog import by_slug
     from domain.engine import setups
-    from service.matches import MatchService
-    from service.runner import catch_up
-    from service.simulate import play_random_match
+    from service.matches.matches import MatchService
+    from service.matches.simulate import play_random_match
+    from service.reads.runner import catch_up
     from settings import Settings
     from store.factory import open_store
 
@@ -147,7 +147,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_projections(args: argparse.Namespace) -> int:
     """Catch up, or drop and rebuild, the projections in this process."""
     from projections.catalog import PROJECTIONS, by_name
-    from service.runner import catch_up, rebuild_all
+    from service.reads.runner import catch_up, rebuild_all
     from settings import Settings
     from store.factory import open_store
 

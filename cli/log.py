@@ -20,8 +20,8 @@ DEFAULTS = Defaults
 def cmd_keygen(args: argparse.Namespace) -> int:
     """Write a new signer key file (owner-readable only; never over an existing one) and print its public half."""
     from cli import UserError
-    from service.notes import NoteError, Signer
-    from service.transparency import write_key
+    from ledger.notes import NoteError, Signer
+    from service.log.transparency import write_key
 
     try:
         signer = Signer.generate(args.name)
@@ -37,7 +37,7 @@ def cmd_keygen(args: argparse.Namespace) -> int:
 
 def cmd_watch(args: argparse.Namespace) -> int:
     """Check the server's checkpoints as they come: exit 1 with a clear message at the first fork or rollback."""
-    from service.log_client import LogCheckFailed, LogServer, Unreachable, load_verifier, witness
+    from service.log.log_client import LogCheckFailed, LogServer, Unreachable, load_verifier, witness
 
     server = LogServer(args.url)
     state = Path(args.state)

@@ -37,7 +37,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from api.one_write import PROTOCOL
-    from service.logs import uvicorn_log_config
+    from service.ops.logs import uvicorn_log_config
     from settings import Settings
     from store.factory import open_store
 
@@ -45,7 +45,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     workers = args.workers or settings.workers or default_workers(settings.database_url)
     # Open the store once here: a wrong URL is one line now, not a traceback per worker, and migrations run once.
     open_store(settings.database_url).close()
-    from service.transparency import LogKeyError, key_for
+    from service.log.transparency import LogKeyError, key_for
 
     try:  # a bad key is one line now; a SQLite store's own key is made here once, before the workers start
         key_for(settings.log_key, settings.database_url)
@@ -88,7 +88,7 @@ def share_metrics(folder: str | None) -> str:
 
 def cmd_keys_create(args: argparse.Namespace) -> int:
     """Create an app key and print it once (only its hash is kept)."""
-    from service.tokens import new_secret, secret_hash
+    from service.matches.tokens import new_secret, secret_hash
     from settings import Settings
     from store.factory import open_store
 

@@ -7,15 +7,20 @@ what every match is played, viewed and verified under.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from domain.codec import event_from_builtins
 from domain.editions import UnknownEdition, bind
-from domain.engine import Game
+from domain.engine import Event, Game
 from domain.games.expect_delays import GAME as EXPECT_DELAYS
 from domain.games.mass_transit import GAME as MASS_TRANSIT
 from domain.games.metro_x import GAME as METRO_X
 from domain.games.terminus import GAME as TERMINUS
 from domain.games.touched_on import GAME as TOUCHED_ON
+
+__all__ = ["EDITIONS", "GAMES", "PACKAGES", "UnknownEdition", "UnknownGame", "by_slug", "decode_events",
+           "edition", "game_of"]
 
 PACKAGES: tuple[Game[Any], ...] = (
     EXPECT_DELAYS,
@@ -51,3 +56,21 @@ def edition(slug: str, rules_version: str) -> Game[Any] | None:
         raise UnknownEdition(slug, rules_version, tuple(editions))
     return found
 
+
+class UnknownGame(Exception):
+    """No game is registered under this slug."""
+
+
+def game_of(slug: str, rules_version: str | None = None) -> Game[Any]:
+    """The registered game at edition `rules_version` (None: its current edition, for new matches); raises
+    UnknownGame, or UnknownEdition for an edition this release does not have. A match is always played, viewed and
+    verified under its own edition: pass its `rules_version`."""
+    game = by_slug(slug) if rules_version is None else edition(slug, rules_version)
+    if game is None:
+        raise UnknownGame(slug)
+    return game
+
+
+def decode_events(game: Game[Any], payloads: Sequence[dict[str, Any]]) -> list[Event]:
+    """Stored event payloads back into typed events."""
+    return [event_from_builtins(game, payload) for payload in payloads]

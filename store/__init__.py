@@ -1,5 +1,7 @@
 """The event store: one interface (`EventStore`), two adapters (SQLite, PostgreSQL), `open_store(url)`."""
 
+from ledger.chain import GENESIS, event_hash, verify_chain
+from ledger.events import MatchRecord, NewEvent, SeatRecord, StoredEvent
 from store.base import (
     AppendResult,
     ConflictError,
@@ -7,13 +9,8 @@ from store.base import (
     IdempotencyMismatch,
     MatchExists,
     MatchNotFound,
-    MatchRecord,
-    NewEvent,
-    SeatRecord,
-    StoredEvent,
     StoreError,
 )
-from store.chain import GENESIS, event_hash, verify_chain
 from store.factory import open_store
 
 __all__ = [

@@ -32,6 +32,20 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb, set_json_dumps, set_json_loads
 from psycopg_pool import ConnectionPool
 
+from ledger.chain import GENESIS
+from ledger.events import (
+    MatchRecord,
+    NewEvent,
+    NewMatch,
+    SeatRecord,
+    StoredEvent,
+    build_events,
+    check_events,
+    clean_json,
+    ends_match,
+    first_status,
+    status_after,
+)
 from store import migrations
 from store.announce import Announcer
 from store.async_connections import AsyncConnections
@@ -40,27 +54,15 @@ from store.base import (
     ConflictError,
     MatchExists,
     MatchNotFound,
-    MatchRecord,
-    NewEvent,
-    NewMatch,
     RecordCorrupt,
-    SeatRecord,
     Snapshot,
-    StoredEvent,
     StoreUnavailable,
     appended,
-    build_events,
-    check_events,
-    clean_json,
-    ends_match,
-    first_status,
     iso,
     replayed,
-    status_after,
     utc_now,
     with_positions,
 )
-from store.chain import GENESIS
 from store.deadline import watched
 from store.dialect import Dialect
 from store.sql import EVENT_COLUMNS, INSERT_MATCH, MATCH_COLUMN_COUNT, MATCH_COLUMNS, SqlStore

@@ -18,7 +18,8 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from datetime import datetime
 from typing import Protocol, TypeVar
 
-from store.base import MatchNotFound, MatchRecord, StoredEvent, Visibility
+from ledger.events import MatchRecord, StoredEvent, Visibility
+from store.base import MatchNotFound
 from store.read_models import Checkpoint, DocRow
 
 log = logging.getLogger("turnstile.replica")

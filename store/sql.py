@@ -14,21 +14,8 @@ from typing import Any
 
 import msgspec
 
-from store.base import (
-    KEY_ID_LENGTH,
-    AppendResult,
-    AppKey,
-    MatchNotFound,
-    MatchRecord,
-    NewMatch,
-    RematchExists,
-    SeatRecord,
-    Snapshot,
-    StoredEvent,
-    StoreError,
-    appended,
-    clean_json,
-)
+from ledger.events import MatchRecord, NewMatch, SeatRecord, StoredEvent, clean_json
+from store.base import KEY_ID_LENGTH, AppendResult, AppKey, MatchNotFound, RematchExists, Snapshot, StoreError, appended
 from store.dialect import Dialect
 from store.read_models import Checkpoint, DocRow
 from store.sql_read_models import SqlBatch, all_checkpoints, open_batch, query_docs, reset
@@ -185,7 +172,7 @@ class SqlStore(SqlWebhooks, SqlTransparency, SqlTournaments):
             original = self._command_events(conn, match_id, command_id)
         return appended(original, duplicate=True) if original else None
 
-    # ---- the deadline sweep's hints (service/deadlines.py) ---------------------------------------
+    # ---- the deadline sweep's hints (service/matches/deadlines.py) ---------------------------------------
 
     def due_param(self, now: datetime, due_in_s: float | None, ended: bool) -> Any:
         """The `due_at` candidate of a write recorded at `now` (None: none), as the driver takes it."""
@@ -212,7 +199,7 @@ class SqlStore(SqlWebhooks, SqlTransparency, SqlTournaments):
                                (None if due_at is None else d.time(due_at), match_id, version)).fetchone()
         return row is not None
 
-    # ---- snapshots (service/snapshots.py) ----------------------------------------------------------
+    # ---- snapshots (service/matches/snapshots.py) ----------------------------------------------------------
 
     @staticmethod
     def snapshot_of(row: tuple[Any, ...]) -> Snapshot:

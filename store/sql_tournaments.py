@@ -12,8 +12,9 @@ from typing import Any
 
 import msgspec
 
-from store.base import ConflictError, NewEvent, StoredEvent, build_events, check_events, iso, utc_now, with_positions
-from store.chain import GENESIS
+from ledger.chain import GENESIS
+from ledger.events import NewEvent, StoredEvent, build_events, check_events
+from store.base import ConflictError, iso, utc_now, with_positions
 from store.dialect import Dialect
 from store.tournaments import (
     NewTournament,

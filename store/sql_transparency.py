@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from domain.merkle import Hash, Node, appended_nodes, event_leaf, fold_parts, leaf_hash, perfect_parts
+from ledger.merkle import Hash, Node, appended_nodes, event_leaf, fold_parts, leaf_hash, perfect_parts
 from store.dialect import Dialect
 from store.transparency import LogCheckpoint, LogLeaf, Signer
 

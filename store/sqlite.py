@@ -19,32 +19,34 @@ from typing import Any
 
 import msgspec
 
+from ledger.chain import GENESIS
+from ledger.events import (
+    MatchRecord,
+    NewEvent,
+    NewMatch,
+    SeatRecord,
+    StoredEvent,
+    build_events,
+    check_events,
+    clean_json,
+    ends_match,
+    first_status,
+    status_after,
+)
 from store import migrations
 from store.base import (
     AppendResult,
     ConflictError,
     MatchExists,
     MatchNotFound,
-    MatchRecord,
-    NewEvent,
-    NewMatch,
     RecordCorrupt,
-    SeatRecord,
     Snapshot,
-    StoredEvent,
     appended,
-    build_events,
-    check_events,
-    clean_json,
-    ends_match,
-    first_status,
     iso,
     replayed,
-    status_after,
     utc_now,
     with_positions,
 )
-from store.chain import GENESIS
 from store.dialect import Dialect
 from store.sql import EVENT_COLUMNS, INSERT_MATCH, MATCH_COLUMNS, SNAPSHOT_COLUMNS, SqlStore
 

@@ -1,6 +1,6 @@
 """The tournaments' half of the store: rows, hash-chained event streams and the matches each one opened.
 
-A tournament's events are chained like a match's (store/chain.py: `event_hash` with the tournament's id for the
+A tournament's events are chained like a match's (ledger/chain.py: `event_hash` with the tournament's id for the
 match id, no seat and no command), so `verify_chain` checks them as it checks a match; they are kept beside the
 matches', not in the global log (the projections fold matches only).
 """
@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from store.base import StoredEvent, Visibility
+from ledger.events import StoredEvent, Visibility
 
 
 class NewTournament(msgspec.Struct, frozen=True, kw_only=True):

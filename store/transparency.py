@@ -1,9 +1,9 @@
 """The transparency log's half of the store: the vocabulary and the protocol both SQL adapters fulfil.
 
-The log is one RFC 9162 Merkle tree (domain/merkle.py) over every event in global log order (the order
+The log is one RFC 9162 Merkle tree (ledger/merkle.py) over every event in global log order (the order
 `read_all` gives). A single sequencer at a time appends leaves for events below the log's visibility horizon and
 stores every perfect subtree, so any proof is one read of O(log n) nodes; signed checkpoints are stored beside
-(service/transparency.py signs them).
+(service/log/transparency.py signs them).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Protocol
 
 import msgspec
 
-from domain.merkle import Hash, Node
+from ledger.merkle import Hash, Node
 
 
 class LogCheckpoint(msgspec.Struct, frozen=True):

@@ -62,7 +62,7 @@ class DeliveryRecord(msgspec.Struct, frozen=True, kw_only=True):
     last_error: str | None
     created_at: str
     delivered_at: str | None
-    body: str  # exactly what is sent (service.webhooks.WebhookPayload as JSON)
+    body: str  # exactly what is sent (service.outbox.webhooks.WebhookPayload as JSON)
 
 
 class Claimed(msgspec.Struct, frozen=True, kw_only=True):

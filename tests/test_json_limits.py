@@ -1,4 +1,4 @@
-"""The nesting depth of JSON text, measured without parsing (service.json_limits)."""
+"""The nesting depth of JSON text, measured without parsing (ledger.json_limits)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.json_limits import MAX_DEPTH, nesting_depth, too_deep
+from ledger.json_limits import MAX_DEPTH, nesting_depth, too_deep
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(alphabet='[]{}"\\ab,:\n\x00é'),

@@ -16,7 +16,7 @@ import cli
 from api.asgi import create
 from api.one_write import PROTOCOL
 from cli import serve
-from service import notify
+from service.reads import notify
 from settings import Settings, SettingsError
 
 
@@ -123,7 +123,7 @@ def test_projections_fold_on_their_own_thread_with_their_own_batch(
 
 
 def _app_key(app: Any) -> str:
-    from service.tokens import new_secret, secret_hash
+    from service.matches.tokens import new_secret, secret_hash
 
     key = new_secret("app")
     app.state.store.create_app_key("tests", secret_hash(key))

@@ -10,7 +10,7 @@ from typing import Any
 
 from projections.catalog import PROJECTIONS
 from projections.log import Docs, LogEntry, Projection
-from service.runner import catch_up
+from service.reads.runner import catch_up
 from settings import Settings
 
 log = logging.getLogger("turnstile.workers")

@@ -16,8 +16,8 @@ from api.deps import Auditor, Service
 from api.openapi_names import TEXT
 from api.problem_codes import problem_responses
 from api.routes.matches import OPTIONAL_KEY, READ_MATCH
-from service.records import MEDIA_TYPE, encode_record
-from service.verify import Verdict, verify_text
+from ledger.records import MEDIA_TYPE, encode_record
+from ledger.verify import Verdict, verify_text
 
 MatchId = Annotated[str, Parameter(description="The match id", max_length=64)]
 # A record may also be sent as is, in the media type its export came in (or as plain text). The OpenAPI document

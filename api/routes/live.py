@@ -26,12 +26,12 @@ from api.deps import Live, Service, Tail
 from api.problem_codes import problem_responses
 from api.routes.matches import OPTIONAL_KEY, READ_MATCH, MatchId, TextInclude
 from api.schemas import RecordedEvent
-from service.live import Tails
-from service.matches import MatchService
-from service.notifications import Notification
-from service.tokens import secret_hash
-from store.base import StoredEvent
-from store.chain import SCHEME_FULL
+from ledger.chain import SCHEME_FULL
+from ledger.events import StoredEvent
+from service.matches.matches import MatchService
+from service.matches.tokens import secret_hash
+from service.outbox.notifications import Follower, Notification
+from service.reads.live import Tails
 
 EVENT_STREAM = "text/event-stream"
 HEARTBEAT_S = 15.0  # a comment line this often keeps proxies from closing an idle stream
@@ -151,7 +151,7 @@ def message(game: Any, event: StoredEvent, seat: int | None, finished: bool, wit
 async def app_notifications(service: MatchService, live: Any, app: str, after: int,
                             release: Callable[[], None]) -> AsyncIterator[ServerSentEventMessage]:
     """An app's notifications after global position `after`, then new ones as they come, until the server stops."""
-    follower = service.follower()
+    follower = Follower(service.store)
     last_sent = time.monotonic()
     try:
         while not live.closing:

@@ -14,8 +14,8 @@ from api.log_schemas import ConsistencyProof, InclusionProofAnswer, LogCheckpoin
 from api.problem_codes import problem_responses
 from api.problems import ApiError
 from api.routes.matches import OPTIONAL_KEY
-from service.notes import Checkpoint
-from service.transparency import BeyondTree, NotSequenced, ProofRangeError, Unsigned, leaf_hash_of
+from ledger.notes import Checkpoint
+from service.log.transparency import BeyondTree, NotSequenced, ProofRangeError, Unsigned, leaf_hash_of
 
 MAX_SIZE = 2**53 - 1
 

@@ -30,10 +30,10 @@ from api.schemas import (
     Status,
 )
 from domain import match
-from service.deadlines import deadlines
-from service.games import UnknownEdition
-from service.live import Hub
-from service.matches import LoadedMatch, MatchService, OpenedMatch, Played, server_commitment, status_of
+from domain.catalog import UnknownEdition
+from service.matches.deadlines import deadlines
+from service.matches.matches import LoadedMatch, MatchService, OpenedMatch, Played, server_commitment, status_of
+from service.reads.live import Hub
 
 IdempotencyKey = Annotated[str, HeaderParameter(name="Idempotency-Key", required=False, max_length=200,
                                                   description="Retries with the same key return the first answer")]

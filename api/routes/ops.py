@@ -18,9 +18,9 @@ from litestar.openapi.datastructures import ResponseSpec
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from api.problems import ApiError
-from service import metrics
-from service.queue_status import QueueStatus
-from service.statistics import Statistics
+from service.ops import metrics
+from service.ops.queue_status import QueueStatus
+from service.reads.statistics import Statistics
 from store.read_models import Store
 from store.replica import ReplicaReads
 

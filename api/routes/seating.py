@@ -19,8 +19,8 @@ from api.routes.matches import APP_KEY, READ_MATCH, SEAT_TOKEN, MatchId, created
 from api.schemas import CreatedMatch, EntropyAnswer, EntropyRequest, JoinedSeat, JoinRequest, MatchDetail
 from domain import match
 from domain.engine import Refusal
-from service import seating
-from service.matches import status_of
+from service.matches import seating
+from service.matches.matches import status_of
 
 # A seat's entropy refused for the state of the match (not for its rules): 409, with the refusal's own code.
 ENTROPY_CONFLICTS = ("entropy-already-added", "entropy-closed", "no-seat-entropy")

@@ -22,10 +22,9 @@ from api.stats_schemas import (
     ProjectionList,
     ProjectionStatus,
 )
-from domain.catalog import by_slug
+from domain.catalog import UnknownGame, by_slug
 from domain.engine import Game
 from projections import game_stats, player_stats, ratings
-from service.games import UnknownGame
 
 MinPosition = Annotated[int | None, Parameter(le=2**53 - 1,
                                               description="Answer only with data folded at least this far "

@@ -33,8 +33,9 @@ from api.tournament_schemas import (
     detail,
 )
 from domain.engine import Refusal
-from service import tournament_records
-from service.tournament_records import TournamentExport, TournamentVerdict
+from ledger import tournament_records
+from ledger.tournament_records import TournamentExport, TournamentVerdict
+from service.tournaments import records as tournament_exports
 
 TournamentId = Annotated[str, Parameter(description="The tournament id", max_length=64)]
 MAX_RECORD_BYTES = 64 * 1024 * 1024  # a record holds every match's: a long Swiss of long matches runs to megabytes
@@ -182,7 +183,7 @@ class TournamentsController(Controller):
         has finished, and the record of every match it opened (as GET /v1/matches/{id}/export gives it to a
         spectator). Verify it with POST /v1/tournaments/verifications."""
         loaded = tournaments.readable(tournament_id, caller_app(request, service))
-        return tournament_records.export(loaded, auditor)
+        return tournament_exports.export(loaded, auditor)
 
     @post("/verifications", summary="Verify a tournament record", operation_id="verifyTournament", status_code=200,
           sync_to_thread=True, request_max_body_size=MAX_RECORD_BYTES,

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from domain import bots
 from domain.lifecycle import MatchEnded
-from domain.tournaments.events import EntrantResult
+from domain.tournaments.events import Entrant, EntrantResult
+from domain.tournaments.state import TournamentState
 
 
 def forfeit_of(ended: MatchEnded, seat: int, resigned: Sequence[int]) -> str | None:
@@ -39,3 +41,14 @@ def entrant_results(seated: Sequence[int], ended: MatchEnded, resigned: Sequence
     by_seat = {r.seat: r for r in ended.results}
     return tuple(EntrantResult(entrant=e, rank=by_seat[s].rank, score=by_seat[s].score,
                                forfeit=forfeit_of(ended, s, resigned)) for s, e in enumerate(seated))
+
+
+def players_of(state: TournamentState, seated: Sequence[int]) -> list[str]:
+    """The match's players: each entrant of a competitive table in seat order, or every seat of one team's match."""
+    def player(entrant: Entrant) -> str:
+        return f"{bots.PREFIX}{entrant.bot}" if entrant.bot is not None else str(entrant.handle)
+
+    if state.created.cooperative:
+        team = state.entrants[seated[0]]
+        return list(team.members) if team.members else [player(team)] * state.created.seats
+    return [player(state.entrants[e]) for e in seated]

@@ -8,7 +8,7 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
-from service.tokens import new_secret, secret_hash
+from service.matches.tokens import new_secret, secret_hash
 from store.base import EventStore
 
 

@@ -14,7 +14,8 @@ from litestar.testing import TestClient
 
 from api import cursors
 from api.openapi_schema import OPENAPI_PATH
-from store.base import EventStore, MatchRecord, iso
+from ledger.events import MatchRecord
+from store.base import EventStore, iso
 from tests.api.conftest import bearer
 from tests.api.http_play import create
 from tests.api.test_errors import problem, to_move

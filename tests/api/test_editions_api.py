@@ -9,8 +9,9 @@ from typing import Any
 from litestar.testing import TestClient
 
 from domain.catalog import GAMES
-from service.runner import catch_up
-from store.base import EventStore, NewEvent, NewMatch
+from ledger.events import NewEvent, NewMatch
+from service.reads.runner import catch_up
+from store.base import EventStore
 from tests.api.conftest import bearer
 from tests.api.http_play import play_to_end
 

@@ -28,8 +28,8 @@ from api.openapi_games import view_components
 from api.openapi_schema import OPENAPI_PATH
 from domain.catalog import GAMES
 from domain.engine import Game, setups
-from service.runner import catch_up
-from service.tokens import new_secret, secret_hash
+from service.matches.tokens import new_secret, secret_hash
+from service.reads.runner import catch_up
 from store.factory import open_store
 
 GENERATOR_CONFIG = "post_hooks: []\n"  # no formatter run: it is not what is tested, and may not be on PATH

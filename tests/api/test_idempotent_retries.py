@@ -17,7 +17,7 @@ from litestar.testing import TestClient
 from domain import match
 from domain.catalog import by_slug
 from domain.engine import Command
-from service.matches import MatchService, Played
+from service.matches.matches import MatchService, Played
 from store.base import EventStore
 from tests.api.conftest import bearer
 from tests.api.http_play import create

@@ -20,9 +20,9 @@ from api.openapi_schema import OPENAPI_PATH, openapi_json
 from domain.catalog import GAMES
 from domain.engine import setups
 from domain.lifecycle import LIFECYCLE_COMMANDS
-from service.matches import MatchService, OpenedMatch
-from service.simulate import play_random_moves
-from service.tokens import new_secret, secret_hash
+from service.matches.matches import MatchService, OpenedMatch
+from service.matches.simulate import play_random_moves
+from service.matches.tokens import new_secret, secret_hash
 from store.factory import open_store
 from store.read_models import Store
 

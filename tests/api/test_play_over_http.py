@@ -10,13 +10,13 @@ import pytest
 from litestar.testing import TestClient
 
 from domain import match
-from domain.catalog import GAMES, by_slug
+from domain.catalog import GAMES, by_slug, decode_events
 from domain.engine import Game, setups
 from domain.rng import seed_commitment
-from service.games import decode_events
-from service.sealing import sealed
-from store.base import EventStore, NewMatch, SeatRecord
-from store.chain import GENESIS, canonical, committed_event_hash, verify_chain
+from ledger.chain import GENESIS, canonical, committed_event_hash, verify_chain
+from ledger.events import NewMatch, SeatRecord
+from ledger.sealing import sealed
+from store.base import EventStore
 from tests.api.conftest import bearer
 from tests.api.http_play import create, play_moves, play_to_end
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from litestar.testing import TestClient
 
-from service.runner import catch_up
-from store.base import NewEvent
+from ledger.events import NewEvent
+from service.reads.runner import catch_up
 from tests.api.conftest import bearer
 from tests.api.http_play import create, play_to_end
 
@@ -107,7 +107,7 @@ def test_waiting_for_a_position_gives_up_after_its_time_without_sleeping_for_rea
     """The wait for fresh data is bounded: with a fake clock, `NotYet` names how far the data is folded."""
     import pytest
 
-    from service.statistics import NotYet, Statistics
+    from service.reads.statistics import NotYet, Statistics
 
     now = [0.0]
     naps: list[float] = []

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
-from service.runner import catch_up
+from ledger.chain import canonical
+from service.reads.runner import catch_up
 from store.base import EventStore
-from store.chain import canonical
 from tests.api.conftest import bearer
 from tests.api.http_play import play_to_end
 

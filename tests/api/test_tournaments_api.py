@@ -17,9 +17,10 @@ from litestar.testing import TestClient
 
 from api.app import create_app
 from api.ratelimit import Limit, Limits, RateLimiter
-from service.runner import catch_up
+from ledger.chain import GENESIS, canonical_event_hash
+from service.outbox.notifications import Follower
+from service.reads.runner import catch_up
 from store.base import EventStore
-from store.chain import GENESIS, canonical_event_hash
 from tests.api.conftest import bearer
 from tests.api.http_play import play_to_end
 
@@ -224,7 +225,7 @@ def matches_ready(client: TestClient, tournament_id: str) -> list[str]:
 def tokens_told(client: TestClient, app: str, match_id: str) -> dict[str, Any]:
     """What the owning app's feed says of a tournament match: its `tournament.match-ready` notification."""
     service = client.app.state.service
-    notes, _ = service.follower().read(0, owner=app, limit=10_000)
+    notes, _ = Follower(service.store).read(0, owner=app, limit=10_000)
     ready = [n for n in notes if n.kind == "tournament.match-ready" and n.match_id == match_id]
     assert len(ready) == 1
     return {"id": match_id, "seats": [{"seat": s.seat, "token": s.token} for s in ready[0].tournament.seats]}
@@ -279,7 +280,7 @@ def test_people_play_with_the_tokens_their_app_is_told_of_and_an_open_place_is_j
             break
         for match_id in ready:
             told = tokens_told(client, "tests", match_id)
-            assert service.follower().read(0, owner="other-app")[0] == []  # another app hears nothing
+            assert Follower(service.store).read(0, owner="other-app")[0] == []  # another app hears nothing
             people = [s for s in told["seats"] if s["token"]]
             assert people, "a match of a bot alone is played by the service"
             play_to_end(client, {"id": match_id, "seats": [{**s, "token": s["token"] or people[0]["token"]}

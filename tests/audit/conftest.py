@@ -14,7 +14,7 @@ from domain.catalog import by_slug
 from domain.engine import Game, setups
 from domain.playout import play, random_chooser
 from domain.rng import Rng
-from service.matches import MatchService
+from service.matches.matches import MatchService
 from tests.api.conftest import app_key, client  # noqa: F401  (fixtures, re-exported for tests/audit)
 from tests.store.conftest import harness  # noqa: F401  (a store with raw SQL beside it, for tampering)
 

@@ -11,9 +11,7 @@ from domain.catalog import by_slug
 from domain.codec import event_from_builtins
 from domain.engine import Game, setups
 from domain.playout import Playout, play
-from service.records import Record, RecordLine, playout_record
-from service.sealing import public_form
-from store.chain import (
+from ledger.chain import (
     GENESIS,
     SCHEME_FULL,
     canonical,
@@ -22,6 +20,8 @@ from store.chain import (
     event_hash,
     event_salt,
 )
+from ledger.records import Record, RecordLine, playout_record
+from ledger.sealing import public_form
 
 replace = msgspec.structs.replace
 

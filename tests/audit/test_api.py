@@ -9,13 +9,12 @@ import pytest
 from litestar.testing import TestClient
 
 from domain import match
-from domain.catalog import GAMES
+from domain.catalog import GAMES, decode_events
 from domain.codec import encode
 from domain.engine import Game
 from domain.match import MatchState
-from service.games import decode_events
-from service.matches import MatchService
-from service.records import FORMAT, MEDIA_TYPE, parse_record
+from ledger.records import FORMAT, MEDIA_TYPE, parse_record
+from service.matches.matches import MatchService
 from store.base import EventStore
 from tests.api.conftest import bearer
 from tests.api.http_play import create

@@ -11,8 +11,8 @@ from cli import main
 from domain import match
 from domain.catalog import GAMES, by_slug
 from domain.codec import event_from_builtins
-from service.matches import MatchService
-from service.records import encode_record, parse_record
+from ledger.records import encode_record, parse_record
+from service.matches.matches import MatchService
 from store.factory import open_store
 from tests.audit.conftest import play_moves, small_setup
 from tests.audit.records import record_of
@@ -111,7 +111,7 @@ def test_replay_from_the_store(store_url: str, monkeypatch: pytest.MonkeyPatch, 
     created = service.create(game.slug, [f"p{i}" for i in range(seats)], options, seed="replay")
     version = play_moves(service, created.record.id, game, "replay", 6)
     state = service.load(created.record.id).state
-    from service.audit import Audit
+    from service.reads.audit import Audit
 
     redacted = Audit(store).export(created.record.id, None)
     store.close()
@@ -131,8 +131,8 @@ def test_verify_all_reports_a_match_of_a_game_no_longer_served(store_url: str, m
     """A stored match of a retired game gets a verdict (unknown-game) instead of stopping the sweep."""
     from domain.codec import to_builtins
     from domain.rng import seed_commitment
-    from service.sealing import sealed
-    from store.base import NewEvent, NewMatch, SeatRecord
+    from ledger.events import NewEvent, NewMatch, SeatRecord
+    from ledger.sealing import sealed
 
     game = GAMES[0]
     seats, options = small_setup(game)

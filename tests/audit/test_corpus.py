@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from domain.catalog import GAMES, by_slug
-from service.records import FORMAT, FORMAT_V1, parse_record
-from service.verify import verify_text
+from ledger.records import FORMAT, FORMAT_V1, parse_record
+from ledger.verify import verify_text
 from tests.corpus.make import COMMAND, CORPUS, path_of
 
 RECORDS = sorted(CORPUS.glob("*.ndjson"))

@@ -18,10 +18,10 @@ from domain.catalog import by_slug
 from domain.engine import Event, Game
 from domain.lifecycle import AddEntropy, Deal, MatchStarted, Resign
 from domain.rng import Rng, deal_seed, mixed_seed, seed_commitment
-from service.audit import Audit
-from service.matches import MatchService
-from service.records import Record, encode_record
-from service.verify import verify_record, verify_text
+from ledger.records import Record, encode_record
+from ledger.verify import verify_record, verify_text
+from service.matches.matches import MatchService
+from service.reads.audit import Audit
 from store.factory import open_store
 from tests.audit.records import rechain
 

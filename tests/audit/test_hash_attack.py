@@ -23,12 +23,12 @@ import pytest
 from litestar.testing import TestClient
 
 from domain import match
-from domain.catalog import GAMES
+from domain.catalog import GAMES, decode_events
 from domain.engine import Game, setups
 from domain.match import MatchState
-from service.games import decode_events
-from store.base import EventStore, StoredEvent
-from store.chain import canonical, committed_event_hash, event_hash
+from ledger.chain import canonical, committed_event_hash, event_hash
+from ledger.events import StoredEvent
+from store.base import EventStore
 from tests.api.conftest import bearer
 from tests.api.http_play import create, play_moves
 from tests.api.test_play_over_http import legacy_match

@@ -11,8 +11,7 @@ from litestar.testing import TestClient
 
 from api.app import create_app
 from domain import match
-from domain.catalog import by_slug
-from service.games import decode_events
+from domain.catalog import by_slug, decode_events
 from store.factory import open_store
 from tests.api.conftest import bearer
 from tests.audit.conftest import play_moves

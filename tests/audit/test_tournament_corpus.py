@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from service import tournament_records
-from service.records import parse_record
+from ledger import tournament_records
+from ledger.records import parse_record
 
 FOLDER = Path(__file__).resolve().parent.parent / "corpus" / "tournaments"
 RECORDS = sorted(FOLDER.glob("*.json"))

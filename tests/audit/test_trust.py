@@ -18,11 +18,12 @@ from cli import main
 from domain import match
 from domain.catalog import by_slug
 from domain.rng import mixed_seed, seed_commitment
-from service.audit import Audit
-from service.records import parse_record
-from service.runner import catch_up
-from store.base import EventStore, StoredEvent
-from store.chain import commitment, committed_event_hash, event_salt
+from ledger.chain import commitment, committed_event_hash, event_salt
+from ledger.events import StoredEvent
+from ledger.records import parse_record
+from service.reads.audit import Audit
+from service.reads.runner import catch_up
+from store.base import EventStore
 from tests.api.conftest import bearer
 from tests.api.http_play import create, play_moves, play_to_end
 from tests.store.conftest import Harness
@@ -112,7 +113,7 @@ def delete_last_events(harness: Harness, match_id: str, count: int) -> None:
 def harness_client(harness: Harness) -> Any:
     """An API client over the harness's store (which also gives raw SQL on the same database)."""
     from api.app import create_app
-    from service.tokens import new_secret, secret_hash
+    from service.matches.tokens import new_secret, secret_hash
 
     key = new_secret("app")
     harness.store.create_app_key("tests", secret_hash(key))
@@ -191,9 +192,9 @@ def test_a_spliced_last_event_is_a_head_mismatch(harness: Harness, harness_clien
 
 def test_the_cached_state_alone_never_hides_damage(store: EventStore) -> None:
     """A fresh service folds from storage and checks continuity; the check itself names the break."""
-    from service.matches import MatchService
-    from store.base import chain_break
-    from store.chain import GENESIS
+    from ledger.chain import GENESIS
+    from ledger.events import chain_break
+    from service.matches.matches import MatchService
 
     service = MatchService(store)
     game = by_slug(GAME)

@@ -11,9 +11,9 @@ import pytest
 from domain.catalog import GAMES
 from domain.engine import Game
 from domain.rng import seed_commitment
-from service.records import FORMAT, encode_record, parse_record
-from service.rules_checks import SealedRng, SeedNeeded
-from service.verify import verify_record, verify_text
+from ledger.records import FORMAT, encode_record, parse_record
+from ledger.rules_checks import SealedRng, SeedNeeded
+from ledger.verify import verify_record, verify_text
 from tests.audit.records import played, rechain, record_of, replace, swapped_shuffle, with_lines
 
 GAME_IDS = [g.slug for g in GAMES]

@@ -16,7 +16,7 @@ from typing import Any
 from domain.catalog import GAMES, by_slug
 from domain.engine import Game, setups
 from domain.playout import play
-from service.records import Record, encode_record, playout_record
+from ledger.records import Record, encode_record, playout_record
 
 CORPUS = Path(__file__).resolve().parent
 SEEDS = 6

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from domain.catalog import EDITIONS
-from service.records import parse_record
-from service.verify import verify_text
+from ledger.records import parse_record
+from ledger.verify import verify_text
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "editions"
 RECORDS = sorted(CORPUS.glob("*/*.ndjson"))

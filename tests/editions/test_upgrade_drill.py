@@ -22,7 +22,7 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
-from service.audit import Audit
+from service.reads.audit import Audit
 from store.factory import open_store
 from store.read_models import Store
 from tests.api.http_play import play_to_end

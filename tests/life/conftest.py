@@ -12,8 +12,8 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
-from service.matches import MatchService
-from service.tokens import new_secret, secret_hash
+from service.matches.matches import MatchService
+from service.matches.tokens import new_secret, secret_hash
 from store.factory import open_store
 
 

@@ -12,8 +12,8 @@ from domain.catalog import GAMES
 from domain.engine import Game, Refusal
 from domain.games.mass_transit import GAME as MASS_TRANSIT
 from domain.playout import play
-from service.records import parse_record
-from service.verify import verify_text
+from ledger.records import parse_record
+from ledger.verify import verify_text
 from tests.life.conftest import bearer
 
 EVERY_GAME = pytest.mark.parametrize("game", GAMES, ids=[g.slug for g in GAMES])

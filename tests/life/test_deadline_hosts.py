@@ -17,8 +17,8 @@ from litestar.testing import TestClient
 import store.postgres
 import store.sqlite
 from api.asgi import create
-from service.matches import MatchService
-from service.notify import InProcessNotifier
+from service.matches.matches import MatchService
+from service.reads.notify import InProcessNotifier
 from settings import Settings
 from store.base import utc_now
 from store.factory import open_store

@@ -13,11 +13,12 @@ import pytest
 import store.postgres
 import store.sqlite
 from domain.lifecycle import TimeOut
-from service.audit import Audit
-from service.deadlines import at, sweep, time_out
-from service.matches import MatchService
-from service.records import encode_record
-from service.verify import verify_text
+from ledger.records import encode_record
+from ledger.verify import verify_text
+from service.matches.deadlines import at, sweep, time_out
+from service.matches.matches import MatchService
+from service.outbox.notifications import Follower
+from service.reads.audit import Audit
 from tests.life.conftest import bearer
 
 
@@ -189,7 +190,7 @@ def test_the_feed_tells_a_timed_out_match_ended(life: dict[str, Any]) -> None:
     """A consumer of the notifications (webhooks, the feed) hears `match.timed-out` with the seat that missed its
     deadline, then `match.ended` with the timed-out result."""
     service: MatchService = life["service"]
-    follower = service.follower()
+    follower = Follower(service.store)
     _, position = follower.read(0, limit=100_000)
     match_id = create(life, "touched-on", 2, move_deadline=60)["id"]
     seat, due = first_due(life, match_id)

@@ -11,12 +11,13 @@ import pytest
 import store.postgres
 import store.sqlite
 from domain.lifecycle import Abandon
-from service.audit import Audit
-from service.deadlines import abandon, at, sweep
-from service.matches import MatchService
-from service.records import encode_record
-from service.runner import catch_up
-from service.verify import verify_text
+from ledger.records import encode_record
+from ledger.verify import verify_text
+from service.matches.deadlines import abandon, at, sweep
+from service.matches.matches import MatchService
+from service.outbox.notifications import Follower
+from service.reads.audit import Audit
+from service.reads.runner import catch_up
 from tests.life.conftest import bearer
 from tests.life.test_deadlines import clock, create, events
 
@@ -94,7 +95,7 @@ def test_ratings_and_statistics_skip_abandoned_matches_and_count_draws(life: dic
     """After the projections catch up: the abandoned match's players have no statistics and no game counts it as
     finished; the drawn match's players each have one drawn game and a rating; the feed told both ends."""
     client, service = life["client"], life["service"]
-    follower = service.follower()
+    follower = Follower(service.store)
     _, position = follower.read(0, limit=100_000)
     body = {"game": "terminus", "seats": [{"player": "quitter-a"}, {"player": "quitter-b"}],
             "options": {"abandon_after": 60}}

@@ -14,8 +14,8 @@ import pytest
 
 from domain import match
 from domain.lifecycle import Resign
-from service.deadlines import at, deadlines, sweep
-from service.matches import LoadedMatch, MatchService
+from service.matches.deadlines import at, deadlines, sweep
+from service.matches.matches import LoadedMatch, MatchService
 from store import migrations
 from store.base import utc_now
 

@@ -16,10 +16,10 @@ import pytest
 import store.postgres
 import store.sqlite
 from domain.rng import deal_seed
-from service import seating
-from service.deadlines import at, entropy_deadline, sweep
-from service.matches import MatchService
-from service.verify import verify_text
+from ledger.verify import verify_text
+from service.matches.deadlines import at, entropy_deadline, sweep
+from service.matches.matches import MatchService, seating
+from service.outbox.notifications import Follower
 from tests.life.conftest import bearer
 
 SEATS = {"entropy": "seats"}
@@ -243,7 +243,7 @@ def test_calling_off_a_match_before_its_deal_is_an_end_the_feed_tells(life: dict
     (no seed: nothing was dealt) and verifies. Once dealt, calling off is refused (409 `match-started`)."""
     service: MatchService = life["service"]
     client = life["client"]
-    follower = service.follower()
+    follower = Follower(service.store)
     _, position = follower.read(0, limit=100_000)
     created = create(life, people(2))
     match_id = created["id"]

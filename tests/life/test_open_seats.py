@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
+from ledger.verify import verify_text
 from projections.catalog import PROJECTIONS
 from projections.log import fold_all
-from service.matches import MatchService
-from service.runner import log_entry
-from service.seating import SeatTaken, join
-from service.verify import verify_text
+from service.matches.matches import MatchService
+from service.matches.seating import SeatTaken, join
+from service.reads.runner import log_entry
 from tests.life.conftest import bearer
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from service.verify import verify_text
+from ledger.verify import verify_text
 from tests.life.conftest import bearer
 
 

@@ -19,10 +19,10 @@ import pytest
 import uvicorn
 
 from api.app import create_app
-from service.live import Tails
-from service.matches import MatchService
-from service.simulate import play_random_moves
-from service.tokens import new_secret, secret_hash
+from service.matches.matches import MatchService
+from service.matches.simulate import play_random_moves
+from service.matches.tokens import new_secret, secret_hash
+from service.reads.live import Tails
 from store.factory import open_store
 from tests.workers.processes import free_port
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from service.tokens import new_secret, secret_hash
+from service.matches.tokens import new_secret, secret_hash
 from store.factory import open_store
 from tests.live.play import auth, log, move
 from tests.live.sse import Stream

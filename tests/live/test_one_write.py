@@ -9,7 +9,7 @@ from typing import Any
 import uvicorn
 
 from api.one_write import SEND_AT, GatheringTransport, OneWriteHttpToolsProtocol
-from service.live import Hub
+from service.reads.live import Hub
 
 
 class Peer(asyncio.Protocol):

@@ -12,8 +12,8 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
-from service.logs import JsonFormatter
-from service.tokens import new_secret, secret_hash
+from service.matches.tokens import new_secret, secret_hash
+from service.ops.logs import JsonFormatter
 from store.factory import open_store
 
 

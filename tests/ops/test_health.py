@@ -11,7 +11,7 @@ from litestar.testing import TestClient
 
 from api.app import create_app
 from api.routes.ops import Operations
-from service.queue_status import QueueStatus
+from service.ops.queue_status import QueueStatus
 from settings import Settings
 from store.factory import open_store
 from tests.ops.replica_copy import Proxy

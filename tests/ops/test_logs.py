@@ -10,7 +10,7 @@ from typing import Any
 
 from litestar.testing import TestClient
 
-from service.logs import HumanFormatter, JsonFormatter, formatter_for, request_id
+from service.ops.logs import HumanFormatter, JsonFormatter, formatter_for, request_id
 from tests.api.conftest import bearer
 from tests.api.http_play import create, play_moves
 from tests.ops.conftest import new_key

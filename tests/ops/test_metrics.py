@@ -11,7 +11,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from domain import match
 from domain.engine import Refusal
-from service.metrics import process_exited
+from service.ops.metrics import process_exited
 from tests.api.conftest import bearer
 from tests.api.http_play import create, play_moves
 from tests.ops.conftest import new_key

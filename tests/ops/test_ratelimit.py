@@ -15,7 +15,7 @@ from litestar.testing import TestClient
 from api.app import create_app
 from api.credentials import Credentials
 from api.ratelimit import Limit, Limits, MemoryBuckets, RateLimiter, RedisBuckets
-from service.metrics import RATE_LIMIT_FAIL_OPEN, RATE_LIMITED
+from service.ops.metrics import RATE_LIMIT_FAIL_OPEN, RATE_LIMITED
 from settings import Settings
 from tests.api.conftest import bearer
 from tests.api.http_play import create

@@ -18,8 +18,8 @@ from litestar.testing import TestClient
 
 from api.app import create_app
 from api.asgi import open_replica
-from service import metrics
-from service.runner import catch_up
+from service.ops import metrics
+from service.reads.runner import catch_up
 from settings import Settings
 from store.base import StoreUnavailable
 from store.postgres import PostgresStore

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from service.audit import Audit
+from service.reads.audit import Audit
 from store.factory import open_store
 from tests.ops.conftest import new_key
 from tests.serving import ApiProcess

@@ -19,7 +19,7 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
-from service.tokens import new_secret, secret_hash
+from service.matches.tokens import new_secret, secret_hash
 from store.deadline import WATCHDOG
 from store.postgres import PostgresStore
 from tests.ops.replica_copy import Proxy

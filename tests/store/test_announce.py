@@ -10,8 +10,8 @@ from typing import Any
 import psycopg
 import pytest
 
-from service.matches import MatchService
-from service.simulate import play_random_moves
+from service.matches.matches import MatchService
+from service.matches.simulate import play_random_moves
 from store.announce import Announcer, payloads
 from store.factory import open_store
 from store.postgres import _APPEND_SQL, CHANNEL

@@ -7,8 +7,8 @@ import hashlib
 import msgspec
 import pytest
 
-from store.base import StoredEvent
-from store.chain import GENESIS, canonical, event_hash, verify_chain
+from ledger.chain import GENESIS, canonical, event_hash, verify_chain
+from ledger.events import StoredEvent
 
 
 def test_event_hash_is_sha256_of_prev_newline_sorted_json() -> None:

@@ -13,20 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ledger.chain import GENESIS, canonical, committed_event_hash, event_hash, verify_chain
+from ledger.events import NewEvent, NewMatch, SeatRecord
 from store import migrations
-from store.base import (
-    ConflictError,
-    EventStore,
-    IdempotencyMismatch,
-    MatchExists,
-    MatchNotFound,
-    NewEvent,
-    NewMatch,
-    SeatRecord,
-    StoreError,
-    match_key,
-)
-from store.chain import GENESIS, canonical, committed_event_hash, event_hash, verify_chain
+from store.base import ConflictError, EventStore, IdempotencyMismatch, MatchExists, MatchNotFound, StoreError, match_key
 from tests.store.conftest import Harness
 
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$")

@@ -18,8 +18,8 @@ from litestar.testing import TestClient
 
 from api.app import create_app
 from domain import match
-from service.matches import MatchService
-from service.tokens import new_secret, secret_hash
+from service.matches.matches import MatchService
+from service.matches.tokens import new_secret, secret_hash
 from store.factory import open_store
 
 pytestmark = pytest.mark.postgres
@@ -129,15 +129,15 @@ def test_a_move_in_a_process_that_never_saw_the_match_is_three_round_trips(pg: t
     match_id = MatchService(store).create("terminus", ["ada", "grace"], None).record.id
     cold = MatchService(store)
     seat, command, version = a_move(MatchService(store), match_id)
-    # The row with the match's snapshot (service/snapshots.py) and the events, pipelined; the match's leaves in the
-    # transparency log (the server's check of what it loads, once per match per process); then the append.
+    # The row with the match's snapshot (service/matches/snapshots.py) and the events, pipelined; the match's leaves in
+    # the transparency log (the server's check of what it loads, once per match per process); then the append.
     assert wire.count(lambda: cold.play(match_id, seat, command, expected_version=version, command_id=None)) == (3, 4)
 
 
 def test_a_cold_move_on_a_long_match_reads_its_snapshot_in_the_same_round_trip(pg: tuple[Any, Wire]) -> None:
     import random
 
-    from service.simulate import play_random_moves
+    from service.matches.simulate import play_random_moves
 
     store, wire = pg
     here = MatchService(store)

@@ -1,4 +1,4 @@
-"""Snapshots (service/snapshots.py): a cold load of a long match folds only the events after its snapshot, gives
+"""Snapshots (service/matches/snapshots.py): a cold load of a long match folds only the events after its snapshot, gives
 the state a fold from the first event gives, and a snapshot that does not fit (tampered, stale, of another match,
 of other rules code) is set aside, never trusted over the events nor taken for damage. Run on every adapter."""
 
@@ -12,13 +12,11 @@ import msgspec
 import pytest
 
 from domain import match
-from domain.catalog import EDITIONS, GAMES, by_slug
+from domain.catalog import EDITIONS, GAMES, by_slug, decode_events
 from domain.engine import Game, setups
 from domain.match import MatchState
-from service import snapshots
-from service.games import decode_events
-from service.matches import MatchService
-from service.simulate import play_random_moves
+from service.matches.matches import MatchService, snapshots
+from service.matches.simulate import play_random_moves
 from store.base import EventStore, RecordCorrupt, Snapshot
 from tests.audit.test_trust import delete_last_events
 from tests.store.conftest import Harness

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from domain.merkle import (
+from ledger.merkle import (
     consistency_ranges,
     event_leaf,
     hash_ranges,

@@ -11,10 +11,10 @@ import pytest
 
 from cli import main
 from domain.tournaments.commands import CreateTournament, EntryOf
-from service import tournament_records
-from service.audit import Audit
-from service.matches import MatchService
-from service.tournaments import TournamentService
+from service.matches.matches import MatchService
+from service.reads.audit import Audit
+from service.tournaments import records as tournament_exports
+from service.tournaments.tournaments import TournamentService
 from store.factory import open_store
 
 
@@ -27,7 +27,7 @@ def test_verify_reads_tournament_records_and_stored_tournaments(tmp_path: Path, 
     created = tournaments.create("club", CreateTournament(game="touched-on", format="knockout", entrants=bots,
                                                            seats=2, seed_commitment=""))
     loaded = tournaments.start(created.loaded.record.id, "club")
-    document = msgspec.to_builtins(tournament_records.export(loaded, Audit(store)))
+    document = msgspec.to_builtins(tournament_exports.export(loaded, Audit(store)))
     store.close()
     honest, forged = tmp_path / "cup.json", tmp_path / "forged.json"
     honest.write_text(json.dumps(document))

@@ -20,14 +20,15 @@ from domain.engine import Refusal
 from domain.lifecycle import AddEntropy, Resign
 from domain.tournaments import match_seed, played_seed
 from domain.tournaments.commands import CreateTournament, EntryOf
-from service import tournament_records
-from service.audit import Audit
-from service.deadlines import sweep as sweep_deadlines
-from service.matches import MatchService
-from service.notifications import Follower
-from service.tournaments import TournamentService
-from service.webhook_fold import fold_all
-from service.webhooks import Webhooks
+from ledger import tournament_records
+from service.matches.deadlines import sweep as sweep_deadlines
+from service.matches.matches import MatchService
+from service.outbox.notifications import Follower
+from service.outbox.webhook_fold import fold_all
+from service.outbox.webhooks import Webhooks
+from service.reads.audit import Audit
+from service.tournaments import records as tournament_exports
+from service.tournaments.tournaments import TournamentService
 from store.base import RecordCorrupt, utc_now
 from store.factory import open_store
 
@@ -150,7 +151,7 @@ def test_a_start_plays_bots_only_for_its_budget_and_the_background_plays_on_to_t
     opened = [m.match_id for r in loaded.state.rounds for t in r.matches for m in t]
     assert len(set(opened)) == 28
     assert all(first.store.get_match(m).status == "finished" for m in opened)  # type: ignore[union-attr]
-    assert tournament_records.verify(tournament_records.export(loaded, Audit(first.store))).code == "verified"
+    assert tournament_records.verify(tournament_exports.export(loaded, Audit(first.store))).code == "verified"
 
 
 def test_a_drive_within_its_budget_plays_to_the_end_on_the_callers_thread(processes: tuple[Process, Process]) -> None:
@@ -215,7 +216,7 @@ def test_a_fair_deal_tournament_deals_each_match_from_its_derived_part_and_the_s
                 people = [s.seat for s in record.seats if not s.player.startswith("bot:")]
                 assert sorted(e.seat for e in added if e.payload.get("source", "seat") == "seat") == people
     assert len(matches) == 3
-    verdict = tournament_records.verify(tournament_records.export(loaded, Audit(first.store)))
+    verdict = tournament_records.verify(tournament_exports.export(loaded, Audit(first.store)))
     assert verdict.code == "verified", verdict
 
 
@@ -224,11 +225,12 @@ def test_a_fair_deal_match_whose_server_part_the_server_chose_fails_the_tourname
     """The attack: a server that grinds a match's server part (here: any part but the one derived from the committed
     seed). Each match still verifies on its own, but the tournament's record does not."""
     first, _ = processes
-    monkeypatch.setattr("service.tournaments.match_seed", lambda seed, number, table: f"ground-{number}-{table}")
+    monkeypatch.setattr("service.tournaments.tournaments.match_seed",
+                        lambda seed, number, table: f"ground-{number}-{table}")
     tournament_id = fair_round_robin(first, ("ann", "bob"))
     play_out_with_entropy(first, tournament_id)
     loaded = first.tournaments.load(tournament_id)
-    verdict = tournament_records.verify(tournament_records.export(loaded, Audit(first.store)))
+    verdict = tournament_records.verify(tournament_exports.export(loaded, Audit(first.store)))
     assert not verdict.ok and verdict.code == "match-mismatch", verdict
     assert "was not dealt from the seed the tournament derives for it" in verdict.message
 
@@ -249,7 +251,7 @@ def test_a_start_with_the_organisers_entropy_deals_every_match_from_the_mixed_se
             for opened_match in opened_matches:
                 record = first.store.get_match(opened_match.match_id)
                 assert record is not None and record.seed == match_seed(played, number, table)
-    verdict = tournament_records.verify(tournament_records.export(loaded, Audit(first.store)))
+    verdict = tournament_records.verify(tournament_exports.export(loaded, Audit(first.store)))
     assert verdict.code == "verified", verdict
 
 

@@ -7,8 +7,8 @@ from typing import Any
 import msgspec
 import pytest
 
+from ledger.chain import GENESIS, verify_chain
 from store.base import ConflictError
-from store.chain import GENESIS, verify_chain
 from store.tournaments import NewTournament, TournamentNotFound
 
 NEW = NewTournament(id="t1", game="expect-delays", format="swiss", owner="club", visibility="public", seed="s" * 64,

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from cli import main
-from service.notes import Signer, Verifier
-from service.transparency import LogKeyError, key_for
+from ledger.notes import Signer, Verifier
+from service.log.transparency import LogKeyError, key_for
 from settings import Settings
 
 

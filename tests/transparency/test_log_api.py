@@ -9,8 +9,8 @@ from typing import Any
 
 from litestar.testing import TestClient
 
-from domain.merkle import event_leaf, leaf_hash, verify_consistency, verify_inclusion
-from service.notes import Verifier, open_checkpoint
+from ledger.merkle import event_leaf, leaf_hash, verify_consistency, verify_inclusion
+from ledger.notes import Verifier, open_checkpoint
 from tests.api.conftest import bearer
 from tests.api.http_play import create, play_moves
 

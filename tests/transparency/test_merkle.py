@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.merkle import (
+from ledger.merkle import (
     ProofError,
     appended_nodes,
     consistency_ranges,

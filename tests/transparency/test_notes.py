@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.notes import Checkpoint, NoteError, Signer, Verifier, open_checkpoint
+from ledger.notes import Checkpoint, NoteError, Signer, Verifier, open_checkpoint
 
 # The example of golang.org/x/mod/sumdb/note's documentation (and note_test.go).
 GO_SKEY = "PRIVATE+KEY+PeterNeumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz"

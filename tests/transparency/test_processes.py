@@ -18,9 +18,9 @@ import httpx
 import pytest
 
 from cli import main
-from domain.merkle import event_leaf, leaf_hash, root, verify_inclusion
-from service.notes import Signer, open_checkpoint
-from service.transparency import write_key
+from ledger.merkle import event_leaf, leaf_hash, root, verify_inclusion
+from ledger.notes import Signer, open_checkpoint
+from service.log.transparency import write_key
 from store.factory import open_store
 from tests.ops.conftest import new_key
 from tests.serving import ROOT, ApiProcess

@@ -15,15 +15,14 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
-from service import snapshots
-from service.audit import Audit
-from service.log_client import LogCheckFailed, LogServer, check_extends, check_record, opened, witness
-from service.matches import MatchService
-from service.records import parse_record
-from service.tokens import new_secret, secret_hash
-from service.transparency import Transparency
-from store.base import StoredEvent
-from store.chain import GENESIS, link_hash
+from ledger.chain import GENESIS, link_hash
+from ledger.events import StoredEvent
+from ledger.records import parse_record
+from service.log.log_client import LogCheckFailed, LogServer, check_extends, check_record, opened, witness
+from service.log.transparency import Transparency
+from service.matches.matches import MatchService, snapshots
+from service.matches.tokens import new_secret, secret_hash
+from service.reads.audit import Audit
 from tests.api.conftest import bearer
 from tests.api.http_play import create, play_moves, play_to_end
 from tests.store.conftest import Harness

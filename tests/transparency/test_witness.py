@@ -11,9 +11,9 @@ import pytest
 from litestar.testing import TestClient
 
 from cli import main
-from service import log_client
-from service.records import encode_record, parse_record
-from service.verify import verify_text
+from ledger.records import encode_record, parse_record
+from ledger.verify import verify_text
+from service.log import log_client
 from tests.api.http_play import create, play_moves, play_to_end
 from tests.transparency.test_tamper import sql, unlock
 
@@ -38,8 +38,8 @@ def over_http(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> str:
 def test_the_witness_exits_non_zero_on_a_rollback(harness: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     from api.app import create_app
-    from service.notes import Checkpoint
-    from service.tokens import new_secret, secret_hash
+    from ledger.notes import Checkpoint
+    from service.matches.tokens import new_secret, secret_hash
 
     key = new_secret("app")
     harness.store.create_app_key("t", secret_hash(key))

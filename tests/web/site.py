@@ -10,10 +10,10 @@ from pathlib import Path
 
 from domain.catalog import GAMES
 from domain.tournaments.commands import CreateTournament, EntryOf
-from service.matches import MatchService
-from service.notifications import Follower
-from service.simulate import play_random_match, play_random_moves
-from service.tournaments import TournamentService
+from service.matches.matches import MatchService
+from service.matches.simulate import play_random_match, play_random_moves
+from service.outbox.notifications import Follower
+from service.tournaments.tournaments import TournamentService
 from store.factory import open_store
 from tests.serving import serving
 

@@ -13,8 +13,8 @@ from litestar.testing import TestClient
 from api.app import create_app
 from api.web import charts
 from domain.catalog import by_slug
-from service.runner import catch_up
-from service.simulate import play_random_match
+from service.matches.simulate import play_random_match
+from service.reads.runner import catch_up
 from store.factory import open_store
 from tests.web.tables import all_with, parse, values
 

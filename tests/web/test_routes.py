@@ -16,7 +16,7 @@ from litestar.testing import TestClient
 from api.app import create_app
 from api.web.routes import STATIC
 from domain import match
-from service.simulate import play_random_moves
+from service.matches.simulate import play_random_moves
 from store.base import EventStore
 from tests.web.tables import leaked, parse, values
 

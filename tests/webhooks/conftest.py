@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from service.matches import MatchService
-from service.webhook_fold import WebhookDispatcher
-from service.webhooks import Webhooks
+from service.matches.matches import MatchService
+from service.outbox.webhook_fold import WebhookDispatcher
+from service.outbox.webhooks import Webhooks
 from settings import Settings
 from store.read_models import Store
 from tests.webhooks.receiver import Receiver

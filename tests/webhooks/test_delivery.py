@@ -6,8 +6,8 @@ import random
 import time
 
 from domain.catalog import by_slug
-from service.notifications import Follower
-from service.simulate import play_random_moves
+from service.matches.simulate import play_random_moves
+from service.outbox.notifications import Follower
 from tests.webhooks.conftest import Hooked, path
 from tests.webhooks.receiver import Received, Receiver, verify
 
@@ -138,8 +138,8 @@ def test_a_hung_receiver_slows_neither_moves_nor_other_webhooks(hooked: Hooked, 
 def test_every_game_every_payload_is_a_spectators(hooked: Hooked) -> None:
     """No delivery carries a hidden card: each event checked against what its game hides at that version."""
     from domain import match as rules
-    from service.games import decode_events
-    from service.webhook_fold import fold_all
+    from domain.catalog import decode_events
+    from service.outbox.webhook_fold import fold_all
 
     hooked.dispatcher.close()  # fold here, in the test's thread; nothing is sent
     rng = random.Random(11)

@@ -9,8 +9,8 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
-from service.tokens import new_secret, secret_hash
-from service.webhook_http import post
+from service.matches.tokens import new_secret, secret_hash
+from service.outbox.webhook_http import post
 from store.factory import open_store
 from store.read_models import Store
 from tests.api.conftest import bearer
@@ -67,6 +67,6 @@ def test_a_delivery_to_an_ipv6_form_of_a_private_ipv4_address_is_refused(address
 
 @pytest.mark.parametrize("address", ["64:ff9b::808:808", "2002:808:808::1", "2606:4700:4700::1111"])
 def test_an_ipv6_form_of_a_global_ipv4_address_stays_allowed(address: str, tmp_path: Path) -> None:
-    from service.webhook_http import target
+    from service.outbox.webhook_http import target
 
     assert target(f"http://[{address}]/hook", allow_private=False).address == address

@@ -9,11 +9,11 @@ import re
 import time
 from typing import Any
 
-from service.matches import MatchService
-from service.notifications import Follower
-from service.simulate import play_random_moves
-from service.webhook_fold import WebhookDispatcher, fold_all
-from service.webhooks import Webhooks, delivery_id
+from service.matches.matches import MatchService
+from service.matches.simulate import play_random_moves
+from service.outbox.notifications import Follower
+from service.outbox.webhook_fold import WebhookDispatcher, fold_all
+from service.outbox.webhooks import Webhooks, delivery_id
 from store.read_models import Store
 from store.webhooks import NewDelivery
 from tests.webhooks.conftest import FAST
@@ -82,7 +82,7 @@ def test_a_missed_deadline_is_delivered_to_who_asked_for_it(store: Store) -> Non
     """`match.timed-out` (with the seat) goes to subscriptions of that kind, before the match's end."""
     from datetime import timedelta
 
-    from service.deadlines import deadlines, time_out
+    from service.matches.deadlines import deadlines, time_out
 
     service, hooks = MatchService(store), Webhooks(store, allow_private=True)
     store.create_app_key("app-t", "hash-t")

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from service.webhook_http import READ_CAP, post, sign
+from service.outbox.webhook_http import READ_CAP, post, sign
 
 
 class Odd(BaseHTTPRequestHandler):

@@ -9,7 +9,7 @@ from http.server import HTTPServer
 from pathlib import Path
 from typing import Any
 
-from service.webhook_http import sign
+from service.outbox.webhook_http import sign
 from tests.webhooks.conftest import Hooked
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text()

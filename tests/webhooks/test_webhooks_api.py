@@ -11,9 +11,9 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
-from service.tokens import new_secret, secret_hash
-from service.webhook_http import RefusedTarget, target
-from service.webhooks import BadWebhookUrl, Webhooks
+from service.matches.tokens import new_secret, secret_hash
+from service.outbox.webhook_http import RefusedTarget, target
+from service.outbox.webhooks import BadWebhookUrl, Webhooks
 from store.factory import open_store
 from store.read_models import Store
 from tests.api.conftest import bearer

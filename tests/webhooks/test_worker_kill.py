@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from service.matches import MatchService
-from service.webhooks import Webhooks
+from service.matches.matches import MatchService
+from service.outbox.webhooks import Webhooks
 from store.factory import open_store
 from tests.webhooks.conftest import path
 from tests.webhooks.receiver import Receiver, verify

@@ -8,9 +8,9 @@ from typing import Any
 from domain.catalog import by_slug
 from projections.catalog import PROJECTIONS
 from projections.log import MemoryDocs, Projection, fold_all
-from service.matches import MatchService
-from service.runner import log_entry
-from service.simulate import play_random_match
+from service.matches.matches import MatchService
+from service.matches.simulate import play_random_match
+from service.reads.runner import log_entry
 
 PLAYERS = ["ada", "bob", "cy", "di"]
 

@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from service.breaker import CircuitBreaker
+from service.ops.breaker import CircuitBreaker
 
 
 class Clock:

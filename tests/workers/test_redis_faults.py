@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from domain.catalog import by_slug
-from service.matches import MatchService
-from service.notify import RQNotifier
-from service.simulate import timed_moves
+from service.matches.matches import MatchService
+from service.matches.simulate import timed_moves
+from service.reads.notify import RQNotifier
 from settings import Settings
 from tests.workers.helpers import PLAYERS, SHORT
 from tests.workers.processes import HungListener, RedisServer, wait_until

@@ -5,9 +5,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from ledger.events import NewEvent
 from projections.catalog import PROJECTIONS
-from service.runner import LogPages, StagedDocs, catch_up, rebuild, rebuild_all, run_batch
-from store.base import NewEvent
+from service.reads.runner import LogPages, StagedDocs, catch_up, rebuild, rebuild_all, run_batch
 from tests.workers.helpers import assert_tables_equal_a_fresh_fold, play_matches
 
 
@@ -154,7 +154,7 @@ def test_an_event_a_projection_refuses_leaves_the_documents_as_the_event_before_
     previous event left it (the runner's undo restores what was staged, and what was staged is never the object the
     projection changed), and the checkpoint stops at the previous event."""
     from projections.log import Projection, ProjectionError
-    from service.runner import fold_batch
+    from service.reads.runner import fold_batch
 
     play_matches(store, 1, seed=7)  # more than two events
     seen: list[int] = []

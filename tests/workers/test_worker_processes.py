@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from service.matches import MatchService
-from service.notify import RQNotifier
+from service.matches.matches import MatchService
+from service.reads.notify import RQNotifier
 from settings import Settings
 from store.factory import open_store
 from tests.workers.helpers import assert_tables_equal_a_fresh_fold, play_matches

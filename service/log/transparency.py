@@ -1,0 +1,287 @@
+"""The transparency log's service: the sequencer, signed checkpoints, proofs, and the check of stored events
+against the tree.
+
+The store keeps the tree (store/transparency.py); this module decides when to sign (at most once a second while the
+tree grows, `MIN_INTERVAL_S`), answers proofs from the stored perfect subtrees, and says whether a match's stored
+events are the ones the tree holds. The key is the operator's (`TURNSTILE_LOG_KEY`, see `load_signer`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import NoReturn
+
+from ledger.events import StoredEvent
+from ledger.merkle import (
+    Hash,
+    consistency_ranges,
+    event_leaf,
+    hash_ranges,
+    inclusion_ranges,
+    leaf_hash,
+    needed_nodes,
+)
+from ledger.notes import Checkpoint, NoteError, Signer, Verifier
+from ledger.records import LogProof
+from store.base import RecordCorrupt, iso, utc_now
+from store.read_models import Store
+from store.transparency import LogCheckpoint
+
+log = logging.getLogger("turnstile.transparency")
+MIN_INTERVAL_S = 1.0  # the least time between two checkpoints
+# The sequencer's rest after a round: the appends of that time become leaves in one transaction. Checkpoints come at
+# most once a MIN_INTERVAL_S, so a longer rest delays no proof a client can check; a shorter one cost a busy server
+# 2 % of its CPU in empty or one-leaf transactions (bench/README.md, 2026-11-27).
+GATHER_S = 0.25
+DEFAULT_ORIGIN = "turnstile.local/log"
+BATCH = 2000  # leaves per sequencer transaction
+
+
+class LogKeyError(Exception):
+    """The log key file is missing, unreadable or not a signer key."""
+
+
+class ProofRangeError(ValueError):
+    """A proof asked between sizes that make no sense (from > to, or from < 1)."""
+
+
+class BeyondTree(LookupError):
+    """A size larger than the tree."""
+
+    def __init__(self, size: int, tree_size: int) -> None:
+        super().__init__(f"the tree has {tree_size} leaves, not {size}")
+        self.size = size
+        self.tree_size = tree_size
+
+
+class NotSequenced(LookupError):
+    """The event is not (yet) a leaf of the tree of the asked size."""
+
+
+class Unsigned(LookupError):
+    """The server has no log key, or has signed no checkpoint yet."""
+
+
+@dataclass(frozen=True)
+class InclusionProof:
+    """That the leaf of one event is in the tree of `tree_size` leaves: its index and the audit path."""
+
+    leaf_index: int
+    tree_size: int
+    path: list[Hash]
+
+
+def load_signer(path: str) -> Signer:
+    """The signer key in the file at `path` (as `turnstile log keygen` writes it)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise LogKeyError(f"cannot read the log key {path}: {exc.strerror or exc}") from None
+    try:
+        return Signer.parse(text)
+    except NoteError as exc:
+        raise LogKeyError(f"{path} is not a log key: {exc}") from None
+
+
+def write_key(path: Path, signer: Signer) -> None:
+    """Write a new key file readable by its owner only; never over an existing one."""
+    with open(path, "x", encoding="utf-8") as out:  # "x": refuse to replace a key
+        path.chmod(0o600)
+        out.write(signer.text() + "\n")
+
+
+def key_for(key_path: str | None, database_url: str) -> Signer | None:
+    """The log's key: the file `key_path` names; else, for a SQLite file store, the file beside it (made on first
+    start, and said so); else one made for this process only (`:memory:`); else none (PostgreSQL without a key:
+    the tree grows but no checkpoint is signed)."""
+    if key_path:
+        return load_signer(key_path)
+    if not database_url.startswith("sqlite:///"):
+        log.warning("no TURNSTILE_LOG_KEY: the transparency log's checkpoints are not signed")
+        return None
+    database = database_url.removeprefix("sqlite:///")
+    if database == ":memory:":
+        return Signer.generate(DEFAULT_ORIGIN)
+    beside = Path(database + ".logkey")
+    if beside.exists():
+        return load_signer(str(beside))
+    signer = Signer.generate(DEFAULT_ORIGIN)
+    try:
+        write_key(beside, signer)
+    except FileExistsError:  # another process made it a moment ago
+        return load_signer(str(beside))
+    log.warning("made a new transparency log key %s (key id %s): keep it safe and private; its public half is at "
+                "GET /v1/log/key", beside, signer.verifier().key_id)
+    return signer
+
+
+def open_log(store: Store, key_path: str | None, database_url: str) -> Transparency:
+    """The log of a served store, with its key (`key_for`)."""
+    signer = key_for(key_path, database_url)
+    if signer is None:
+        log.warning("no log key: snapshots are trusted only by the process that saved them")
+    return Transparency(store, signer)
+
+
+class Transparency:
+    """The log of one store: sequencing, checkpoints, proofs and checks."""
+
+    def __init__(self, store: Store, signer: Signer | None,
+                 clock: Callable[[], datetime] = utc_now, min_interval_s: float = MIN_INTERVAL_S) -> None:
+        self.store = store
+        self.signer = signer
+        self.clock = clock
+        self.min_interval_s = min_interval_s
+
+    @property
+    def verifier(self) -> Verifier:
+        """The public key checkpoints are signed with; Unsigned without one."""
+        if self.signer is None:
+            raise Unsigned("this server has no log key (TURNSTILE_LOG_KEY): its checkpoints are not signed")
+        return self.signer.verifier()
+
+    # ---- the sequencer ------------------------------------------------------------------------------
+
+    def sequence(self, limit: int = BATCH) -> int | None:
+        """Append the leaves of up to `limit` more events, signing a checkpoint when one is due; the tree's size
+        (None: another sequencer holds the log)."""
+        done = self.store.sequence_log(limit, None if self.signer is None else self._sign)
+        return None if done is None else done[0]
+
+    def catch_up(self, limit: int = BATCH) -> int | None:
+        """Sequence until the tree holds every event below the horizon; the tree's size (None: another sequencer
+        has the log)."""
+        size = self.sequence(limit)
+        while size is not None:
+            after = self.sequence(limit)
+            if after is None or after - size < limit:
+                return after
+            size = after
+        return None
+
+    def _sign(self, size: int, root: Hash, latest: LogCheckpoint | None) -> str | None:
+        assert self.signer is not None
+        now = self.clock()
+        if latest is not None:
+            elapsed = (now - datetime.fromisoformat(latest.signed_at)).total_seconds()
+            if 0 <= elapsed < self.min_interval_s:
+                return None
+        stamp = iso(now.astimezone(UTC).replace(microsecond=0))[:-8] + "Z"
+        return self.signer.sign(Checkpoint(self.signer.name, size, root, stamp).text())
+
+    # ---- answers -------------------------------------------------------------------------------------
+
+    def checkpoint(self) -> LogCheckpoint:
+        """The newest signed checkpoint; Unsigned when there is none."""
+        if self.signer is None:  # say so, rather than "none yet"
+            raise Unsigned("this server has no log key (TURNSTILE_LOG_KEY): its checkpoints are not signed")
+        latest = self.store.latest_checkpoint()
+        if latest is None:
+            raise Unsigned("no checkpoint has been signed yet: the log is empty or its sequencer has not run")
+        return latest
+
+    def consistency(self, old: int, new: int) -> list[Hash]:
+        """The RFC 9162 consistency proof from the tree of `old` leaves to that of `new`."""
+        if old < 1 or old > new:
+            raise ProofRangeError(f"a consistency proof goes from a size of at least 1 to one no smaller (from={old},"
+                                  f" to={new})")
+        self._within(new)
+        return self._hashes(consistency_ranges(old, new))
+
+    def inclusion(self, match_id: str, version: int, size: int | None = None) -> InclusionProof:
+        """The proof that event `version` of the match is in the tree of `size` leaves (None: the newest
+        checkpoint's); NotSequenced when it is not a leaf of that tree."""
+        if size is None:
+            size = self.checkpoint().size
+        self._within(size)
+        leaf = self.store.log_leaf(match_id, version)
+        if leaf is None or leaf.index >= size:
+            raise NotSequenced(f"event {version} of match {match_id} is not in the tree of {size} leaves (it is "
+                               "sequenced within about a second of its append)")
+        return InclusionProof(leaf.index, size, self._hashes(inclusion_ranges(leaf.index, size)))
+
+    def record_proof(self, match_id: str, version: int) -> LogProof | None:
+        """What a record's header carries: the newest checkpoint and the inclusion proof of event `version` in its
+        tree; None while that event is not in a signed tree (or there is no key)."""
+        try:
+            latest = self.checkpoint()
+            proof = self.inclusion(match_id, version, latest.size)
+        except (Unsigned, NotSequenced, BeyondTree):
+            return None
+        return LogProof(checkpoint=latest.note, leaf_index=proof.leaf_index, tree_size=proof.tree_size,
+                        inclusion=[h.hex() for h in proof.path])
+
+    def _within(self, size: int) -> None:
+        tree = self.store.log_size()
+        if size > tree:
+            raise BeyondTree(size, tree)
+
+    def _hashes(self, ranges: list[tuple[int, int]]) -> list[Hash]:
+        nodes = self.store.log_nodes(needed_nodes(ranges))
+        return hash_ranges(ranges, nodes.__getitem__)
+
+def check_against_log(store: Store, match_id: str, version: int, events: Sequence[StoredEvent],
+                      from_version: int = 1, *, tail: bool = True) -> None:
+    """RecordCorrupt unless the stored events read (from `from_version` up to the row's `version`) are those the
+    transparency log holds: no leaf of the match from `from_version` on lies past the row's version (a tail cut off
+    and the row rewritten to match; `tail` False skips this, for a row read from a lagging replica), and each names
+    a read event with the same hash (an edit, a splice)."""
+    stored = {e.version: e.hash for e in events}
+    for leaf in store.log_leaves_of(match_id, from_version):
+        if leaf.version > version and tail:
+            _corrupt(match_id, f"the transparency log holds event {leaf.version}, past the row's version {version}")
+        if leaf.version in stored and stored[leaf.version] != leaf.hash:
+            _corrupt(match_id, f"event {leaf.version} is not the one the transparency log holds (hash "
+                               f"{leaf.hash[:12]}…)")
+
+
+def _corrupt(match_id: str, reason: str) -> NoReturn:
+    log.critical("match %s: the stored record is corrupt (%s); refusing to serve or extend it", match_id, reason)
+    raise RecordCorrupt(match_id, reason)
+
+
+def leaf_hash_of(match_id: str, version: int, chain_hash: str) -> Hash:
+    """The leaf hash of an event."""
+    return leaf_hash(event_leaf(match_id, version, chain_hash))
+
+
+class Sequencer:
+    """Runs the log's sequencer on a thread of its own: woken after appends, and every second (so a checkpoint
+    follows the last growth, and a sequencer killed elsewhere is taken over)."""
+
+    def __init__(self, transparency: Transparency, interval_s: float = MIN_INTERVAL_S,
+                 gather_s: float = GATHER_S) -> None:
+        self.transparency = transparency
+        self.interval_s = interval_s
+        self.gather_s = gather_s
+        self.wake = threading.Event()
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="turnstile-sequencer", daemon=True)
+        self.thread.start()
+
+    def appended(self, _: str = "") -> None:
+        """The log grew (a match service watcher)."""
+        self.wake.set()
+
+    def _run(self) -> None:
+        while not self.stopping.is_set():
+            self.wake.wait(self.interval_s)
+            self.wake.clear()
+            if self.stopping.is_set():
+                return
+            try:
+                self.transparency.catch_up()
+            except Exception:  # logged; the next round tries again from the stored state
+                log.exception("sequencing the transparency log failed")
+            self.stopping.wait(self.gather_s)  # appends meanwhile are sequenced together
+
+    def close(self) -> None:
+        """Stop the thread."""
+        self.stopping.set()
+        self.wake.set()
+        self.thread.join(timeout=10)

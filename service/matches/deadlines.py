@@ -1,0 +1,160 @@
+"""Turn deadlines and abandonment: when a seat's time runs out, and the sweep that records it (and closes a
+match nobody moved in for its `abandon_after`, under the command id `abandon:<version>`, and deals an
+`entropy: "seats"` match whose `entropy_deadline` has run out, under the command id `deal`, the seats still silent
+recorded absent).
+
+A deadline is the recorded time of the event that put the seat to move plus the match's `move_deadline`, so it is
+read from the record and a replay (or the verifier) finds the same one. The sweep is given the time (`now`), so
+tests move a fake clock instead of sleeping. Its appends are conditional on the version the lapse was seen at and
+carry the command id `timeout:<seat>:<version>`: a second sweep, here or in another process, writes nothing.
+
+The sweep reads only the matches whose `due_at` hint (store/base.py `due_matches`) has come: every append keeps
+the earlier of the row's hint and its own candidate (service/matches/matches.py `due_in`), so a hint is never later than
+the truth, and the sweep sets the exact next due time of each match it looks at (`set_due`, only if the match has
+not moved on meanwhile).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+
+from domain import match
+from domain.engine import Refusal
+from domain.lifecycle import Abandon, TimeOut
+from ledger.events import StoredEvent
+from service.matches.matches import LoadedMatch, MatchService, VersionMismatch
+from store.base import RecordCorrupt, utc_now
+
+log = logging.getLogger("turnstile.deadlines")
+PAGE = 200
+
+
+def at(recorded_at: str) -> datetime:
+    """A recorded time (ISO 8601, UTC) as an aware datetime."""
+    return datetime.fromisoformat(recorded_at.replace("Z", "+00:00"))
+
+
+def deadlines(service: MatchService, loaded: LoadedMatch, known: Sequence[StoredEvent] = ()) -> dict[int, datetime]:
+    """Each seat to move and when its time runs out (empty without a move deadline, or once the match ended). The
+    recorded times come from `known` events (a move's answer has just stored them) or, for the rest, the store."""
+    state = loaded.state
+    seconds = state.options.get("move_deadline")
+    seats = match.to_move(loaded.game, state)
+    if not seconds or not seats or not state.since:
+        return {}
+    versions = {state.since[s] for s in seats}
+    times = {e.version: at(e.recorded_at) for e in known if e.version in versions}
+    if missing := versions - times.keys():
+        stored = service.store.read_match(loaded.record.id, min(missing), max(missing))
+        times |= {e.version: at(e.recorded_at) for e in stored}
+    return {s: times[state.since[s]] + timedelta(seconds=seconds) for s in seats}
+
+
+def time_out(service: MatchService, loaded: LoadedMatch, now: datetime) -> int:
+    """Record a timeout for each seat of this match whose deadline is at or before `now`; returns the appends."""
+    written = 0
+    for seat, deadline in sorted(deadlines(service, loaded).items()):
+        if deadline > now:
+            continue
+        version = loaded.state.version
+        try:
+            played = service.play(loaded.record.id, None, TimeOut(seat=seat), expected_version=version,
+                                  command_id=f"timeout:{seat}:{version}")
+        except (VersionMismatch, Refusal) as exc:  # someone moved meanwhile: the next sweep looks again
+            log.info("match %s: timeout of seat %d not recorded (%s)", loaded.record.id, seat, exc)
+            return written
+        if played.result.duplicate:
+            return written
+        written += 1
+        loaded = played.after
+        if loaded.state.finished:
+            break
+    return written
+
+
+def entropy_deadline(service: MatchService, loaded: LoadedMatch) -> datetime | None:
+    """When a dealing match's seats' time for their entropy runs out: `match.started`'s recorded time plus
+    `entropy_deadline` (None: not dealing)."""
+    state = loaded.state
+    if not state.dealing:
+        return None
+    started = service.store.read_match(loaded.record.id, state.started_version, state.started_version)
+    return at(started[0].recorded_at) + timedelta(seconds=state.options["entropy_deadline"])
+
+
+def deal_late(service: MatchService, loaded: LoadedMatch, now: datetime) -> int:
+    """Deal a dealing match whose entropy is all in (its deal was missed, e.g. a process stopped) or whose
+    `entropy_deadline` is at or before `now` (the silent seats recorded absent): 1 append, or 0."""
+    due = entropy_deadline(service, loaded)
+    if due is None or (due > now and None in loaded.state.seat_entropy):
+        return 0
+    after = service.deal(loaded, closing=True)
+    return 0 if after is loaded or after.state.dealing else 1
+
+
+def abandon(service: MatchService, loaded: LoadedMatch, now: datetime) -> int:
+    """Close the match as abandoned if nothing was recorded in it for its `abandon_after` up to `now` (1 append, or
+    0: not due, or another sweep did it first under the same command id)."""
+    seconds = loaded.state.options.get("abandon_after")
+    if not seconds or loaded.state.finished or at(loaded.record.updated_at) + timedelta(seconds=seconds) > now:
+        return 0
+    version = loaded.state.version
+    try:
+        played = service.play(loaded.record.id, None, Abandon(), expected_version=version,
+                              command_id=f"abandon:{version}")
+    except (VersionMismatch, Refusal) as exc:  # someone moved meanwhile: it is not abandoned
+        log.info("match %s: not closed as abandoned (%s)", loaded.record.id, exc)
+        return 0
+    return 0 if played.result.duplicate else 1
+
+
+def sweep(service: MatchService, now: Callable[[], datetime] = utc_now) -> int:
+    """Record the timeouts and abandonments due at `now()` in the matches whose `due_at` hint says they may be (the
+    store's index of hinted rows, in pages: the cost follows the matches due, not all of them); returns the appends
+    written. Each match looked at gets its exact next `due_at` (`next_due`), so a hint set early is looked at once.
+    """
+    moment = now()
+    written = 0
+    after: tuple[datetime, str] | None = None
+    while True:
+        page = service.store.due_matches(moment, PAGE, after)
+        for _, match_id in page:
+            try:
+                written += _sweep_one(service, match_id, moment)
+            except RecordCorrupt:  # logged by the service; the other matches are still swept
+                continue
+        if len(page) < PAGE:
+            return written
+        after = page[-1]  # a keyset: a match whose hint was not moved (it failed) is not read again in this sweep
+
+
+def _sweep_one(service: MatchService, match_id: str, now: datetime) -> int:
+    """Record what is due in one match at `now`, then store its exact next due time (unless it moved meanwhile)."""
+    loaded = service.load(match_id)
+    options = loaded.state.options
+    written = deal_late(service, loaded, now) if options.get("entropy") else 0
+    if options.get("abandon_after") and not written:
+        written += abandon(service, loaded, now)
+    if options.get("move_deadline") and not written and not loaded.state.finished:
+        written += time_out(service, loaded, now)
+    if written:
+        loaded = service.load(match_id)
+    service.store.set_due(match_id, loaded.record.version, next_due(service, loaded))
+    return written
+
+
+def next_due(service: MatchService, loaded: LoadedMatch) -> datetime | None:
+    """When the sweep next has something to do for the match as loaded: its earliest move deadline, entropy deadline
+    or abandonment (None: ended, or none of these)."""
+    if loaded.state.finished:
+        return None
+    found = list(deadlines(service, loaded).values())
+    dealing = entropy_deadline(service, loaded)
+    if dealing is not None:
+        found.append(dealing)
+    seconds = loaded.state.options.get("abandon_after")
+    if seconds:
+        found.append(at(loaded.record.updated_at) + timedelta(seconds=seconds))
+    return min(found, default=None)

@@ -1,0 +1,644 @@
+"""The match service: load events -> fold -> decide -> append, the one path every move takes.
+
+A move costs one round trip to the store when this process's cached state is current: it is decided on the
+cached state and appended with that state's version and head hash, and the append itself checks both the version
+and the command id. Only when the append finds the match moved on (another process wrote) is the state refreshed,
+in one more round trip. Reads refresh first (one round trip), so a client always reads its own writes. A process
+that has not cached a match folds it on the match's snapshot (service/matches/snapshots.py), saved as moves enter
+each new band of versions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, NoReturn
+
+import msgspec
+
+from domain import bots, match
+from domain.catalog import decode_events, game_of
+from domain.codec import to_builtins
+from domain.engine import Command, Game, Refusal
+from domain.lifecycle import Deal
+from domain.match import MatchState
+from domain.rng import Rng, deal_seed, mixed_seed, seed_commitment
+from ledger.chain import GENESIS, SCHEME_FULL, canonical, link_hash
+from ledger.events import MatchRecord, NewEvent, NewMatch, SeatRecord, SeedSource, StoredEvent, Visibility, chain_break
+from ledger.records import seen_by
+from ledger.sealing import sealed
+from service.log.transparency import check_against_log
+from service.matches import snapshots
+from service.matches.tokens import UseLog, new_secret, new_seed, secret_hash
+from service.ops import metrics
+from service.reads.notify import NoNotifier, Notifier
+from store.base import AppendResult, ConflictError, RecordCorrupt, Snapshot, StoreError, replayed
+from store.read_models import Store
+from store.replica import ReadStore
+
+log = logging.getLogger("turnstile.service")
+AUTO_RETRIES = 8
+BOT_MOVES = 20_000  # at most this many bot moves after one request (a match of bots alone plays to its end)
+
+
+class VersionMismatch(Exception):
+    """The caller's expected version is not the match's version."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"expected version {expected}, the match is at {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+@dataclass(frozen=True)
+class OpenedMatch:
+    """A new match with the one-time seat tokens and join codes (only their hashes are stored).
+
+    `tokens[i]` is None for a bot's seat and an open one; `join_codes[i]` is the code of open seat i, else None.
+    """
+
+    record: MatchRecord
+    tokens: tuple[str | None, ...]
+    result: AppendResult
+    join_codes: tuple[str | None, ...] = ()
+
+
+@dataclass(frozen=True)
+class LoadedMatch:
+    """A match row with its folded state, both at the same version."""
+
+    record: MatchRecord
+    game: Game[Any]
+    state: MatchState
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a move wrote (or, for a retried command, first wrote) and the match after it."""
+
+    result: AppendResult
+    after: LoadedMatch
+    bots: tuple[AppendResult, ...] = ()  # the bots' moves played right after it
+
+
+def status_of(state: MatchState) -> str:
+    """The row status a folded match has: open (seats to fill), dealing (waiting for its seats' entropy), active or
+    finished."""
+    if state.finished:
+        return "finished"
+    if state.waiting:
+        return "open"
+    return "dealing" if state.dealing else "active"
+
+
+def draw_seed(record: MatchRecord, state: MatchState) -> str:
+    """The seed every draw of the match derives from (`Rng.derive(seed, version)`): the row's, or for an
+    `entropy: "seats"` match the deal's seed from the server's part and the seats' entropy (absent: empty)."""
+    if not state.seats_entropy:
+        return record.seed
+    return deal_seed(record.server_seed or record.seed, state.seat_entropy)
+
+
+def revealed_seed(record: MatchRecord, state: MatchState) -> str | None:
+    """The seed shown once the match has ended: the one its draws derived from (None: never dealt)."""
+    if state.seats_entropy and not state.entropy_closed:
+        return None
+    return draw_seed(record, state)
+
+
+def due_in(game: Game[Any], state: MatchState, written_after: int) -> float | None:
+    """The `due_at` candidate (store/base.py `due_matches`) of the write that brought the match to `state`, in
+    seconds after its recorded time: `abandon_after`, and `move_deadline` when the write put a seat to move (its
+    `since` is past `written_after`, the version before the write); None: the write changes no deadline (a seat to
+    move since earlier keeps its own, through the earlier hint the row keeps)."""
+    if state.finished:
+        return None
+    if state.dealing:  # the deal is due at the entropy deadline; at once when every seat's entropy is in
+        if None not in state.seat_entropy:
+            return 0.0
+        return float(state.options["entropy_deadline"]) if state.started_version > written_after else None
+    found = [float(state.options["abandon_after"])] if state.options.get("abandon_after") else []
+    seconds = state.options.get("move_deadline")
+    if seconds and state.since and any(state.since[s] > written_after for s in match.to_move(game, state)):
+        found.append(float(seconds))
+    return min(found, default=None)
+
+
+def new_seats(players: Sequence[str | None], token_of: Callable[[int], str] | None = None,
+              ) -> tuple[tuple[SeatRecord, ...], tuple[str | None, ...], tuple[str | None, ...]]:
+    """Seat rows, tokens (people's seats: fresh secrets, or `token_of(seat)`) and join codes (open seats) for a new
+    match's players."""
+    rows, tokens, codes = [], [], []
+    for seat, player in enumerate(players):
+        token = None if player is None or bots.bot_name(player) is not None else (
+            token_of(seat) if token_of is not None else new_secret("seat"))
+        code = new_secret("join") if player is None else None
+        rows.append(SeatRecord(seat=seat, player=player or "", token_hash=secret_hash(token) if token else "",
+                               join_hash=secret_hash(code) if code else None))
+        tokens.append(token)
+        codes.append(code)
+    return tuple(rows), tuple(tokens), tuple(codes)
+
+
+@dataclass(frozen=True)
+class PlannedMatch:
+    """A match the service opens on its own account (a tournament's): its id, the seed it derived for it (a server
+    seed, rated as usual; with option `entropy: "seats"` the server's part of the deal) and each person's seat
+    token."""
+
+    id: str
+    seed: str
+    token_of: Callable[[int], str]
+
+
+@dataclass(frozen=True)
+class Base:
+    """What a load folds the stored events on: the state at `version`, whose event has hash `head_hash` (a cached
+    match or a snapshot), or START, nothing before the first event."""
+
+    version: int
+    head_hash: str
+    state: MatchState | None = None
+    game: Game[Any] | None = None
+
+
+START = Base(0, GENESIS)
+
+
+class StateCache:
+    """Folded matches by id, newest version only, bounded (LRU). Only ever an accelerator."""
+
+    def __init__(self, size: int = 512) -> None:
+        self._items: OrderedDict[str, LoadedMatch] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, match_id: str) -> LoadedMatch | None:
+        """The cached match, if any."""
+        with self._lock:
+            loaded = self._items.get(match_id)
+            if loaded is not None:
+                self._items.move_to_end(match_id)
+            return loaded
+
+    def put(self, loaded: LoadedMatch) -> None:
+        """Remember a match unless a newer version of it is already cached."""
+        with self._lock:
+            key = loaded.record.id
+            current = self._items.get(key)
+            if current is None or current.record.version < loaded.record.version:
+                self._items[key] = loaded
+                self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+def choose_seed(seed: str | None, client_entropy: str | None,
+                seats_entropy: bool = False) -> tuple[str, SeedSource, str | None]:
+    """(seed, who chose it, the server's part when mixed): the server's secret unless the caller set one. With the
+    seats' entropy the row's seed is the server's part (it salts the commitments; the deal's seed comes later)."""
+    if seats_entropy:
+        if seed is not None or client_entropy is not None:
+            raise Refusal("bad-options", "`entropy: \"seats\"` takes neither a caller's `seed` nor `client_entropy`")
+        server_seed = new_seed()
+        return server_seed, "server+seats", server_seed
+    if seed is not None:
+        return seed, "caller", None
+    server_seed = new_seed()
+    if client_entropy is None:
+        return server_seed, "server", None
+    return mixed_seed(server_seed, client_entropy), "server+client", server_seed
+
+
+def server_commitment(seed: str, source: SeedSource, server_seed: str | None) -> str | None:
+    """`server_seed_commitment`: SHA-256 of the server's secret part (the seed itself when the server alone chose
+    it; None for a caller's seed, which has no server part)."""
+    if source == "caller":
+        return None
+    return seed_commitment(server_seed or seed)
+
+
+class MatchService:
+    """Creates matches and plays moves against an event store."""
+
+    def __init__(self, store: Store, cache: StateCache | None = None, notifier: Notifier | None = None,
+                 reads: ReadStore | None = None, *, use_snapshots: bool = True,
+                 snapshot_key: bytes = snapshots.PROCESS_KEY) -> None:
+        self.store = store
+        self.use_snapshots = use_snapshots  # read and save snapshots (service/matches/snapshots.py) of long matches
+        self.snapshot_key = snapshot_key  # signs them: derived from the log key, so every process trusts the others'
+        self.reads = reads or store  # match lists and event logs (a read replica); moves and details: the primary
+        self.key_uses = UseLog()
+        self.cache = cache or StateCache()
+        self.notifier = notifier or NoNotifier()
+        self.watchers: list[Callable[[str], None]] = []  # told the id of every match this process appends to
+        self.enders: list[Callable[[str], None]] = []  # told the id of every match this process ends (tournaments)
+
+    def _moved(self, match_id: str) -> None:
+        """After a commit: the projections' notifier and this process's watchers (live streams) hear of it."""
+        self.notifier.appended()
+        for watcher in self.watchers:
+            watcher(match_id)
+
+    def _ended(self, match_id: str) -> None:
+        """After the append that ended a match: its tournament (if any) records the result. The match is recorded
+        whatever they do; a failure is logged, and the tournament's sweep catches up."""
+        for ender in self.enders:
+            try:
+                ender(match_id)
+            except Exception:
+                log.exception("match %s ended: a listener failed (its sweep will catch up)", match_id)
+
+    def create(self, slug: str, players: Sequence[str | None], options: dict[str, Any] | None, *,
+               seed: str | None = None, client_entropy: str | None = None, owner: str | None = None,
+               visibility: Visibility = "public", rematch_of: str | None = None,
+               rules_version: str | None = None, planned: PlannedMatch | None = None) -> OpenedMatch:
+        """Open a match for the app `owner`: `match.started` and the set-up events, one secret token per seat.
+
+        A player None is an open seat: the match then records `match.opened` and waits for joins (a join code per
+        open seat). A player `bot:<policy>` is a bot the service plays itself (domain/bots.py), at once when it is
+        to move. The seed is the server's secret (mixed with `client_entropy` when given); a caller's own `seed`
+        is for tests and teaching only, and the match is marked so (`seed_source: "caller"`) and never rated.
+        `rules_version` names the rules edition to play (default: the current one; UnknownEdition if there is none).
+        `planned`: a match the service opens for a tournament (its id, its server seed and its seat tokens).
+        """
+        game = game_of(slug, rules_version)
+        for player in players:
+            name = None if player is None else bots.bot_name(player)
+            if name is not None:
+                bots.policy(game, name)  # an unknown bot is refused before anything is written
+        seats_entropy = isinstance(options, dict) and options.get("entropy") == "seats"
+        seed, source, server_seed = choose_seed(seed, client_entropy, seats_entropy)
+        if planned is not None:  # a tournament's: its server part derived from the tournament's committed seed
+            seed, source, server_seed = (planned.seed, "server+seats", planned.seed) if seats_entropy else \
+                (planned.seed, "server", None)
+        drawn = {s: new_seed() for s, p in enumerate(players) if p is not None and bots.bot_name(p) is not None}
+        events = match.open_match(game, players, options, seed, seed_source=source, client_entropy=client_entropy,
+                                  visibility=visibility, rematch_of=rematch_of,
+                                  server_seed_commitment=server_commitment(seed, source, server_seed),
+                                  server_entropy=drawn)
+        seats, tokens, codes = new_seats(players, None if planned is None else planned.token_of)
+        new = NewMatch(
+            id=str(uuid.uuid4()) if planned is None else planned.id, game=game.slug, rules_version=game.rules_version,
+            seats=seats,
+            options=getattr(events[0], "options", {}), seed=seed, seed_commitment=seed_commitment(seed),
+            seed_source=source, client_entropy=client_entropy, server_seed=server_seed, owner=owner,
+            visibility=visibility, rematch_of=rematch_of,
+        )
+        state = match.fold(game, events)
+        result = self.store.create_match(new, sealed(game, seed, new.scheme, 1, events, None),
+                                         due_in_s=due_in(game, state, 0))
+        metrics.EVENTS_APPENDED.labels(game.slug).inc(len(result.events))
+        first, last = result.events[0], result.events[-1]
+        record = MatchRecord(**msgspec.structs.asdict(new), status=status_of(state), version=last.version,
+                             created_at=first.recorded_at, updated_at=first.recorded_at, head_hash=last.hash)
+        loaded = LoadedMatch(record=record, game=game, state=state)
+        self.cache.put(loaded)
+        self._moved(record.id)
+        self.play_bots(self.deal(loaded))
+        return OpenedMatch(record=record, tokens=tokens, result=result, join_codes=codes)
+
+    def load(self, match_id: str) -> LoadedMatch:
+        """The match as stored now (one round trip), folding only what the cache lacks; RecordCorrupt if broken.
+
+        With the match cached it folds the events after the cached state; without, the events after the match's
+        snapshot (service/matches/snapshots.py) when that fits the record, else all of them. The read starts at the
+        base's own event, so a tail deleted or replaced since it was served is noticed; a snapshot that does not fit is
+        set aside (the events are read again, from the first), never taken for damage.
+        """
+        cached = self.cache.get(match_id)
+        if cached is not None:
+            return self._caught_up(cached, *self.store.match_with_events(match_id, max(cached.state.version - 1, 0)))
+        if not self.use_snapshots:
+            return self._fold_all(match_id)
+        record, saved, stored = self.store.match_with_snapshot(match_id, snapshots.FINGERPRINT)
+        base = START if saved is None else self._base_of(match_id, saved)
+        loaded = None if base is None else self._fold(base, record, stored, from_storage=True)
+        if base is None or loaded is None:  # a snapshot set aside
+            if base is not None:
+                log.warning("match %s: its snapshot at version %s does not fit the stored events; folding them all",
+                            match_id, base.version)
+            base, loaded = START, self._fold_all(match_id)
+        if snapshots.crossed(base.version, loaded.record.version):
+            self._save_snapshot(loaded, replace=saved is not None and base is START)  # over one set aside
+        return loaded
+
+    async def load_async(self, match_id: str) -> LoadedMatch:
+        """`load` for a caller on an event loop: a match cached here is brought up to date on the store's async
+        path (the loop is not held while it reads); any other is `load` on a worker thread."""
+        cached = self.cache.get(match_id)
+        if cached is None:
+            return await asyncio.to_thread(self.load, match_id)
+        after = max(cached.state.version - 1, 0)
+        return self._caught_up(cached, *await self.store.match_with_events_async(match_id, after))
+
+    def _caught_up(self, cached: LoadedMatch, record: MatchRecord, stored: list[StoredEvent]) -> LoadedMatch:
+        """The cached match with the events read after it folded on (they start at its own last event)."""
+        on = Base(cached.record.version, cached.record.head_hash, cached.state, cached.game)
+        loaded = self._fold(on, record, stored)
+        if loaded is None:
+            self._corrupt(record.id, f"event {on.version}, already served, is missing or altered")
+        return loaded
+
+    def _fold_all(self, match_id: str) -> LoadedMatch:
+        """The match as stored now, every event folded."""
+        loaded = self._fold(START, *self.store.match_with_events(match_id), from_storage=True)
+        assert loaded is not None  # from the first event there is no base event to miss
+        return loaded
+
+    def _fold(self, base: Base, record: MatchRecord, stored: list[StoredEvent], *,
+              from_storage: bool = False) -> LoadedMatch | None:
+        """The match `record` with `stored` (its events from the base's own on) folded on `base`, and cached; None
+        when the first is not the base's event (or the match is another game). RecordCorrupt when the chain from
+        the base does not reach the row's head, when an event read does not hash to its recorded hash, or (a load
+        `from_storage`, not on a cached state) when the events read are not those the transparency log holds."""
+        read = stored
+        if base.version:
+            if not stored or (stored[0].version, stored[0].hash) != (base.version, base.head_hash):
+                return None
+            if base.game is not None and (base.game.slug, base.game.rules_version) != (record.game,
+                                                                                     record.rules_version):
+                return None
+            stored = stored[1:]
+        broken = chain_break(record.version, record.head_hash, base.version, base.head_hash, stored)
+        if broken is not None:
+            self._corrupt(record.id, broken)
+        for event in stored:  # the links hold; now each event's own fields must give its hash
+            if link_hash(event) != event.hash:
+                self._corrupt(record.id, f"event {event.version}'s stored fields do not hash to its recorded hash")
+        if from_storage:
+            check_against_log(self.store, record.id, record.version, read, base.version or 1)
+        game = base.game or game_of(record.game, record.rules_version)
+        state = match.fold(game, decode_events(game, [e.payload for e in stored]), base.state)
+        loaded = LoadedMatch(record=record, game=game, state=state)
+        self.cache.put(loaded)
+        return loaded
+
+    def _base_of(self, match_id: str, saved: Snapshot) -> Base | None:
+        """A saved snapshot as a base to fold on, when it decodes to this match's state at its version (whether it
+        fits the stored events is seen in them)."""
+        try:
+            owner, game, state = snapshots.decode(saved.state, self.snapshot_key)
+        except snapshots.Unfit as unfit:
+            log.warning("match %s: its snapshot at version %s does not decode (%s); folding the events", match_id,
+                        saved.version, unfit)
+            return None
+        if (owner, state.version) != (match_id, saved.version):
+            log.warning("match %s: its snapshot at version %s holds match %s at version %s; folding the events",
+                        match_id, saved.version, owner, state.version)
+            return None
+        return Base(saved.version, saved.head_hash, state, game)
+
+    def _save_snapshot(self, loaded: LoadedMatch, *, replace: bool = False) -> None:
+        """Save the match's state as its snapshot. Only ever an accelerator: a failure is logged, never raised."""
+        if not self.use_snapshots:
+            return
+        try:
+            blob = snapshots.encode(loaded.game, loaded.record.id, loaded.state, self.snapshot_key)
+            if blob is not None:
+                self.store.save_snapshot(loaded.record.id, Snapshot(loaded.record.version, snapshots.FINGERPRINT,
+                                                                    loaded.record.head_hash, blob), replace=replace)
+        except Exception:  # noqa: BLE001  (a snapshot not saved costs a longer fold later, nothing else)
+            log.warning("match %s: could not save a snapshot at version %s", loaded.record.id,
+                        loaded.record.version, exc_info=True)
+
+    def list_matches(self, *, game: str | None, player: str | None, status: str | None, owner: str | None,
+                     after: tuple[datetime, str] | None, limit: int) -> list[MatchRecord]:
+        """Matches newest first, filtered; `after` is the (created_at, id) to go on after. Public matches only,
+        unless `owner` names the app whose matches (of any visibility) to list."""
+        return self.reads.list_matches(game=game, player=player, status=status, owner=owner,
+                                       visibility="public" if owner is None else None, after=after, limit=limit)
+
+    def events(self, loaded: LoadedMatch, after: int, limit: int) -> list[StoredEvent]:
+        """Up to `limit` stored events of a loaded match after version `after` (none past its version)."""
+        last = min(after + limit, loaded.record.version)
+        if after >= last:
+            return []
+        found = self.reads.read_match(loaded.record.id, after + 1, last)
+        if len(found) < last - after:  # a replica behind the match's row (from the primary): the rest from there
+            found += self.store.read_match(loaded.record.id, after + 1 + len(found), last)
+        return found
+
+    def reads_to_answer(self, loaded: LoadedMatch) -> bool:
+        """Whether an answer about `loaded` reads the store: `first_redacted` of a live scheme-1 match, and the
+        `deadlines` of a match with a move deadline (their start times). Handlers on the event loop answer the
+        others there, and take these to a worker thread."""
+        return ((loaded.record.scheme == SCHEME_FULL and not loaded.state.finished)
+                or bool(loaded.state.options.get("move_deadline")))
+
+    def first_redacted(self, loaded: LoadedMatch, seat: int | None) -> int | None:
+        """Scheme 1 matches only, while live: the first event redacted for `seat`. Every hash from it on would let
+        the caller test guesses of hidden cards (each later hash depends on it), so none is shown until the end."""
+        if loaded.record.scheme != SCHEME_FULL or loaded.state.finished:
+            return None
+        for event in self.store.read_match(loaded.record.id, 1, loaded.record.version):
+            if seen_by(loaded.game, event, seat)[1]:
+                return event.version
+        return None
+
+    def app_name(self, key: str) -> str | None:
+        """The name of the app holding this key, or None (unknown or revoked); its use is recorded now and then."""
+        digest = secret_hash(key)
+        name = self.store.app_key_name(digest)
+        if name is not None and self.key_uses.due(digest):
+            try:
+                self.store.app_key_used(digest)
+            except StoreError as exc:  # when a key was last used is worth no failed request
+                log.warning("could not record the use of app key %s (%s)", digest[:12], exc)
+        return name
+
+    def cached(self, match_id: str) -> LoadedMatch:
+        """The cached match (no round trip), else as stored now. It may be behind another process's writes."""
+        return self.cache.get(match_id) or self.load(match_id)
+
+    def _corrupt(self, match_id: str, reason: str) -> NoReturn:
+        log.critical("match %s: the stored record is corrupt (%s); refusing to serve or extend it", match_id, reason)
+        raise RecordCorrupt(match_id, reason)
+
+    def play(self, match_id: str, seat: int | None, command: Command, *, expected_version: int | None,
+             command_id: str | None,
+             seats: Callable[[MatchRecord], tuple[SeatRecord, ...]] | None = None) -> Played:
+        """Decide and append one command (timed per game: `turnstile_move_seconds`), then the moves of any bot it
+        puts to move (see `play_bots`)."""
+        started = time.perf_counter()
+        played = self._play(match_id, seat, command, expected_version=expected_version, command_id=command_id,
+                            seats=seats)
+        metrics.MOVE_SECONDS.labels(played.after.game.slug).observe(time.perf_counter() - started)
+        if played.result.duplicate:
+            return played
+        after, moved = self.play_bots(self.deal(played.after))
+        return Played(result=played.result, after=after, bots=moved)
+
+    def deal(self, loaded: LoadedMatch, *, closing: bool = False) -> LoadedMatch:
+        """Deal an `entropy: "seats"` match once every seat's entropy is in (or, `closing`, once its deadline has run
+        out: the deadline sweep). Conditional on the version it was seen at, under the command id `deal`: of all the
+        processes that see the last entropy arrive, exactly one deals; the others write nothing."""
+        state = loaded.state
+        if not state.dealing or (None in state.seat_entropy and not closing):
+            return loaded
+        try:
+            played = self._play(loaded.record.id, None, Deal(), expected_version=state.version, command_id="deal",
+                                seats=None)
+        except (VersionMismatch, Refusal) as exc:  # dealt, called off or moved on meanwhile: nothing to do here
+            log.info("match %s: not dealt here (%s)", loaded.record.id, exc)
+            return loaded
+        return played.after
+
+    def play_bots(self, loaded: LoadedMatch) -> tuple[LoadedMatch, tuple[AppendResult, ...]]:
+        """Play every bot to move, one move at a time, until a person is to move or the match ends.
+
+        Each bot move is conditional on the version it was chosen at, under a command id naming that version: when
+        another process moved first, this one stops, and that process (having appended last) plays the bots.
+        """
+        moved: list[AppendResult] = []
+        for _ in range(BOT_MOVES):
+            found = bots.next_bot_move(loaded.game, loaded.state, draw_seed(loaded.record, loaded.state))
+            if found is None:
+                break
+            seat, command = found
+            version = loaded.state.version
+            try:
+                played = self._play(loaded.record.id, seat, command, expected_version=version,
+                                    command_id=f"bot:{seat}:{version}", seats=None)
+            except (VersionMismatch, Refusal):
+                break
+            if played.result.duplicate:
+                break
+            moved.append(played.result)
+            loaded = played.after
+        return loaded, tuple(moved)
+
+    def _play(self, match_id: str, seat: int | None, command: Command, *, expected_version: int | None,
+              command_id: str | None, seats: Callable[[MatchRecord], tuple[SeatRecord, ...]] | None) -> Played:
+        """Decide and append one command. Without an expected version a conflict re-decides on fresh state.
+
+        Every retry of a recorded command id gets the first answer: the append checks it, and so do the refusal
+        and version-conflict paths before answering an error (the command may have been recorded meanwhile).
+        `seats` gives the row's new seats (a join), from the row the command is decided on.
+        """
+        command_id = command_id or f"auto-{uuid.uuid4()}"
+        asked = canonical(to_builtins(command))
+        loaded, fresh = self.cached(match_id), False
+        for _ in range(AUTO_RETRIES):
+            version = loaded.state.version
+            if expected_version is not None and expected_version != version:
+                if not fresh and expected_version > version:  # the cache is behind: refresh and look again
+                    loaded, fresh = self.load(match_id), True
+                    continue
+                return self._original(match_id, seat, asked, command_id, VersionMismatch(expected_version, version))
+            try:
+                new, state = self._decided(loaded, seat, command, asked)
+            except Refusal as refusal:
+                if not fresh:  # a cached state may be stale: refuse only on the state as stored now
+                    loaded, fresh = self.load(match_id), True
+                    continue
+                return self._original(match_id, seat, asked, command_id, refusal)
+            row_seats = None if seats is None else seats(loaded.record)
+            try:
+                appending = time.perf_counter()
+                result = self.store.append(match_id, version, new, seat=seat, command=asked, command_id=command_id,
+                                           head_hash=loaded.record.head_hash, seats=row_seats,
+                                           due_in_s=due_in(loaded.game, state, version))
+                metrics.APPEND_SECONDS.observe(time.perf_counter() - appending)
+            except ConflictError as conflict:
+                metrics.VERSION_CONFLICTS.inc()
+                loaded, fresh = self.load(match_id), True
+                if expected_version is not None:
+                    raise VersionMismatch(expected_version, conflict.actual) from conflict
+                continue
+            if result.duplicate:
+                metrics.REPLAYS.inc()
+                return Played(result=result, after=self.load(match_id))
+            after = self._recorded(loaded, state, result, row_seats)
+            if state.ended is not None and loaded.state.ended is None:
+                self._ended(match_id)
+            if snapshots.crossed(version, after.record.version):
+                self._save_snapshot(after)
+            return Played(result=result, after=after)
+        raise VersionMismatch(loaded.state.version, self.load(match_id).state.version)
+
+    async def play_async(self, match_id: str, seat: int | None, command: Command, *, expected_version: int | None,
+                         command_id: str | None) -> Played:
+        """`play` for a caller on an event loop. The common move (its match cached here and current, the command
+        legal, and no end, snapshot, bot or deal to follow) is decided here and appended on the store's async path,
+        so the loop is never held while the store works. Anything else is `play` on a worker thread, under the same
+        command id: an attempt here stored nothing, or stored this very command, so the thread has nothing to undo.
+        """
+        command_id = command_id or f"auto-{uuid.uuid4()}"
+
+        def on_thread() -> Awaitable[Played]:
+            return asyncio.to_thread(self.play, match_id, seat, command, expected_version=expected_version,
+                                     command_id=command_id)
+
+        started = time.perf_counter()
+        loaded = self.cache.get(match_id)
+        if loaded is None or loaded.state.dealing or expected_version not in (None, loaded.state.version):
+            return await on_thread()
+        version, asked = loaded.state.version, canonical(to_builtins(command))
+        try:
+            new, state = self._decided(loaded, seat, command, asked)
+        except Refusal:  # refused only on the state as stored now
+            return await on_thread()
+        if (state.ended is not None or snapshots.crossed(version, version + len(new))
+                or bots.bot_to_move(loaded.game, state) is not None):
+            return await on_thread()
+        try:
+            appending = time.perf_counter()
+            result = await self.store.append_async(match_id, version, new, seat=seat, command=asked,
+                                                   command_id=command_id, head_hash=loaded.record.head_hash,
+                                                   due_in_s=due_in(loaded.game, state, version))
+            metrics.APPEND_SECONDS.observe(time.perf_counter() - appending)
+        except ConflictError:
+            metrics.VERSION_CONFLICTS.inc()
+            return await on_thread()
+        if result.duplicate:
+            return await on_thread()
+        after = self._recorded(loaded, state, result, None)
+        metrics.MOVE_SECONDS.labels(loaded.game.slug).observe(time.perf_counter() - started)
+        return Played(result=result, after=after)
+
+    def _decided(self, loaded: LoadedMatch, seat: int | None, command: Command,
+                 asked: dict[str, Any]) -> tuple[list[NewEvent], MatchState]:
+        """The events `command` makes on `loaded`, sealed for the store, and the state they fold to (Refusal)."""
+        version = loaded.state.version
+        events = match.decide(loaded.game, loaded.state, seat, command,
+                              Rng.derive(draw_seed(loaded.record, loaded.state), version))
+        new = sealed(loaded.game, loaded.record.seed, loaded.record.scheme, version + 1, events, asked)
+        return new, match.fold(loaded.game, events, loaded.state)
+
+    def _recorded(self, loaded: LoadedMatch, state: MatchState, result: AppendResult,
+                  seats: tuple[SeatRecord, ...] | None) -> LoadedMatch:
+        """After our own append committed: counted, the cache advanced, and every watcher told."""
+        metrics.EVENTS_APPENDED.labels(loaded.game.slug).inc(len(result.events))
+        after = self._advance(loaded, state, result, seats)
+        self._moved(loaded.record.id)
+        return after
+
+    def _original(self, match_id: str, seat: int | None, asked: dict[str, Any], command_id: str,
+                  error: Exception) -> Played:
+        """The first answer to this command id if it was recorded (IdempotencyMismatch if another command), else
+        raise `error`."""
+        original = self.store.find_command(match_id, command_id)
+        if original is None:
+            raise error
+        metrics.REPLAYS.inc()
+        return Played(result=replayed(original.events, command_id, seat, asked), after=self.load(match_id))
+
+    def _advance(self, loaded: LoadedMatch, state: MatchState, result: AppendResult,
+                 seats: tuple[SeatRecord, ...] | None) -> LoadedMatch:
+        """The cached match after our own append: its state (folded on before the append), its row's store-owned
+        fields updated."""
+        last: StoredEvent = result.events[-1]
+        record = msgspec.structs.replace(loaded.record, version=last.version, head_hash=last.hash,
+                                         updated_at=last.recorded_at, status=status_of(state),
+                                         seats=loaded.record.seats if seats is None else seats)
+        after = LoadedMatch(record=record, game=loaded.game, state=state)
+        self.cache.put(after)
+        return after

@@ -1,0 +1,1 @@
+"""Operations: metrics, structured logs, the status of the queue, the circuit breaker."""

@@ -1,0 +1,1 @@
+"""What leaves the house: notifications folded from the log, webhook subscriptions, deliveries and their senders."""

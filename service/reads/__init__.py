@@ -1,0 +1,1 @@
+"""Reads: replay and audit, statistics from the read models, the projection runner and its trigger, live signals."""

@@ -1,0 +1,148 @@
+"""Replay and audit over a store: any moment of any match, its record, and the verification of records."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import msgspec
+
+from domain import match
+from domain.catalog import by_slug, game_of
+from domain.codec import event_from_builtins
+from domain.engine import Game
+from domain.match import MatchState
+from ledger.chain import GENESIS, verify_chain
+from ledger.events import MatchRecord, StoredEvent, chain_break
+from ledger.records import Record, build_record
+from ledger.replay import UnknownVersion
+from ledger.rules_checks import Check
+from ledger.verify import Verdict, verify_record
+from service.log.transparency import Transparency, check_against_log
+from service.matches.deadlines import at
+from service.matches.matches import status_of
+from store.base import MatchNotFound, RecordCorrupt, match_key
+from store.replica import ReadStore
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A match at one version: the row as it is now, the state after event `state.version`, and whether
+    the table exists yet (set-up is one atomic append; no one ever saw the moments inside it)."""
+
+    record: MatchRecord
+    game: Game[Any]
+    state: MatchState
+    set_up: bool
+    events: tuple[StoredEvent, ...] = ()  # the stored events up to `state.version`
+
+    @property
+    def status(self) -> str:
+        """The match's status at this version (open, active or finished), not today's."""
+        return status_of(self.state)
+
+    @property
+    def to_move(self) -> list[int]:
+        """The seats to move at this version (none during set-up)."""
+        return match.to_move(self.game, self.state) if self.set_up else []
+
+    def deadlines(self) -> dict[int, datetime]:
+        """Each seat to move at this version and when its time ran (or runs) out then, with a move deadline."""
+        seconds = self.state.options.get("move_deadline")
+        if not seconds or not self.state.since:
+            return {}
+        times = {e.version: at(e.recorded_at) for e in self.events}
+        return {s: times[self.state.since[s]] + timedelta(seconds=seconds) for s in self.to_move}
+
+    @property
+    def public(self) -> bool:
+        """Once a match has ended its whole record is public."""
+        return self.record.status == "finished"
+
+
+class Audit:
+    """Replays, records and verification of the matches of one store."""
+
+    def __init__(self, store: ReadStore, primary: Audit | None = None, log: Transparency | None = None) -> None:
+        self.store = store
+        self.primary = primary  # when `store` is a replica: asked for a version the replica has not received yet
+        self.log = log  # the transparency log: exports carry its proof; stored events are checked against it
+
+    def state_at(self, match_id: str, version: int | None) -> Moment:
+        """The match folded up to `version` (None: now); MatchNotFound, UnknownVersion or RecordCorrupt."""
+        record, stored = self.intact(match_id)
+        if self.primary is not None and version is not None and version > record.version:
+            return self.primary.state_at(match_id, version)
+        version = record.version if version is None else version
+        if version > record.version:
+            raise UnknownVersion(version, record.version)
+        game = game_of(record.game, record.rules_version)
+        state = match.fold(game, [event_from_builtins(game, e.payload) for e in stored[:version]])
+        # Set-up events carry no command: the table is ready at the last of them.
+        set_up = version == record.version or any(e.command is not None for e in stored[:version + 1])
+        return Moment(record=record, game=game, state=state, set_up=set_up and state.game_state is not None,
+                      events=tuple(stored[:version]))
+
+    def intact(self, match_id: str) -> tuple[MatchRecord, list[StoredEvent]]:
+        """The match row and all its events, or RecordCorrupt when they do not reach the head the row records."""
+        record, stored = self.store.match_with_events(match_id)
+        broken = chain_break(record.version, record.head_hash, 0, GENESIS, stored)
+        if broken is not None:
+            raise RecordCorrupt(match_id, broken)
+        altered = verify_chain(stored)
+        if altered is not None:
+            raise RecordCorrupt(match_id, f"event {altered}'s stored fields do not hash to its recorded hash")
+        if self.log is not None:  # a replica may lag the log's leaves: only the primary's row bounds them
+            check_against_log(self.log.store, match_id, record.version, stored, tail=self.primary is None)
+        return record, stored
+
+    def match(self, match_id: str) -> MatchRecord:
+        """The match row, or MatchNotFound."""
+        record = self.store.get_match(match_id)
+        if record is None:
+            raise MatchNotFound(match_id)
+        return record
+
+    def export(self, match_id: str, seat: int | None, *, full: bool = False) -> Record:
+        """The record of a match: complete once it has ended (or with `full`, for operators), else for `seat`.
+
+        A damaged stored record is not served (RecordCorrupt); `verify` is how an operator inspects one.
+        """
+        record, stored = self.intact(match_id)
+        built = build_record(game_of(record.game, record.rules_version), record, stored, seat=seat, full=full)
+        proof = None if self.log is None or not stored else self.log.record_proof(match_id, record.version)
+        return built if proof is None else msgspec.structs.replace(
+            built, header=msgspec.structs.replace(built.header, transparency=proof))
+
+    def verify(self, match_id: str) -> Verdict:
+        """Verify a stored match from its operator's record (every event; the seed only once it has ended).
+
+        The header states the row's version, status and head hash, so events lost from storage show as `truncated`.
+        With the transparency log, a record that passed every check but disagrees with the log's leaves (a tail cut
+        and its row rewritten, hashes spliced consistently) fails `log` with code `log-mismatch`.
+        """
+        record, stored = self.store.match_with_events(match_id)
+        # The complete record needs no rules to build, so a match of a game no longer served still gets a verdict.
+        verdict = verify_record(build_record(by_slug(record.game), record, stored, seat=None, full=True))
+        if not verdict.ok or self.log is None:
+            return verdict
+        try:
+            check_against_log(self.log.store, match_id, record.version, stored, tail=self.primary is None)
+        except RecordCorrupt as exc:
+            failed = Check(name="log", status="failed", detail=exc.reason, code="log-mismatch")
+            return msgspec.structs.replace(verdict, ok=False, code="log-mismatch", failed_version=None,
+                                           message=f"log check failed: {exc.reason}",
+                                           checks=[*verdict.checks, failed])
+        return verdict
+
+    def match_ids(self, page: int = 200) -> Iterator[str]:
+        """Every match id in the store, page by page."""
+        after: tuple[datetime, str] | None = None
+        while True:
+            records = self.store.list_matches(after=after, limit=page)
+            yield from (r.id for r in records)
+            if len(records) < page:
+                return
+            after = match_key(records[-1])
