@@ -65,9 +65,7 @@ def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict | Tournam
 
     for path in args.records:
         text = _read(path)
-        # A tournament's record is one JSON document (`header`, `events`, `matches`); a match's is NDJSON.
-        tournament = text.lstrip()[:1] == b"{" and b'"turnstile.tournament-record/' in text[:4096]
-        yield path, tournament_records.verify(text) if tournament else verify_text(text)
+        yield path, tournament_records.verify(text) if _is_tournament(text) else verify_text(text)
     if args.tournament:
         yield from _stored_tournaments(args.tournament)
     if args.match or args.all:
@@ -82,6 +80,24 @@ def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict | Tournam
                 yield match_id, audit.verify(match_id)
         finally:
             store.close()
+
+
+def _is_tournament(text: bytes) -> bool:
+    """A tournament's record is one JSON document (`header`, `events`, `matches`); a match's is NDJSON."""
+    return text.lstrip()[:1] == b"{" and b'"turnstile.tournament-record/' in text[:4096]
+
+
+def _header(text: bytes) -> Any:
+    """The header of a record file, a match's or a tournament's (RecordError or ValueError when it is neither)."""
+    from ledger.records import parse_record
+    from ledger.tournament_records import TournamentExport
+
+    if _is_tournament(text):
+        try:
+            return msgspec.json.decode(text, type=TournamentExport).header
+        except msgspec.MsgspecError as exc:
+            raise ValueError(f"not a tournament record: {exc}") from None
+    return parse_record(text).header
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -114,7 +130,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def _log_check(args: argparse.Namespace) -> Callable[[str], bool] | None:
     """With --key, --url or --checkpoint: a check of one record file's transparency log proof (and of the log's
     consistency with the kept checkpoint) that prints one line and says whether it held."""
-    from ledger.records import RecordError, parse_record
+    from ledger.records import RecordError
     from service.log.log_client import LogCheckFailed, LogServer, check_extends, check_record, load_verifier, opened
 
     if not (args.key or args.url or args.checkpoint):
@@ -128,12 +144,12 @@ def _log_check(args: argparse.Namespace) -> Callable[[str], bool] | None:
 
     def check(path: str) -> bool:
         try:
-            checkpoint = check_record(parse_record(_read(path)).header, verifier)
+            checkpoint = check_record(_header(_read(path)), verifier)
             said = f"head event is leaf of the signed tree of {checkpoint.size} (key {verifier.key_id})"
             if kept is not None and server is not None:
                 check_extends(kept, checkpoint, server)
                 said += f"; consistent with the kept checkpoint of {kept.size}"
-        except (LogCheckFailed, RecordError) as exc:
+        except (LogCheckFailed, RecordError, ValueError) as exc:
             print(f"FAIL {path} (transparency log): {exc}", flush=True)
             return False
         print(f"OK   {path} (transparency log): {said}", flush=True)

@@ -214,6 +214,18 @@ def verify_consistency(size1: int, size2: int, root1: Hash, root2: Hash, proof: 
         raise ProofError("the consistency proof does not lead to the new root")
 
 
-def event_leaf(match_id: str, version: int, chain_hash: str) -> bytes:
-    """The leaf data of an event: UTF-8 of "<match id>\\n<version>\\n<chain hash, lowercase hex>"."""
-    return f"{match_id}\n{version}\n{chain_hash}".encode()
+# Every stream's events are leaves of the one tree. A match's stream is its id (as it was before tournaments joined
+# the log, so every leaf ever written keeps its bytes); any other stream's is its category, a colon, and its id.
+# Ids are the server's UUIDs and hold no colon, so no two streams share leaf data.
+TOURNAMENT_STREAM = "tournament:"
+
+
+def tournament_stream(tournament_id: str) -> str:
+    """The stream a tournament's events are leaves of: "tournament:<id>"."""
+    return TOURNAMENT_STREAM + tournament_id
+
+
+def event_leaf(stream: str, version: int, chain_hash: str) -> bytes:
+    """The leaf data of an event: UTF-8 of "<stream>\\n<version>\\n<chain hash, lowercase hex>", the stream being a
+    match's id or "tournament:<id>"."""
+    return f"{stream}\n{version}\n{chain_hash}".encode()

@@ -24,7 +24,7 @@ from domain.tournaments.results import entrant_results, players_of
 from domain.tournaments.verify import team_seed
 from ledger.chain import GENESIS, verify_chain
 from ledger.events import StoredEvent
-from ledger.records import RecordError, parse_record
+from ledger.records import LogProof, RecordError, parse_record
 from ledger.replay import replay
 from ledger.rules_checks import Check
 from ledger.verify import verify_record
@@ -47,6 +47,9 @@ class TournamentHeader(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown
     head_hash: str
     created_at: str
     seed: str | None = None
+    # The head event's place in the transparency log (the stream "tournament:<id>"), once it is sequenced and
+    # signed; records exported before tournaments joined the log carry none.
+    transparency: LogProof | None = None
 
 
 class TournamentLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -6,7 +6,16 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from ledger.merkle import Hash, Node, appended_nodes, event_leaf, fold_parts, leaf_hash, perfect_parts
+from ledger.merkle import (
+    TOURNAMENT_STREAM,
+    Hash,
+    Node,
+    appended_nodes,
+    event_leaf,
+    fold_parts,
+    leaf_hash,
+    perfect_parts,
+)
 from store.dialect import Dialect
 from store.transparency import LogCheckpoint, LogLeaf, Signer
 
@@ -33,6 +42,16 @@ class SqlTransparency:
         return conn.execute(self.dialect.sql("SELECT match_id, version, hash, position FROM events WHERE position > ? "
                                              "ORDER BY position LIMIT ?"), (after, limit)).fetchall()  # type: ignore[no-any-return]
 
+    def _tournament_entries(self, conn: Any, limit: int) -> list[tuple[str, int, str, int]]:
+        """(stream, version, chain hash, 0) of up to `limit` tournament events not yet in the log, each tournament's in
+        version order from the first it lacks. A tournament's appends lock its row, so its events commit in version
+        order: what this transaction cannot see yet is taken by a later one, never skipped."""
+        rows = conn.execute(self.dialect.sql(
+            "SELECT t.id, e.version, e.hash FROM tournaments t JOIN tournament_events e ON e.tournament_id = t.id "
+            "AND e.version > t.logged_version WHERE t.version > t.logged_version ORDER BY t.id, e.version LIMIT ?"),
+            (limit,)).fetchall()
+        return [(TOURNAMENT_STREAM + r[0], int(r[1]), r[2], 0) for r in rows]
+
     def sequence_log(self, limit: int = 1000, sign: Signer | None = None) -> tuple[int, Hash] | None:
         """Append leaves for up to `limit` events after the last one taken, and maybe a checkpoint; (size, root)."""
         d = self.dialect
@@ -43,15 +62,20 @@ class SqlTransparency:
                 return None
             size, after = int(row[0]), int(row[1])
             entries = self._log_entries(conn, after, limit)  # below the horizon, in log order: final
+            streams = self._tournament_entries(conn, limit - len(entries)) if len(entries) < limit else []
+            leaves = [*entries, *streams]
             edge = _nodes(conn, d, perfect_parts(0, size))
-            made = dict(appended_nodes(size, [leaf_hash(event_leaf(m, v, h)) for m, v, h, _ in entries],
+            made = dict(appended_nodes(size, [leaf_hash(event_leaf(m, v, h)) for m, v, h, _ in leaves],
                                        edge.__getitem__))
-            if entries:
-                self._insert_log(conn, [(size + i, *entry) for i, entry in enumerate(entries)],
+            if leaves:
+                self._insert_log(conn, [(size + i, *leaf) for i, leaf in enumerate(leaves)],
                                  [(level, idx, digest) for (level, idx), digest in made.items()])
-                size += len(entries)
+                size += len(leaves)
                 conn.execute(d.sql("UPDATE log_state SET size = ?, after_position = ? WHERE id = 1"),
-                             (size, entries[-1][3]))
+                             (size, entries[-1][3] if entries else after))
+                logged = {stream.removeprefix(TOURNAMENT_STREAM): version for stream, version, _, _ in streams}
+                conn.cursor().executemany(d.sql("UPDATE tournaments SET logged_version = ? WHERE id = ?"),
+                                          [(version, tournament) for tournament, version in logged.items()])
             root = fold_parts([made.get(part) or edge[part] for part in perfect_parts(0, size)])
             if sign is not None and size:
                 latest = _latest(conn, d)

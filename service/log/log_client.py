@@ -15,9 +15,10 @@ from typing import Any
 
 import msgspec
 
-from ledger.merkle import ProofError, event_leaf, leaf_hash, verify_consistency, verify_inclusion
+from ledger.merkle import ProofError, event_leaf, leaf_hash, tournament_stream, verify_consistency, verify_inclusion
 from ledger.notes import Checkpoint, NoteError, Signer, Verifier, open_checkpoint
 from ledger.records import RecordHeader
+from ledger.tournament_records import TournamentHeader
 
 
 class LogCheckFailed(Exception):
@@ -89,8 +90,9 @@ def opened(note: str, verifier: Verifier, what: str) -> Checkpoint:
         raise LogCheckFailed(f"{what}: {exc}") from None
 
 
-def check_record(header: RecordHeader, verifier: Verifier) -> Checkpoint:
-    """The record's checkpoint, once its signature and the inclusion of the record's head event in its tree hold."""
+def check_record(header: RecordHeader | TournamentHeader, verifier: Verifier) -> Checkpoint:
+    """The record's checkpoint, once its signature and the inclusion of the record's head event in its tree hold (a
+    match's head is a leaf of the stream named by its id, a tournament's of "tournament:<id>")."""
     proof = header.transparency
     if proof is None:
         raise LogCheckFailed("the record carries no transparency log proof (exported before its head was sequenced, "
@@ -100,7 +102,8 @@ def check_record(header: RecordHeader, verifier: Verifier) -> Checkpoint:
         raise LogCheckFailed(f"the proof is for a tree of {proof.tree_size}, the checkpoint's has {checkpoint.size}")
     if header.head_hash is None:
         raise LogCheckFailed("the record names no head hash to find in the log")
-    leaf = leaf_hash(event_leaf(header.match_id, header.version, header.head_hash))
+    stream = header.match_id if isinstance(header, RecordHeader) else tournament_stream(header.tournament_id)
+    leaf = leaf_hash(event_leaf(stream, header.version, header.head_hash))
     try:
         verify_inclusion(proof.leaf_index, proof.tree_size, leaf, [bytes.fromhex(h) for h in proof.inclusion],
                          checkpoint.root)

@@ -30,7 +30,7 @@ from ledger.notes import Checkpoint, NoteError, Signer, Verifier
 from ledger.records import LogProof
 from store.base import RecordCorrupt, iso, utc_now
 from store.read_models import Store
-from store.transparency import LogCheckpoint
+from store.transparency import LogCheckpoint, TransparencyStore
 
 log = logging.getLogger("turnstile.transparency")
 MIN_INTERVAL_S = 1.0  # the least time between two checkpoints
@@ -228,16 +228,25 @@ class Transparency:
 def check_against_log(store: Store, match_id: str, version: int, events: Sequence[StoredEvent],
                       from_version: int = 1, *, tail: bool = True) -> None:
     """RecordCorrupt unless the stored events read (from `from_version` up to the row's `version`) are those the
-    transparency log holds: no leaf of the match from `from_version` on lies past the row's version (a tail cut off
-    and the row rewritten to match; `tail` False skips this, for a row read from a lagging replica), and each names
-    a read event with the same hash (an edit, a splice)."""
+    transparency log holds (`log_disagreement`)."""
+    reason = log_disagreement(store, match_id, version, events, from_version, tail=tail)
+    if reason is not None:
+        _corrupt(match_id, reason)
+
+
+def log_disagreement(store: TransparencyStore, stream: str, version: int, events: Sequence[StoredEvent],
+                     from_version: int = 1, *, tail: bool = True) -> str | None:
+    """Why the stored events of a stream (a match's id, or "tournament:<id>"), read from `from_version` up to the
+    row's `version`, are not those the transparency log holds, if so: a leaf of the stream from `from_version` on lies
+    past the row's version (a tail cut off and the row rewritten to match; `tail` False skips this, for a row read from
+    a lagging replica), or names a read event with another hash (an edit, a splice)."""
     stored = {e.version: e.hash for e in events}
-    for leaf in store.log_leaves_of(match_id, from_version):
+    for leaf in store.log_leaves_of(stream, from_version):
         if leaf.version > version and tail:
-            _corrupt(match_id, f"the transparency log holds event {leaf.version}, past the row's version {version}")
+            return f"the transparency log holds event {leaf.version}, past the row's version {version}"
         if leaf.version in stored and stored[leaf.version] != leaf.hash:
-            _corrupt(match_id, f"event {leaf.version} is not the one the transparency log holds (hash "
-                               f"{leaf.hash[:12]}…)")
+            return f"event {leaf.version} is not the one the transparency log holds (hash {leaf.hash[:12]}…)"
+    return None
 
 
 def _corrupt(match_id: str, reason: str) -> NoReturn:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.engine import Event
 from domain.tournaments.events import TableOpened
+from ledger.merkle import tournament_stream
 from ledger.records import encode_record
 from ledger.tournament_records import FORMAT, MatchEntry, TournamentExport, TournamentHeader, TournamentLine
 from service.reads.audit import Audit
@@ -18,7 +19,9 @@ def export(loaded: LoadedTournament, audit: Audit, *, full: bool = False) -> Tou
     header = TournamentHeader(record=FORMAT, tournament_id=record.id, game=record.game, format=record.format,
                               visibility=record.visibility, status=record.status, version=record.version,
                               head_hash=record.head_hash, created_at=record.created_at,
-                              seed=record.seed if finished else None)
+                              seed=record.seed if finished else None,
+                              transparency=None if audit.log is None else audit.log.record_proof(
+                                  tournament_stream(record.id), record.version))
     lines = [TournamentLine(version=e.version, event=e.payload, recorded_at=e.recorded_at, prev_hash=e.prev_hash,
                             hash=e.hash) for e in loaded.stored]
     matches = [MatchEntry(match_id=m, record=encode_record(audit.export(m, None, full=full)).decode())

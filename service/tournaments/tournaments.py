@@ -27,10 +27,9 @@ import secrets
 import threading
 import time
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any
 
 import msgspec
 
@@ -52,11 +51,12 @@ from domain.tournaments.events import MatchResult, TableOpened, TournamentEvent
 from domain.tournaments.results import entrant_results, players_of
 from domain.tournaments.state import Round
 from domain.tournaments.verify import team_seed
-from ledger.chain import GENESIS, verify_chain
-from ledger.events import Visibility, chain_break
+from ledger.events import StoredEvent, Visibility
+from ledger.merkle import tournament_stream
 from service.matches.matches import MatchService, PlannedMatch
 from service.matches.tokens import derived_seat_token, new_secret, secret_hash
-from store.base import ConflictError, MatchExists, MatchNotFound, RecordCorrupt
+from service.streams import Loaded, Streams
+from store.base import MatchExists, MatchNotFound
 from store.read_models import Store
 from store.tournaments import NewTournament, TournamentNotFound, TournamentRecord, status_after
 
@@ -76,14 +76,51 @@ class WrongPlaceCode(Exception):
     """No open place of this tournament has this join code."""
 
 
-@dataclass(frozen=True)
-class LoadedTournament:
-    """A tournament as stored: its row, its events (as stored and decoded) and their fold."""
+# A tournament as stored: its row, its events (as stored and decoded) and their fold.
+LoadedTournament = Loaded[TournamentRecord, TournamentState]
 
-    record: TournamentRecord
-    stored: list[Any]
-    events: list[Event]
-    state: TournamentState
+
+class TournamentDecider:
+    """The tournament aggregate for the stream mechanism (service/streams.py): its events fold into the standings
+    and rounds, and a command is decided with the RNG of the seed it is played from and the round it pairs."""
+
+    category = "tournament"
+
+    def log_stream(self, tournament_id: str) -> str:
+        return tournament_stream(tournament_id)
+
+    def decode(self, stored: Sequence[StoredEvent]) -> list[Event]:
+        return decode(stored)
+
+    def fold(self, events: Sequence[Event], state: TournamentState | None) -> TournamentState:
+        return fold(list(events), state)
+
+    def decide(self, loaded: LoadedTournament, command: Command) -> list[Event]:
+        state = loaded.state
+        return decide(state, command, Rng.derive(seed_for(loaded.record.seed, state, command), pairing_round(state)))
+
+    def encode(self, event: Event) -> dict[str, Any]:
+        return to_builtins(event)  # type: ignore[no-any-return]
+
+    def advanced(self, record: TournamentRecord, appended: Sequence[StoredEvent],
+                 payloads: Sequence[dict[str, Any]]) -> TournamentRecord:
+        last = appended[-1]
+        return msgspec.structs.replace(record, version=last.version, head_hash=last.hash, updated_at=last.recorded_at,
+                                       status=status_after(payloads, record.status))
+
+
+class TournamentStreams:
+    """The tournament store seen as a stream store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def read_stream(self, tournament_id: str, from_version: int) -> tuple[TournamentRecord, list[StoredEvent]]:
+        return self.store.tournament_with_events(tournament_id, from_version)
+
+    def append_stream(self, tournament_id: str, expected_version: int,
+                      payloads: Sequence[dict[str, Any]]) -> list[StoredEvent]:
+        return self.store.append_tournament(tournament_id, expected_version, payloads)
 
 
 @dataclass(frozen=True)
@@ -161,53 +198,16 @@ class TournamentService:
         self.budget_s = budget_s
         self.background = BackgroundDriver(self.drive)
         self._driving = threading.local()
-        self._cache: OrderedDict[str, LoadedTournament] = OrderedDict()
-        self._lock = threading.Lock()
+        self.streams: Streams[TournamentRecord, TournamentState, Command] = Streams(
+            TournamentDecider(), TournamentStreams(store), store, cached=CACHED, retries=RETRIES)
         matches.enders.append(self.match_ended)
 
     # ---- reading -------------------------------------------------------------------------------------------
 
     def load(self, tournament_id: str) -> LoadedTournament:
-        """The tournament as stored now; RecordCorrupt when its chain does not reach the head its row records.
-
-        Each event is hashed again once per process, when it is first read: a cold load checks every hash from the
-        first event; a warm one (this process read the tournament before) reads from the version it holds, which
-        must still be there as it was, and checks the events after it.
-        """
-        cached = self._cache.get(tournament_id)
-        base_version, base_hash = (0, GENESIS) if cached is None else (cached.record.version,
-                                                                         cached.record.head_hash)
-        record, stored = self.store.tournament_with_events(tournament_id, max(base_version, 1))
-        if cached is not None:  # the read starts at the held head: a tail cut or replaced since is noticed
-            held, stored = (stored[0] if stored else None), stored[1:]
-            if held is None or (held.version, held.hash) != (base_version, base_hash):
-                self._corrupt(tournament_id, f"event {base_version} is not the one this process read")
-        broken = chain_break(record.version, record.head_hash, base_version, base_hash, stored)
-        if broken is None and verify_chain(stored) is not None:
-            broken = "an event does not hash to its recorded hash"
-        if broken is not None:
-            self._corrupt(tournament_id, broken)
-        events = decode(stored)
-        loaded = LoadedTournament(
-            record=record, stored=[*(cached.stored if cached else ()), *stored],
-            events=[*(cached.events if cached else ()), *events],
-            state=fold(events, None if cached is None else cached.state))
-        self._remember(loaded)
-        return loaded
-
-    def _corrupt(self, tournament_id: str, reason: str) -> NoReturn:
-        log.critical("tournament %s: the stored record is corrupt (%s); refusing to serve or extend it",
-                     tournament_id, reason)
-        self._cache.pop(tournament_id, None)
-        raise RecordCorrupt(tournament_id, reason)
-
-    def _remember(self, loaded: LoadedTournament) -> None:
-        """Keep the tournament folded (the most recently loaded `CACHED` of them)."""
-        with self._lock:
-            self._cache[loaded.record.id] = loaded
-            self._cache.move_to_end(loaded.record.id)
-            while len(self._cache) > CACHED:
-                self._cache.popitem(last=False)
+        """The tournament as stored now; RecordCorrupt when its chain does not reach the head its row records, or
+        its events are not those the transparency log holds (service/streams.py)."""
+        return self.streams.load(tournament_id)
 
     def readable(self, tournament_id: str, app: str | None) -> LoadedTournament:
         """The tournament as `app` (None: anyone) may read it: a private one of another app does not exist."""
@@ -283,30 +283,7 @@ class TournamentService:
 
     def send(self, tournament_id: str, command: Command) -> tuple[LoadedTournament, list[Event]]:
         """Decide `command` on the stream as stored and append what it records (a conflict decides again)."""
-        for _ in range(RETRIES):
-            loaded = self.load(tournament_id)
-            state = loaded.state
-            events = decide(state, command, Rng.derive(seed_for(loaded.record.seed, state, command),
-                                                       pairing_round(state)))
-            payloads = [to_builtins(e) for e in events]
-            try:
-                appended = self.store.append_tournament(tournament_id, state.version, payloads)
-            except ConflictError:
-                continue
-            return self._advance(loaded, appended, payloads, events), events
-        raise ConflictError(tournament_id, -1, -1)
-
-    def _advance(self, loaded: LoadedTournament, appended: list[Any], payloads: list[dict[str, Any]],
-                 events: list[Event]) -> LoadedTournament:
-        """The tournament after our own append (its row's store-owned fields as the append left them), kept."""
-        last = appended[-1]
-        record = msgspec.structs.replace(loaded.record, version=last.version, head_hash=last.hash,
-                                         updated_at=last.recorded_at,
-                                         status=status_after(payloads, loaded.record.status))
-        after = LoadedTournament(record=record, stored=[*loaded.stored, *appended], events=[*loaded.events, *events],
-                                 state=fold(events, loaded.state))
-        self._remember(after)
-        return after
+        return self.streams.send(tournament_id, command)
 
     # ---- running -------------------------------------------------------------------------------------------
 
