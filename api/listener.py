@@ -20,6 +20,7 @@ from typing import Any
 
 from service.matches.matches import MatchService
 from service.reads.live import Hub
+from store.base import MoveListener
 
 log = logging.getLogger("turnstile.live")
 RETRY_S = 1.0
@@ -75,7 +76,7 @@ async def live(service: MatchService, hub: Hub) -> AsyncIterator[None]:
     the database when it can say them (PostgreSQL). At shutdown every stream ends, so clients reconnect elsewhere."""
     hub.bind(asyncio.get_running_loop())
     service.watchers.append(hub.moved)
-    listener = asyncio.create_task(listen(service.store, hub)) if hasattr(service.store, "moves") else None
+    listener = asyncio.create_task(listen(service.store, hub)) if isinstance(service.store, MoveListener) else None
     undo = end_streams_on_stop(hub)
     try:
         yield

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, runtime_checkable
 
@@ -254,6 +254,19 @@ class EventStore(Protocol):
         when set."""
         ...
 
+    def schema_status(self) -> tuple[int, int]:
+        """(migrations applied, migrations this code knows): ready when equal; StoreError when unreachable."""
+        ...
+
+    def close(self) -> None:
+        """Release connections; the store is unusable afterwards."""
+        ...
+
+
+@runtime_checkable
+class AppKeyStore(Protocol):
+    """App keys, apart from the events: recorded by hash, named, marked used, listed and revoked."""
+
     def create_app_key(self, name: str, key_hash: str) -> None:
         """Record an app key by its hash; re-creating the same (name, hash) is harmless."""
         ...
@@ -274,12 +287,13 @@ class EventStore(Protocol):
         """Revoke the keys of the app named so, or else the one key whose id is this; the keys revoked now."""
         ...
 
-    def schema_status(self) -> tuple[int, int]:
-        """(migrations applied, migrations this code knows): ready when equal; StoreError when unreachable."""
-        ...
 
-    def close(self) -> None:
-        """Release connections; the store is unusable afterwards."""
+@runtime_checkable
+class MoveListener(Protocol):
+    """A store that can say when other processes append (PostgreSQL's LISTEN): the live streams follow them."""
+
+    def moves(self) -> AsyncIterator[str]:
+        """The ids of matches as other processes append to them, until cancelled."""
         ...
 
 

@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from store.base import EventStore
+from store.base import AppKeyStore, EventStore
 from store.tournaments import TournamentStore
 from store.transparency import TransparencyStore
 from store.webhooks import WebhookStore
@@ -89,5 +89,6 @@ class ReadModelStore(Protocol):
         ...
 
 
-class Store(EventStore, ReadModelStore, WebhookStore, TransparencyStore, TournamentStore, Protocol):
+class Store(EventStore, AppKeyStore, ReadModelStore, WebhookStore, TransparencyStore, TournamentStore,
+            Protocol):
     """What an adapter provides: the event store, and the read models, webhooks and transparency log beside it."""

@@ -29,7 +29,6 @@ from ledger.merkle import (
 from ledger.notes import Checkpoint, NoteError, Signer, Verifier
 from ledger.records import LogProof
 from store.base import RecordCorrupt, iso, utc_now
-from store.read_models import Store
 from store.transparency import LogCheckpoint, TransparencyStore
 
 log = logging.getLogger("turnstile.transparency")
@@ -120,7 +119,7 @@ def key_for(key_path: str | None, database_url: str) -> Signer | None:
     return signer
 
 
-def open_log(store: Store, key_path: str | None, database_url: str) -> Transparency:
+def open_log(store: TransparencyStore, key_path: str | None, database_url: str) -> Transparency:
     """The log of a served store, with its key (`key_for`)."""
     signer = key_for(key_path, database_url)
     if signer is None:
@@ -131,7 +130,7 @@ def open_log(store: Store, key_path: str | None, database_url: str) -> Transpare
 class Transparency:
     """The log of one store: sequencing, checkpoints, proofs and checks."""
 
-    def __init__(self, store: Store, signer: Signer | None,
+    def __init__(self, store: TransparencyStore, signer: Signer | None,
                  clock: Callable[[], datetime] = utc_now, min_interval_s: float = MIN_INTERVAL_S) -> None:
         self.store = store
         self.signer = signer
@@ -225,7 +224,7 @@ class Transparency:
         nodes = self.store.log_nodes(needed_nodes(ranges))
         return hash_ranges(ranges, nodes.__getitem__)
 
-def check_against_log(store: Store, match_id: str, version: int, events: Sequence[StoredEvent],
+def check_against_log(store: TransparencyStore, match_id: str, version: int, events: Sequence[StoredEvent],
                       from_version: int = 1, *, tail: bool = True) -> None:
     """RecordCorrupt unless the stored events read (from `from_version` up to the row's `version`) are those the
     transparency log holds (`log_disagreement`)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import msgspec
 
@@ -22,7 +22,8 @@ from domain.match import MatchState
 from ledger.events import StoredEvent
 from ledger.records import seen_by
 from service.matches.tokens import derived_seat_token
-from store.read_models import Store
+from store.base import EventStore
+from store.tournaments import TournamentStore
 
 Kind = Literal["match.created", "moved", "turn", "match.timed-out", "match.ended", "tournament.match-ready"]
 
@@ -81,10 +82,14 @@ def appends(events: list[StoredEvent]) -> list[list[StoredEvent]]:
     return groups
 
 
+class FollowerStore(EventStore, TournamentStore, Protocol):
+    """The follower's port: the global log and matches, and which tournament a match belongs to."""
+
+
 class Follower:
     """Turns appends of the global log into notifications, folding the matches it meets (a bounded cache)."""
 
-    def __init__(self, store: Store, remembered: int = 1024) -> None:
+    def __init__(self, store: FollowerStore, remembered: int = 1024) -> None:
         self.store = store
         self._states: OrderedDict[str, MatchState] = OrderedDict()
         self._remembered = remembered

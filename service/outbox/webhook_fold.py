@@ -24,9 +24,8 @@ from ledger.events import StoredEvent
 from ledger.records import seen_by
 from service.outbox.courier import Courier
 from service.outbox.notifications import Follower, Notification
-from service.outbox.webhooks import WebhookEvent, WebhookPayload, delivery_id
+from service.outbox.webhooks import OutboxStore, WebhookEvent, WebhookPayload, delivery_id
 from settings import Settings
-from store.read_models import Store
 from store.webhooks import NewDelivery, WebhookRecord
 
 log = logging.getLogger("turnstile.webhooks")
@@ -59,7 +58,7 @@ def deliveries_of(hook: WebhookRecord, group: list[StoredEvent], notes: list[Not
     return out
 
 
-def names_of(store: Store, group: list[StoredEvent], known: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+def names_of(store: OutboxStore, group: list[StoredEvent], known: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
     """The players of the append's match, by seat (read once per fold; a match's players are fixed once it starts,
     so a fold done again tells the same words)."""
     if not group:
@@ -72,7 +71,8 @@ def names_of(store: Store, group: list[StoredEvent], known: dict[str, tuple[str,
     return known[match_id]
 
 
-def fold_webhook(store: Store, follower: Follower, hook: WebhookRecord, batch: int = 500) -> tuple[int, int | None]:
+def fold_webhook(store: OutboxStore, follower: Follower, hook: WebhookRecord,
+                 batch: int = 500) -> tuple[int, int | None]:
     """Fold one batch of the log for one webhook: (deliveries written, its cursor now; None: it is gone).
 
     The log is read and folded outside any transaction; the deliveries and the new cursor are written together only
@@ -88,7 +88,7 @@ def fold_webhook(store: Store, follower: Follower, hook: WebhookRecord, batch: i
     return 0, None if fresh is None else fresh.log_cursor
 
 
-def fold_all(store: Store, follower: Follower, batch: int = 500) -> int:
+def fold_all(store: OutboxStore, follower: Follower, batch: int = 500) -> int:
     """Fold every webhook up to the head of the log; returns the deliveries written."""
     total = 0
     for hook in store.webhooks(None):
@@ -108,7 +108,7 @@ class WebhookDispatcher:
     one subscription take turns on its row, and one sender at a time holds a subscription.
     """
 
-    def __init__(self, store: Store, settings: Settings, batch: int = 500) -> None:
+    def __init__(self, store: OutboxStore, settings: Settings, batch: int = 500) -> None:
         self.store = store
         self.settings = settings
         self.batch = batch

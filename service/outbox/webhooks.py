@@ -9,22 +9,25 @@ API processes or `turnstile worker`), signed with the subscription's secret, whi
 from __future__ import annotations
 
 import uuid
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import msgspec
 
 from domain.catalog import game_of
 from service.matches.tokens import new_secret
-from service.outbox.notifications import TournamentMatch
+from service.outbox.notifications import FollowerStore, TournamentMatch
 from service.outbox.webhook_http import RefusedTarget, target
 from store.base import MatchNotFound
-from store.read_models import Store
-from store.webhooks import DeliveryRecord, NewWebhook, WebhookRecord
+from store.webhooks import DeliveryRecord, NewWebhook, WebhookRecord, WebhookStore
 
 HookKind = Literal["turn", "match.created", "match.timed-out", "match.ended", "tournament.match-ready"]
 KINDS: tuple[str, ...] = ("turn", "match.created", "match.timed-out", "match.ended", "tournament.match-ready")
 # Names webhook delivery ids (uuid5 of subscription, position, kind and seat): a refold derives the same ones.
 DELIVERY_NAMESPACE = uuid.UUID("6f1f7d3c-2b0e-4d43-9a55-7a1f0c7e5b21")
+
+
+class OutboxStore(FollowerStore, WebhookStore, Protocol):
+    """The outbox's port: the global log it follows, and the subscriptions and deliveries it keeps."""
 
 
 class UnknownWebhook(Exception):
@@ -84,7 +87,7 @@ def delivery_id(webhook_id: str, position: int, kind: str, seat: int | None) -> 
 class Webhooks:
     """An app's subscriptions: create (checking the URL), list, read, delete; its deliveries, redelivery."""
 
-    def __init__(self, store: Store, *, allow_private: bool = False, per_app: int = 20) -> None:
+    def __init__(self, store: OutboxStore, *, allow_private: bool = False, per_app: int = 20) -> None:
         self.store = store
         self.allow_private = allow_private
         self.per_app = per_app

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from ledger.events import StoredEvent
 from projections.catalog import PROJECTIONS
 from projections.log import LogEntry, Projection, ProjectionError
-from store.read_models import Checkpoint, DocChange, ReadModelBatch, Store
+from store.base import EventStore
+from store.read_models import Checkpoint, DocChange, ReadModelBatch, ReadModelStore
 
 log = logging.getLogger("turnstile.projections")
 BATCH = 500
+
+
+
+class RunnerStore(EventStore, ReadModelStore, Protocol):
+    """The runner's port: the global log it folds, and the read models and checkpoints it writes."""
 
 
 class StagedDocs:
@@ -60,7 +66,7 @@ class LogPages:
     read for one projection is what the log holds there for the next; reading further only adds events after it.
     """
 
-    def __init__(self, store: Store, keep: int = 4 * BATCH) -> None:
+    def __init__(self, store: RunnerStore, keep: int = 4 * BATCH) -> None:
         self.store = store
         self.keep = keep
         self.start = -1  # `events` are the log's events right after the event at position `start`
@@ -95,12 +101,12 @@ class LogPages:
             self.index = {entry.position: i for i, entry in enumerate(self.events)}
 
 
-def run_batch(store: Store, projection: Projection, limit: int = BATCH, pages: LogPages | None = None) -> int:
+def run_batch(store: RunnerStore, projection: Projection, limit: int = BATCH, pages: LogPages | None = None) -> int:
     """Fold one batch after the checkpoint; returns how many positions it advanced (0: caught up or stopped)."""
     return fold_batch(store, projection, limit, pages)[0]
 
 
-def fold_batch(store: Store, projection: Projection, limit: int, pages: LogPages | None) -> tuple[int, bool]:
+def fold_batch(store: RunnerStore, projection: Projection, limit: int, pages: LogPages | None) -> tuple[int, bool]:
     """Fold one batch: (positions advanced, whether the log may hold more: the batch read `limit` entries)."""
     with store.read_model_batch(projection.name, projection.version) as batch:
         checkpoint = batch.checkpoint
@@ -133,7 +139,7 @@ def fold_batch(store: Store, projection: Projection, limit: int, pages: LogPages
         return done - checkpoint.position, len(entries) == limit
 
 
-def catch_up(store: Store, projections: tuple[Projection, ...] = PROJECTIONS, limit: int = BATCH,
+def catch_up(store: RunnerStore, projections: tuple[Projection, ...] = PROJECTIONS, limit: int = BATCH,
              stopping: Callable[[], bool] = lambda: False) -> int:
     """Run every projection until it reaches the head of the log (or stops on an error), or `stopping()` says so
     between rounds of batches (a worker asked to stop finishes its batch, not the whole backlog).
@@ -152,12 +158,12 @@ def catch_up(store: Store, projections: tuple[Projection, ...] = PROJECTIONS, li
     return total
 
 
-def rebuild(store: Store, projection: Projection, limit: int = BATCH) -> None:
+def rebuild(store: RunnerStore, projection: Projection, limit: int = BATCH) -> None:
     """Drop a projection's read model and fold the whole log again."""
     rebuild_all(store, (projection,), limit)
 
 
-def rebuild_all(store: Store, projections: tuple[Projection, ...] = PROJECTIONS, limit: int = BATCH) -> None:
+def rebuild_all(store: RunnerStore, projections: tuple[Projection, ...] = PROJECTIONS, limit: int = BATCH) -> None:
     """Drop these projections' read models and fold the whole log again, reading it once for all of them."""
     for projection in projections:
         store.reset_read_model(projection.name)

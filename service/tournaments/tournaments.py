@@ -29,7 +29,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -57,8 +57,8 @@ from service.matches.matches import MatchService, PlannedMatch
 from service.matches.tokens import derived_seat_token, new_secret, secret_hash
 from service.streams import Loaded, Streams
 from store.base import MatchExists, MatchNotFound
-from store.read_models import Store
-from store.tournaments import NewTournament, TournamentNotFound, TournamentRecord, status_after
+from store.tournaments import NewTournament, TournamentNotFound, TournamentRecord, TournamentStore, status_after
+from store.transparency import TransparencyStore
 
 log = logging.getLogger("turnstile.tournaments")
 
@@ -66,6 +66,11 @@ RETRIES = 50  # appends that may conflict in a row before giving up (each confli
 CACHED = 64  # tournaments kept folded in a process
 STEPS = 10_000  # what one drive may do at most: a tournament of bots plays itself to the end within it
 MATCH_NAMESPACE = uuid.UUID("0b7d4c56-4f0e-4a55-8d7a-3c1f6a9e2e10")  # names the matches of tournaments
+
+
+
+class TournamentPorts(TournamentStore, TransparencyStore, Protocol):
+    """The tournament service's port: the tournaments' rows and streams, and the log's leaves to check them against."""
 
 
 class NotYourTournament(Exception):
@@ -112,7 +117,7 @@ class TournamentDecider:
 class TournamentStreams:
     """The tournament store seen as a stream store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: TournamentStore) -> None:
         self.store = store
 
     def read_stream(self, tournament_id: str, from_version: int) -> tuple[TournamentRecord, list[StoredEvent]]:
@@ -192,7 +197,7 @@ class TournamentService:
     """Creates tournaments and runs them on the match service's matches. `budget_s`: how long a drive a request
     started may run before the background driver takes over (None: to the end, on the caller's thread)."""
 
-    def __init__(self, store: Store, matches: MatchService, *, budget_s: float | None = None) -> None:
+    def __init__(self, store: TournamentPorts, matches: MatchService, *, budget_s: float | None = None) -> None:
         self.store = store
         self.matches = matches
         self.budget_s = budget_s

@@ -16,7 +16,16 @@ from hypothesis import strategies as st
 from ledger.chain import GENESIS, canonical, committed_event_hash, event_hash, verify_chain
 from ledger.events import NewEvent, NewMatch, SeatRecord
 from store import migrations
-from store.base import ConflictError, EventStore, IdempotencyMismatch, MatchExists, MatchNotFound, StoreError, match_key
+from store.base import (
+    AppKeyStore,
+    ConflictError,
+    EventStore,
+    IdempotencyMismatch,
+    MatchExists,
+    MatchNotFound,
+    StoreError,
+    match_key,
+)
 from tests.store.conftest import Harness
 
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$")
@@ -408,7 +417,7 @@ def test_list_matches_pages_by_keyset_with_no_lookup(store: EventStore) -> None:
 # ---- app keys -------------------------------------------------------------------------------------
 
 
-def test_app_keys(store: EventStore) -> None:
+def test_app_keys(store: AppKeyStore) -> None:
     assert store.app_key_name("h1") is None
     store.create_app_key("scoreboard", "h1")
     store.create_app_key("scoreboard", "h1")  # harmless
