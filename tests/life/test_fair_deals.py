@@ -17,8 +17,9 @@ import store.postgres
 import store.sqlite
 from domain.rng import deal_seed
 from ledger.verify import verify_text
+from service.matches import seating
 from service.matches.deadlines import at, entropy_deadline, sweep
-from service.matches.matches import MatchService, seating
+from service.matches.matches import MatchService
 from service.outbox.notifications import Follower
 from tests.life.conftest import bearer
 

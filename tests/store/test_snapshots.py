@@ -15,7 +15,8 @@ from domain import match
 from domain.catalog import EDITIONS, GAMES, by_slug, decode_events
 from domain.engine import Game, setups
 from domain.match import MatchState
-from service.matches.matches import MatchService, snapshots
+from service.matches import snapshots
+from service.matches.matches import MatchService
 from service.matches.simulate import play_random_moves
 from store.base import EventStore, RecordCorrupt, Snapshot
 from tests.audit.test_trust import delete_last_events

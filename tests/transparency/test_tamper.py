@@ -20,7 +20,8 @@ from ledger.events import StoredEvent
 from ledger.records import parse_record
 from service.log.log_client import LogCheckFailed, LogServer, check_extends, check_record, opened, witness
 from service.log.transparency import Transparency
-from service.matches.matches import MatchService, snapshots
+from service.matches import snapshots
+from service.matches.matches import MatchService
 from service.matches.tokens import new_secret, secret_hash
 from service.reads.audit import Audit
 from tests.api.conftest import bearer
