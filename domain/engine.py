@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import msgspec
 
 from domain.rng import Rng
+
+if TYPE_CHECKING:  # domain.editions imports this module: the annotation is all Game needs of it
+    from domain.editions import Edition
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):
@@ -101,11 +104,12 @@ class Game(Generic[S]):
     cooperative: bool = False
     default_data: tuple[str, ...] = ()
     deviations: tuple[str, ...] = ()
-    # The edition this record plays (domain/editions.py): its number and its switches (None: the rules have none).
-    # A game's package lists every edition in `editions.py`; domain.catalog binds one record per edition.
+    # The edition this record plays (domain/editions.py): its number and its switches (a frozen Struct of the game's
+    # `Rules`; None: the rules have none). A game's package lists every edition in `editions.py`, oldest first;
+    # domain.catalog binds one record per edition.
     rules_version: str = "1"
-    rules: Any = None
-    editions: tuple[Any, ...] = ()
+    rules: msgspec.Struct | None = None
+    editions: tuple[Edition, ...] = ()
     # (seat count, options) pairs the conformance suite plays; empty means min and max seats, default options.
     sample_setups: tuple[tuple[int, dict[str, Any]], ...] = ()
     bots: tuple[tuple[str, Callable[[S, int, Rng], Command]], ...] = ()
