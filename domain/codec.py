@@ -9,7 +9,7 @@ import msgspec
 
 from domain.engine import Command, Event, Game
 from domain.lifecycle import LIFECYCLE_COMMANDS, LIFECYCLE_EVENTS, SERVICE_COMMANDS
-from domain.upcasters import upcast, upcasters_of
+from domain.upcasters import Upcaster, upcast
 
 
 def event_types(game: Game[Any]) -> tuple[type[Event], ...]:
@@ -42,10 +42,18 @@ def _convert(payload: Any, types: tuple[type[Any], ...]) -> Any:
     return msgspec.convert(payload, kind or Union[types], strict=False)  # type: ignore[arg-type]  # noqa: UP007
 
 
+@cache
+def upcasters_of(game: Game[Any]) -> dict[str, Upcaster]:
+    """The upcasters the edition `game` plays declares (`Edition.upcasters`), by event type."""
+    edition = next((e for e in game.editions if e.rules_version == game.rules_version), None)
+    return {} if edition is None else dict(edition.upcasters)
+
+
 def event_from_builtins(game: Game[Any], payload: dict[str, Any]) -> Event:
     """An event of `game` (at its rules edition) from its decoded JSON object, through the edition's upcasters."""
-    if upcasters_of(game.slug, game.rules_version):
-        payload = upcast(game.slug, game.rules_version, payload)
+    upcasters = upcasters_of(game)
+    if upcasters:
+        payload = upcast(upcasters, payload)
     return _convert(payload, event_types(game))  # type: ignore[no-any-return]
 
 

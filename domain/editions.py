@@ -5,7 +5,7 @@ change adds an edition, never edits one (tests/conformance/test_editions.py hold
 edition makes on a fixed set of playouts, and fails when an old one changes). The changes so far are all switches and
 data, so an edition is a named set of switches (`rules`: a frozen Struct of the game's, kept in the game's state from
 the set-up on, where the rules read it), and, where the options a match took changed, the options type of its time.
-Old event shapes reach the folds through the upcasters listed in domain/upcasters.py.
+Old event shapes reach the folds through the upcasters the edition declares (`upcasters`; domain/upcasters.py).
 
 `bind(game, edition)` gives the `Game` record of one edition: its `rules_version`, options, texts, a `start` that
 reads the edition's switches and an `evolve` that puts them into the state it sets up.
@@ -23,6 +23,7 @@ from typing import Any
 import msgspec
 
 from domain.engine import Event, Game
+from domain.upcasters import Upcaster
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -32,7 +33,9 @@ class Edition:
     `changes`: what this edition changed from the one before, each with the rulebook passage behind it.
     `rules`: the switches the rules read (a frozen msgspec Struct with a `rules` field in the game's State), or
     None for a game whose rules have no switches. `options_type`, `deviations`, `default_data`, `sample_setups`:
-    this edition's own, where they differ from the game record's (None: the game's).
+    this edition's own, where they differ from the game record's (None: the game's). `upcasters`: (event type,
+    upcaster) pairs turning payloads this edition recorded in an older shape into today's (domain/upcasters.py); a
+    match of this edition decodes its events through them (domain/codec.py).
     """
 
     rules_version: str
@@ -43,6 +46,7 @@ class Edition:
     deviations: tuple[str, ...] | None = None
     default_data: tuple[str, ...] | None = None
     sample_setups: tuple[tuple[int, dict[str, Any]], ...] | None = None
+    upcasters: tuple[tuple[str, Upcaster], ...] = ()
 
 
 class UnknownEdition(Exception):

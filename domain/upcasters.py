@@ -1,35 +1,25 @@
-"""Every upcaster, in one place: how an event recorded in an older shape reaches today's folds.
+"""Upcasting: how an event recorded in an older shape reaches today's folds.
 
 Events are a public contract and are never rewritten: an upcaster turns a stored payload into the shape today's
-event Struct reads, as the payload is decoded (domain/codec.py), for matches of the edition it names. The bytes the
+event Struct reads, as the payload is decoded (domain/codec.py), for matches of the edition that declares it. Each
+edition carries the upcasters its records need (`Edition.upcasters`, in the game's `editions.py`); the bytes the
 chain hashed stay as they were recorded.
 
 Most shape changes need none: a field added with a default that means what older records meant reads as that
-default (msgspec fills it). Those are listed in DEFAULTED below, so this page names every change of shape since the
-first release (`git log -p -- 'domain/games/*/events.py' domain/lifecycle.py`); an upcaster is needed only where the
-default would be wrong for older records.
+default (msgspec fills it). Those are listed in DEFAULTED below, so this page and the editions' upcasters name every
+change of shape since the first release (`git log -p -- 'domain/games/*/events.py' domain/lifecycle.py`); an upcaster
+is needed only where the default would be wrong for older records. The upcasters declared so far:
+
+- Touched On edition 1, `touched-on.game-set-up`: `free_tram_zone` is "L1" (domain/games/touched_on/editions.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import cache
+from collections.abc import Callable, Mapping
 from typing import Any
 
 Payload = dict[str, Any]
 Upcaster = Callable[[Payload], Payload]
-
-
-def _touched_on_zone_l1(payload: Payload) -> Payload:
-    """Touched On edition 1 (before 98513a3): `game-set-up` had no `free_tram_zone`; L1 always was the Free Tram Zone
-    (DEFAULT data of that edition), so the field's default "" (none) would be wrong."""
-    return payload if "free_tram_zone" in payload else {**payload, "free_tram_zone": "L1"}
-
-
-# (game, rules edition, event type) -> the upcaster that payloads of that type in matches of that edition go through.
-UPCASTERS: dict[tuple[str, str, str], Upcaster] = {
-    ("touched-on", "1", "touched-on.game-set-up"): _touched_on_zone_l1,
-}
 
 # Fields added since the first release whose default reads older records as they were played (no upcaster needed).
 DEFAULTED: tuple[tuple[str, str, str], ...] = (
@@ -40,15 +30,9 @@ DEFAULTED: tuple[tuple[str, str, str], ...] = (
 )
 
 
-@cache
-def upcasters_of(game: str, rules_version: str) -> dict[str, Upcaster]:
-    """The upcasters that apply to a match of `game` at `rules_version`, by event type."""
-    return {tag: upcaster for (slug, version, tag), upcaster in UPCASTERS.items()
-            if (slug, version) == (game, rules_version)}
-
-
-def upcast(game: str, rules_version: str, payload: Payload) -> Payload:
-    """The payload in the shape today's event reads (itself when no upcaster applies)."""
+def upcast(upcasters: Mapping[str, Upcaster], payload: Payload) -> Payload:
+    """The payload in the shape today's event reads, through the upcaster for its type in `upcasters` (an edition's,
+    by event type); itself when none applies."""
     tag = payload.get("type") if isinstance(payload, dict) else None
-    upcaster = upcasters_of(game, rules_version).get(tag) if isinstance(tag, str) else None
+    upcaster = upcasters.get(tag) if isinstance(tag, str) else None
     return payload if upcaster is None else upcaster(payload)

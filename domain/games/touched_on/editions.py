@@ -6,6 +6,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.editions import Edition
+from domain.upcasters import Payload
 
 
 class Rules(msgspec.Struct, frozen=True, kw_only=True):
@@ -23,6 +24,12 @@ class OptionsV1(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
 
     max_turns_per_journey: int = msgspec.field(default=200)
     max_journeys: int = msgspec.field(default=40)
+
+
+def _zone_l1(payload: Payload) -> Payload:
+    """Edition 1 (before 98513a3): `game-set-up` had no `free_tram_zone`; L1 always was the Free Tram Zone (DEFAULT
+    data of that edition), so the field's default "" (none) would be wrong."""
+    return payload if "free_tram_zone" in payload else {**payload, "free_tram_zone": "L1"}
 
 
 EDITIONS: tuple[Edition, ...] = (
@@ -46,6 +53,7 @@ EDITIONS: tuple[Edition, ...] = (
             "Engine limits: max_turns_per_journey and max_journeys end play the rulebook would let run on",
         ),
         sample_setups=((2, {}), (3, {}), (4, {})),
+        upcasters=(("touched-on.game-set-up", _zone_l1),),
     ),
     Edition(
         rules_version="2",
