@@ -12,10 +12,7 @@ import sys
 from collections.abc import Callable
 
 from cli import audit, background, log, serve
-
-
-class UserError(Exception):
-    """A mistake the user can fix: printed as one line, exit status 2."""
+from cli.errors import UserError
 
 
 def parser() -> argparse.ArgumentParser:

@@ -9,6 +9,7 @@ import threading
 import time
 from typing import Any
 
+from cli.errors import UserError
 from cli.help import Defaults
 from domain.catalog import GAMES
 
@@ -29,8 +30,6 @@ def cmd_worker(args: argparse.Namespace) -> int:
     configure()
     settings = Settings.from_env()
     if settings.redis_url is None:
-        from cli import UserError
-
         raise UserError("a worker takes its jobs from Redis: set TURNSTILE_REDIS_URL (e.g. redis://127.0.0.1:6379/0)")
     # The sweep makes a lost or never-sent notification cost a delay only: it asks for a catch-up anyway. Each
     # sweep also records the move deadlines that have passed (a second worker's sweep writes nothing again).
@@ -153,8 +152,6 @@ def cmd_projections(args: argparse.Namespace) -> int:
 
     unknown = [name for name in args.name if by_name(name) is None]
     if unknown:
-        from cli import UserError
-
         raise UserError(f"no projection is called {', '.join(unknown)} (there are: "
                         f"{', '.join(p.name for p in PROJECTIONS)})")
     settings = Settings.from_env()

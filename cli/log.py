@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from cli.errors import UserError
 from cli.help import Defaults
 
 DEFAULTS = Defaults
@@ -19,7 +20,6 @@ DEFAULTS = Defaults
 
 def cmd_keygen(args: argparse.Namespace) -> int:
     """Write a new signer key file (owner-readable only; never over an existing one) and print its public half."""
-    from cli import UserError
     from ledger.notes import NoteError, Signer
     from service.log.transparency import write_key
 

@@ -7,6 +7,7 @@ import os
 import sys
 from typing import Any
 
+from cli.errors import UserError
 from cli.help import Defaults
 
 DEFAULTS = Defaults
@@ -50,8 +51,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:  # a bad key is one line now; a SQLite store's own key is made here once, before the workers start
         key_for(settings.log_key, settings.database_url)
     except LogKeyError as exc:
-        from cli import UserError
-
         raise UserError(str(exc)) from None
     if workers > 1:
         share_metrics(settings.metrics_dir)
