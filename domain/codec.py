@@ -23,12 +23,6 @@ def command_types(game: Game[Any]) -> tuple[type[Command], ...]:
 
 
 @cache
-def event_decoder(game: Game[Any]) -> msgspec.json.Decoder[Any]:
-    """A JSON decoder for `game`'s events (unknown fields tolerated)."""
-    return msgspec.json.Decoder(Union[event_types(game)])  # type: ignore[arg-type]  # noqa: UP007
-
-
-@cache
 def _by_tag(types: tuple[type[Any], ...]) -> dict[Any, type[Any]]:
     """Each tagged type by its tag."""
     return {t.__struct_config__.tag: t for t in types}

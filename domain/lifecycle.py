@@ -10,8 +10,6 @@ from typing import Any
 
 from domain.engine import Command, Event, SeatResult
 
-SEED_SOURCES = ("server", "server+client", "caller", "server+seats")
-ENTROPY_SOURCES = ("seat", "server")  # who gave a seat's entropy: its holder, or the server for a bot's seat
 VISIBILITIES = ("public", "unlisted", "private")
 
 

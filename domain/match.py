@@ -87,12 +87,6 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True):
         return self.entropy or (None,) * len(self.players)
 
 
-def decode_options(game: Game[Any], raw: dict[str, Any] | None) -> Any:
-    """The game's typed options from a JSON object (the match's own, domain/timing.py, set aside), or a
-    `bad-options` refusal."""
-    return recorded_options(game, raw)[0]
-
-
 def recorded_options(game: Game[Any], raw: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
     """The game's typed options, and the options object a match records: the game's, then the match's."""
     own, ours = timing.split(raw)

@@ -122,11 +122,6 @@ class Hub:
 
         return release
 
-    def open_streams(self) -> int:
-        """How many streams are open now."""
-        with self._lock:
-            return sum(self._open.values())
-
     def close(self) -> None:
         """The server is stopping: every waiter wakes, and streams end so their clients reconnect elsewhere."""
         self.closing = True
