@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal, TypeVar
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
 
 import msgspec
+from msgspec.structs import replace
 
 from domain.engine import Event
 from domain.games.expect_delays.components import ADVISORIES, LINE_ORDER, SETUP, TRACK, Advisory, lines_of
@@ -124,86 +126,141 @@ def initial_state(event: GameSetUp) -> State:
     )
 
 
+def _train_deck_shuffled(state: State, event: TrainDeckShuffled) -> State:
+    return replace(state, train_deck=event.order, discard_pile=())
+
+
+def _advisory_deck_shuffled(state: State, event: AdvisoryDeckShuffled) -> State:
+    return replace(state, advisory_deck=event.order, advisory_discard=())
+
+
+def _cards_drawn(state: State, event: CardsDrawn) -> State:
+    hands = _put(state.hands, event.seat, state.hands[event.seat] + event.cards)
+    return replace(state, hands=hands, train_deck=_without(state.train_deck, event.cards))
+
+
+def _action_taken(state: State, event: ActionTaken) -> State:
+    return replace(state, actions_left=state.actions_left - 1)
+
+
+def _commuter_boarded(state: State, event: CommuterBoarded) -> State:
+    return replace(
+        state,
+        tracks=_set_stop(state, event.line, 0, "commuter"),
+        fare_swipes=_add(state.fare_swipes, event.seat, -event.fare_paid),
+        platform_fare_swipes=state.platform_fare_swipes + event.fare_paid,
+    )
+
+
+def _commuter_disembarked(state: State, event: CommuterDisembarked) -> State:
+    return replace(
+        state,
+        tracks=_set_stop(state, event.line, event.stop, None),
+        points=_add(state.points, event.seat, event.points),
+    )
+
+
+def _tourist_boarded(state: State, event: TouristBoarded) -> State:
+    tourists = state.platform_tourists - 1
+    return replace(state, tracks=_set_stop(state, event.line, 0, "tourist"), platform_tourists=tourists)
+
+
+def _tourist_returned(state: State, event: TouristReturned) -> State:
+    tourists = state.platform_tourists + 1
+    return replace(state, tracks=_set_stop(state, event.line, event.stop, None), platform_tourists=tourists)
+
+
+def _riders_moved(state: State, event: RidersMoved) -> State:
+    index = LINE_ORDER.index(event.line)
+    returned = sum(move.to_stop is None for move in event.moves)
+    return replace(
+        state,
+        tracks=_put(state.tracks, index, _moved(state.tracks[index], event)),
+        platform_tourists=state.platform_tourists + returned,
+    )
+
+
+def _cards_discarded(state: State, event: CardsDiscarded) -> State:
+    return replace(
+        state,
+        hands=_put(state.hands, event.seat, _without(state.hands[event.seat], event.cards)),
+        discard_pile=state.discard_pile + event.cards,
+    )
+
+
+def _card_taken_out_of_service(state: State, event: CardTakenOutOfService) -> State:
+    return replace(
+        state,
+        hands=_put(state.hands, event.seat, _without(state.hands[event.seat], (event.card,))),
+        out_of_service=state.out_of_service + (event.card,),
+        fare_swipes=_add(state.fare_swipes, event.seat, event.fare_swipes),
+        platform_fare_swipes=state.platform_fare_swipes - event.fare_swipes,
+    )
+
+
+def _card_repaired(state: State, event: CardRepaired) -> State:
+    return replace(
+        state,
+        out_of_service=_without(state.out_of_service, (event.card,)),
+        discard_pile=state.discard_pile + (event.card,),
+    )
+
+
+def _fare_swipes_gained(state: State, event: FareSwipesGained) -> State:
+    swipes = _add(state.fare_swipes, event.seat, event.count)
+    return replace(state, fare_swipes=swipes, platform_fare_swipes=state.platform_fare_swipes - event.count)
+
+
+def _fare_swipes_returned(state: State, event: FareSwipesReturned) -> State:
+    swipes = _add(state.fare_swipes, event.seat, -event.count)
+    return replace(state, fare_swipes=swipes, platform_fare_swipes=state.platform_fare_swipes + event.count)
+
+
+def _extra_action_gained(state: State, event: ExtraActionGained) -> State:
+    return replace(state, actions_left=state.actions_left + event.count)
+
+
+def _action_phase_ended(state: State, event: ActionPhaseEnded) -> State:
+    return replace(state, actions_left=0)
+
+
+def _advisory_revealed(state: State, event: AdvisoryRevealed) -> State:
+    replaced = (state.active_advisory,) if state.active_advisory else ()
+    return replace(
+        state,
+        active_advisory=event.advisory,
+        advisory_deck=_without(state.advisory_deck, (event.advisory,)),
+        advisory_discard=state.advisory_discard + replaced,
+    )
+
+
+def _turn_passed(state: State, event: TurnPassed) -> State:
+    return replace(state, active_seat=event.seat, turn=event.turn, actions_left=SETUP.actions_per_turn)
+
+
+def _game_over(state: State, event: GameOver) -> State:
+    return replace(state, end_reason=event.reason)
+
+
+# Each event after the set-up, and its fold (the set-up makes the state: `initial_state`).
+HANDLERS: dict[type[Event], Callable[[Any, Any], State]] = {
+    TrainDeckShuffled: _train_deck_shuffled, AdvisoryDeckShuffled: _advisory_deck_shuffled, CardsDrawn: _cards_drawn,
+    ActionTaken: _action_taken, CommuterBoarded: _commuter_boarded, CommuterDisembarked: _commuter_disembarked,
+    TouristBoarded: _tourist_boarded, TouristReturned: _tourist_returned, RidersMoved: _riders_moved,
+    CardsDiscarded: _cards_discarded, CardTakenOutOfService: _card_taken_out_of_service,
+    CardRepaired: _card_repaired, FareSwipesGained: _fare_swipes_gained, FareSwipesReturned: _fare_swipes_returned,
+    ExtraActionGained: _extra_action_gained, ActionPhaseEnded: _action_phase_ended,
+    AdvisoryRevealed: _advisory_revealed, TurnPassed: _turn_passed, GameOver: _game_over,
+}
+
+
 def evolve(state: State | None, event: Event) -> State:
     """The table after `event`."""
     if state is None:
         if not isinstance(event, GameSetUp):
             raise ValueError("an expect-delays stream begins with expect-delays.game-set-up")
         return initial_state(event)
-    replace = msgspec.structs.replace
-    match event:
-        case TrainDeckShuffled(order=order):
-            return replace(state, train_deck=order, discard_pile=())
-        case AdvisoryDeckShuffled(order=order):
-            return replace(state, advisory_deck=order, advisory_discard=())
-        case CardsDrawn(seat=seat, cards=cards):
-            hands = _put(state.hands, seat, state.hands[seat] + cards)
-            return replace(state, hands=hands, train_deck=_without(state.train_deck, cards))
-        case ActionTaken():
-            return replace(state, actions_left=state.actions_left - 1)
-        case CommuterBoarded(seat=seat, line=line, fare_paid=fare):
-            return replace(
-                state,
-                tracks=_set_stop(state, line, 0, "commuter"),
-                fare_swipes=_add(state.fare_swipes, seat, -fare),
-                platform_fare_swipes=state.platform_fare_swipes + fare,
-            )
-        case CommuterDisembarked(seat=seat, line=line, stop=stop, points=points):
-            return replace(state, tracks=_set_stop(state, line, stop, None), points=_add(state.points, seat, points))
-        case TouristBoarded(line=line):
-            tourists = state.platform_tourists - 1
-            return replace(state, tracks=_set_stop(state, line, 0, "tourist"), platform_tourists=tourists)
-        case TouristReturned(line=line, stop=stop):
-            tourists = state.platform_tourists + 1
-            return replace(state, tracks=_set_stop(state, line, stop, None), platform_tourists=tourists)
-        case RidersMoved(line=line):
-            index = LINE_ORDER.index(line)
-            returned = sum(move.to_stop is None for move in event.moves)
-            return replace(
-                state,
-                tracks=_put(state.tracks, index, _moved(state.tracks[index], event)),
-                platform_tourists=state.platform_tourists + returned,
-            )
-        case CardsDiscarded(seat=seat, cards=cards):
-            return replace(
-                state,
-                hands=_put(state.hands, seat, _without(state.hands[seat], cards)),
-                discard_pile=state.discard_pile + cards,
-            )
-        case CardTakenOutOfService(seat=seat, card=card, fare_swipes=gained):
-            return replace(
-                state,
-                hands=_put(state.hands, seat, _without(state.hands[seat], (card,))),
-                out_of_service=state.out_of_service + (card,),
-                fare_swipes=_add(state.fare_swipes, seat, gained),
-                platform_fare_swipes=state.platform_fare_swipes - gained,
-            )
-        case CardRepaired(card=card):
-            return replace(
-                state,
-                out_of_service=_without(state.out_of_service, (card,)),
-                discard_pile=state.discard_pile + (card,),
-            )
-        case FareSwipesGained(seat=seat, count=count):
-            swipes = _add(state.fare_swipes, seat, count)
-            return replace(state, fare_swipes=swipes, platform_fare_swipes=state.platform_fare_swipes - count)
-        case FareSwipesReturned(seat=seat, count=count):
-            swipes = _add(state.fare_swipes, seat, -count)
-            return replace(state, fare_swipes=swipes, platform_fare_swipes=state.platform_fare_swipes + count)
-        case ExtraActionGained(count=count):
-            return replace(state, actions_left=state.actions_left + count)
-        case ActionPhaseEnded():
-            return replace(state, actions_left=0)
-        case AdvisoryRevealed(advisory=advisory):
-            replaced = (state.active_advisory,) if state.active_advisory else ()
-            return replace(
-                state,
-                active_advisory=advisory,
-                advisory_deck=_without(state.advisory_deck, (advisory,)),
-                advisory_discard=state.advisory_discard + replaced,
-            )
-        case TurnPassed(seat=seat, turn=turn):
-            return replace(state, active_seat=seat, turn=turn, actions_left=SETUP.actions_per_turn)
-        case GameOver(reason=reason):
-            return replace(state, end_reason=reason)
-    raise ValueError(f"not an expect-delays event: {event!r}")
+    handler = HANDLERS.get(type(event))
+    if handler is None:
+        raise ValueError(f"not an expect-delays event: {event!r}")
+    return handler(state, event)
