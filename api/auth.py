@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from litestar import Request
@@ -10,19 +11,19 @@ from litestar import Request
 from api.observe import note_app
 from api.problems import ApiError
 from ledger.events import MatchRecord
-from service.matches.access import Reader, reader, token_seat
+from service.matches.access import Caller, Reader, bearer_secret
 from service.matches.access import seat_of as access_seat
 
 
+def caller(request: Request[Any, Any, Any]) -> Caller:
+    """The request's credentials as the service takes them (the app a match belongs to goes to its log line)."""
+    return Caller(request.headers.get("authorization"), partial(note_app, request))
+
+
 def bearer(request: Request[Any, Any, Any]) -> str | None:
-    """The bearer secret of the request, None when there is no Authorization header."""
-    header = request.headers.get("authorization")
-    if header is None:
-        return None
-    scheme, _, secret = header.partition(" ")
-    if scheme.lower() != "bearer" or not secret.strip():
-        raise ApiError(401, "bad-authorization", "use 'Authorization: Bearer <token>'")
-    return secret.strip()
+    """The bearer secret of the request, None when there is no Authorization header (401 when it is not a bearer
+    one)."""
+    return bearer_secret(request.headers.get("authorization"))
 
 
 def require_app(request: Request[Any, Any, Any], app_name: Callable[[str], str | None]) -> str:
@@ -40,17 +41,13 @@ def require_app(request: Request[Any, Any, Any], app_name: Callable[[str], str |
 def reader_of(request: Request[Any, Any, Any], record: MatchRecord,
               app_name: Callable[[str], str | None]) -> Reader:
     """Who the caller is at this match (a seat, its app, or a spectator), as far as its visibility allows."""
-    note_app(request, record.owner)
-    return reader(record, bearer(request), app_name)
+    return caller(request).reader(record, app_name)
 
 
 def known_reader(request: Request[Any, Any, Any], record: MatchRecord) -> Reader | None:
     """`reader_of` when it needs no store: the caller holds a seat's token, or shows no credential; None when only
     the app keys can tell (an app key, or a token of nobody's)."""
-    secret = bearer(request)
-    if secret is not None and token_seat(record, secret) is None:
-        return None
-    return reader_of(request, record, lambda _: None)  # never asked: the secret is a seat's, or there is none
+    return caller(request).known_reader(record)
 
 
 def seat_of(request: Request[Any, Any, Any], record: MatchRecord, app_name: Callable[[str], str | None]) -> int | None:

@@ -14,6 +14,7 @@ from api.schemas import (
     GameInfo,
     MatchDetail,
     MatchSummary,
+    MoveResult,
     OutcomeOut,
     RecordedEvent,
     SeatDeadline,
@@ -29,7 +30,7 @@ from domain.engine import Game
 from domain.lifecycle import MatchEnded
 from ledger.events import MatchRecord, StoredEvent
 from ledger.records import seen_by
-from service.matches.matches import LoadedMatch, revealed_seed, server_commitment, status_of
+from service.matches.matches import LoadedMatch, MoveAnswer, revealed_seed, server_commitment, status_of
 from store.base import iso
 
 
@@ -171,3 +172,15 @@ def recorded(game: Game[Any], stored: Sequence[StoredEvent], seat: int | None, f
                                  commitment=event.commitment, event=seen,
                                  text=None if names is None else narration.words(game, seen, names)))
     return out
+
+
+def move_result(answer: MoveAnswer) -> MoveResult:
+    """The answer to a move (service/matches/matches.py `MatchService.move`), its events as the mover may see them."""
+    after = answer.played.after
+    return MoveResult(
+        version=answer.version, position=answer.position,
+        events=recorded(after.game, answer.events, answer.seat, after.state.finished, answer.withheld_from,
+                        names=answer.names),
+        duplicate=answer.played.result.duplicate, status=answer.status,  # type: ignore[arg-type]
+        to_move=answer.to_move, view=answer.view, legal=answer.legal, deadlines=seat_deadlines(answer.deadlines),
+    )

@@ -5,14 +5,13 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any
 
-import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import ResponseHeader
 from litestar.params import FromQuery, HeaderParameter, JSONBody, Parameter
 from litestar.utils.sync import sync_to_thread
 
 from api import convert, cursors
-from api.auth import known_reader, require_app, require_seat, seat_of
+from api.auth import caller, known_reader, require_app, require_seat, seat_of
 from api.body import MAX_BODY_BYTES
 from api.deps import Service
 from api.problem_codes import RULES, problem_responses
@@ -32,7 +31,7 @@ from api.schemas import (
 from domain import match
 from domain.catalog import UnknownEdition
 from service.matches.deadlines import deadlines
-from service.matches.matches import LoadedMatch, MatchService, OpenedMatch, Played, server_commitment, status_of
+from service.matches.matches import LoadedMatch, MatchService, OpenedMatch, server_commitment
 from service.reads.live import Hub
 
 IdempotencyKey = Annotated[str, HeaderParameter(name="Idempotency-Key", required=False, max_length=200,
@@ -117,46 +116,6 @@ def detail_of(service: MatchService, loaded: LoadedMatch, seat: int | None, lega
     """The match as `seat` (None: a spectator) may see it."""
     return convert.detail(loaded, seat, service.first_redacted(loaded, seat) is not None, legal=legal,
                           deadlines=deadlines(service, loaded))
-
-
-def expected_from(body: int | None, if_match: str) -> int | None:
-    """The expected version from the body or If-Match (which must agree when both are given)."""
-    if not if_match:
-        return body
-    version = int(if_match.removeprefix("W/").strip('"'))  # the header's pattern leaves only digits here
-    if body is not None and body != version:
-        raise ApiError(422, "expected-version-disagrees", "If-Match and expected_version name different versions")
-    return version
-
-
-def play_on_thread(request: Request[Any, Any, Any], service: MatchService, match_id: str, data: MoveRequest,
-                   idempotency_key: str, if_match: str, include: str) -> MoveResult:
-    """A move on a worker thread, start to end: whatever the caller's token, match or answer needs of the store."""
-    loaded = service.cached(match_id)
-    seat = require_seat(request, loaded.record, service.app_name)
-    expected = expected_from(data.expected_version, if_match)
-    command_id = f"key:{seat}:{idempotency_key}" if idempotency_key else None
-    played = service.play(match_id, seat, data.move, expected_version=expected, command_id=command_id)
-    return move_answer(service, played, seat, include)
-
-
-def move_answer(service: MatchService, played: Played, seat: int, include: str) -> MoveResult:
-    """The answer to a move played for `seat`: its events (and those of the bots it put to move) as the seat may
-    see them, who is to move now, and what `include` asks for."""
-    result, after = played.result, played.after
-    game, state = after.game, after.state
-    last = (played.bots or (result,))[-1]  # the bots this move put to move have replied
-    stored = [event for appended in (result, *played.bots) for event in appended.events]
-    events = convert.recorded(game, stored, seat, state.finished, service.first_redacted(after, seat),
-                              names=state.players if "text" in include else None)
-    due = deadlines(service, after, known=stored)
-    return MoveResult(
-        version=last.version, position=last.position, events=events, duplicate=result.duplicate,
-        status=status_of(state), to_move=match.to_move(game, state),  # type: ignore[arg-type]
-        view=msgspec.to_builtins(game.view(state.game_state, seat)) if "view" in include else None,
-        legal=match.legal(game, state, seat) if "legal" in include else None,
-        deadlines=convert.seat_deadlines(due),
-    )
 
 
 class MatchesController(Controller):
@@ -278,18 +237,9 @@ class MatchesController(Controller):
         The answer says who is to move now, and with `include=view,legal` carries the caller's new view and legal
         moves. Retrying with the same Idempotency-Key returns the first answer, even while the first is in flight.
         """
-        cached = service.cache.get(match_id)
-        reader = None if cached is None or service.reads_to_answer(cached) else known_reader(request, cached.record)
-        if reader is None or reader.seat is None:  # the store must say who the caller is: all on a worker thread
-            return await sync_to_thread(play_on_thread, request, service, match_id, data, idempotency_key, if_match,
-                                        include)
-        seat = reader.seat
-        played = await service.play_async(match_id, seat, data.move,
-                                          expected_version=expected_from(data.expected_version, if_match),
-                                          command_id=f"key:{seat}:{idempotency_key}" if idempotency_key else None)
-        if service.reads_to_answer(played.after):
-            return await sync_to_thread(move_answer, service, played, seat, include)
-        return move_answer(service, played, seat, include)
+        return convert.move_result(await service.move(match_id, data.move, caller(request),
+                                                      expected_version=data.expected_version, if_match=if_match,
+                                                      idempotency_key=idempotency_key, include=include))
 
     @get("/{match_id:str}/events", summary="The event log", operation_id="getEvents", sync_to_thread=True,
          security=OPTIONAL_KEY, responses=problem_responses(*READ_MATCH))

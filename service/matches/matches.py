@@ -34,8 +34,10 @@ from ledger.chain import GENESIS, SCHEME_FULL, canonical, link_hash
 from ledger.events import MatchRecord, NewEvent, NewMatch, SeatRecord, SeedSource, StoredEvent, Visibility, chain_break
 from ledger.records import seen_by
 from ledger.sealing import sealed
+from service.errors import ServiceError
 from service.log.transparency import check_against_log
-from service.matches import snapshots
+from service.matches import access, snapshots
+from service.matches.access import Caller
 from service.matches.tokens import UseLog, new_secret, new_seed, secret_hash
 from service.ops import metrics
 from service.reads.notify import NoNotifier, Notifier
@@ -48,13 +50,34 @@ AUTO_RETRIES = 8
 BOT_MOVES = 20_000  # at most this many bot moves after one request (a match of bots alone plays to its end)
 
 
-class VersionMismatch(Exception):
-    """The caller's expected version is not the match's version."""
+class VersionMismatch(ServiceError):
+    """The caller's expected version is not the match's version (`current_version`: the match's)."""
+
+    code, kind = "version-conflict", "conflict"
+    fields = {"current_version": "actual"}
 
     def __init__(self, expected: int, actual: int) -> None:
         super().__init__(f"expected version {expected}, the match is at {actual}")
         self.expected = expected
         self.actual = actual
+
+
+class VersionsDisagree(ServiceError):
+    """The expected version was given twice (in the body and as If-Match), and not the same."""
+
+    code, kind = "expected-version-disagrees", "invalid"
+    detail = "If-Match and expected_version name different versions"
+
+
+def expected_from(body: int | None, if_match: str) -> int | None:
+    """The expected version from a body's `expected_version` or an If-Match value (`"7"`, `W/"7"` or `7`; "": none),
+    which must agree when both are given."""
+    if not if_match:
+        return body
+    version = int(if_match.removeprefix("W/").strip('"'))  # the API's pattern for the header leaves only digits here
+    if body is not None and body != version:
+        raise VersionsDisagree()
+    return version
 
 
 @dataclass(frozen=True)
@@ -86,6 +109,27 @@ class Played:
     result: AppendResult
     after: LoadedMatch
     bots: tuple[AppendResult, ...] = ()  # the bots' moves played right after it
+
+
+@dataclass(frozen=True)
+class MoveAnswer:
+    """The answer to a seat's move: what it wrote (or, retried, first wrote) and the bots' replies it set off, as
+    stored (`events`; to be shown as `seat` may see them, hashes withheld from `withheld_from` on, each told in words
+    with `names`), and the match after them: its version, status, who is to move and by when, and (when asked for)
+    the seat's view and legal moves."""
+
+    played: Played
+    seat: int
+    events: tuple[StoredEvent, ...]
+    withheld_from: int | None
+    names: tuple[str, ...] | None
+    version: int
+    position: int
+    status: str
+    to_move: list[int]
+    deadlines: dict[int, datetime]
+    view: Any | None = None
+    legal: list[Any] | None = None
 
 
 def status_of(state: MatchState) -> str:
@@ -461,6 +505,56 @@ class MatchService:
     def _corrupt(self, match_id: str, reason: str) -> NoReturn:
         log.critical("match %s: the stored record is corrupt (%s); refusing to serve or extend it", match_id, reason)
         raise RecordCorrupt(match_id, reason)
+
+    async def move(self, match_id: str, command: Command, caller: Caller, *, expected_version: int | None = None,
+                   if_match: str = "", idempotency_key: str = "", include: str = "") -> MoveAnswer:
+        """Play one move for the caller's seat and answer it (`include`, comma-separated: `view`, `legal`, `text`).
+
+        The expected version is `expected_version` or `if_match` (which must agree); retries with the same
+        `idempotency_key` get the first answer. The common move is played on the event loop (`play_async`): the match
+        cached here, the caller's token one of its seats, and its answer reading nothing more from the store.
+        Anything else (the store must say who the caller is, or the answer reads it) is done on a worker thread, the
+        seat's check included, so the loop is never held while the store works."""
+        cached = self.cache.get(match_id)
+        reader = None if cached is None or self.reads_to_answer(cached) else caller.known_reader(cached.record)
+        if reader is None or reader.seat is None:  # the store must say who the caller is: all on a worker thread
+            return await asyncio.to_thread(self._move, match_id, command, caller, expected_version, if_match,
+                                           idempotency_key, include)
+        seat = reader.seat
+        played = await self.play_async(match_id, seat, command, expected_version=expected_from(expected_version,
+                                                                                            if_match),
+                                       command_id=f"key:{seat}:{idempotency_key}" if idempotency_key else None)
+        if self.reads_to_answer(played.after):
+            return await asyncio.to_thread(self.move_answer, played, seat, include)
+        return self.move_answer(played, seat, include)
+
+    def _move(self, match_id: str, command: Command, caller: Caller, expected_version: int | None, if_match: str,
+              idempotency_key: str, include: str) -> MoveAnswer:
+        """`move` on a worker thread, start to end: whatever the caller's token, the match or the answer needs of the
+        store."""
+        loaded = self.cached(match_id)
+        seat = access.seat_of(caller.reader(loaded.record, self.app_name))
+        played = self.play(match_id, seat, command, expected_version=expected_from(expected_version, if_match),
+                           command_id=f"key:{seat}:{idempotency_key}" if idempotency_key else None)
+        return self.move_answer(played, seat, include)
+
+    def move_answer(self, played: Played, seat: int, include: str) -> MoveAnswer:
+        """The answer to a move played for `seat` (see `MoveAnswer`); it reads the store only when
+        `reads_to_answer(played.after)`."""
+        from service.matches.deadlines import deadlines  # it imports this module
+
+        result, after = played.result, played.after
+        game, state = after.game, after.state
+        last = (played.bots or (result,))[-1]  # the bots this move put to move have replied
+        stored = tuple(event for appended in (result, *played.bots) for event in appended.events)
+        return MoveAnswer(
+            played=played, seat=seat, events=stored, withheld_from=self.first_redacted(after, seat),
+            names=state.players if "text" in include else None, version=last.version,
+            position=last.position, status=status_of(state), to_move=match.to_move(game, state),
+            deadlines=deadlines(self, after, known=stored),
+            view=msgspec.to_builtins(game.view(state.game_state, seat)) if "view" in include else None,
+            legal=match.legal(game, state, seat) if "legal" in include else None,
+        )
 
     def play(self, match_id: str, seat: int | None, command: Command, *, expected_version: int | None,
              command_id: str | None,

@@ -12,25 +12,34 @@ from dataclasses import dataclass
 from domain.engine import Refusal
 from domain.lifecycle import AddEntropy, Cancel, Join
 from ledger.events import MatchRecord, SeatRecord
+from service.errors import ServiceError
 from service.matches.matches import MatchService, OpenedMatch, Played
 from service.matches.tokens import new_secret, secret_hash
 from store.base import MatchNotFound
 
 
-class WrongJoinCode(Exception):
+class WrongJoinCode(ServiceError):
     """No seat of this match has this join code."""
 
+    code, kind = "wrong-join-code", "forbidden"
+    detail = "no open seat of this match has this join code"
 
-class SeatTaken(Exception):
+
+class SeatTaken(ServiceError):
     """The seat of this join code has been taken (by an earlier join, perhaps a moment ago)."""
+
+    code, kind = "seat-taken", "conflict"
 
     def __init__(self, seat: int) -> None:
         super().__init__(f"seat {seat} is already taken")
         self.seat = seat
 
 
-class NotYourMatch(Exception):
+class NotYourMatch(ServiceError):
     """Only the app that created a match may call it off or ask for its rematch."""
+
+    code, kind = "not-your-match", "forbidden"
+    detail = "only the app that created this match may do this"
 
 
 @dataclass(frozen=True)

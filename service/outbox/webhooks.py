@@ -14,6 +14,7 @@ from typing import Any, Literal, Protocol
 import msgspec
 
 from domain.catalog import game_of
+from service.errors import ServiceError
 from service.matches.tokens import new_secret
 from service.outbox.notifications import FollowerStore, TournamentMatch
 from service.outbox.webhook_http import RefusedTarget, target
@@ -30,16 +31,23 @@ class OutboxStore(FollowerStore, WebhookStore, Protocol):
     """The outbox's port: the global log it follows, and the subscriptions and deliveries it keeps."""
 
 
-class UnknownWebhook(Exception):
-    """The app has no subscription (or delivery) of this id."""
+class UnknownWebhook(ServiceError):
+    """The app has no subscription (or delivery) of this id (another app's are as unknown)."""
+
+    code, kind = "unknown-webhook", "not-found"
+    detail = "the app has no webhook or delivery {e.args[0]!r}"
 
 
-class TooManyWebhooks(Exception):
+class TooManyWebhooks(ServiceError):
     """The app holds as many subscriptions as it may."""
 
+    code, kind = "too-many-webhooks", "conflict"
 
-class BadWebhookUrl(Exception):
+
+class BadWebhookUrl(ServiceError):
     """A URL that may not receive webhooks."""
+
+    code, kind = "bad-webhook-url", "invalid"
 
 
 class WebhookEvent(msgspec.Struct, frozen=True, omit_defaults=True):

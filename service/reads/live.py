@@ -16,6 +16,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
+from service.errors import ServiceError
 from service.ops.metrics import OPEN_STREAMS
 
 if TYPE_CHECKING:
@@ -25,8 +26,11 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-class TooManyStreams(Exception):
-    """A caller already holds as many open streams as it may."""
+class TooManyStreams(ServiceError):
+    """A caller already holds as many open streams as it may: try again when one has closed."""
+
+    code, kind = "too-many-streams", "too-many"
+    retry_after_s = 5
 
     def __init__(self, limit: int) -> None:
         super().__init__(f"at most {limit} open streams per token, app or address; close one and retry")

@@ -14,6 +14,7 @@ from typing import Any
 
 from projections import game_stats, player_stats, ratings
 from projections.catalog import PROJECTIONS
+from service.errors import ServiceError
 from service.ops import metrics
 from store.read_models import Checkpoint, DocRow
 from store.replica import ReadStore
@@ -22,8 +23,11 @@ WAIT_SECONDS = 2.0
 log = logging.getLogger("turnstile.statistics")
 
 
-class NotYet(Exception):
+class NotYet(ServiceError):
     """A projection has not folded the log as far as asked, even after a short wait."""
+
+    code, kind = "not-yet", "conflict"
+    fields = {"position": "position"}
 
     def __init__(self, position: int, wanted: int) -> None:
         super().__init__(f"statistics are folded up to position {position}, not yet {wanted}; retry shortly")
@@ -31,8 +35,11 @@ class NotYet(Exception):
         self.wanted = wanted
 
 
-class UnknownPlayer(Exception):
+class UnknownPlayer(ServiceError):
     """No finished match of this player has been folded."""
+
+    code, kind = "unknown-player", "not-found"
+    detail = "no finished match of {e.args[0]!r} has been folded yet"
 
 
 @dataclass(frozen=True)

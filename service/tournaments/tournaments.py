@@ -53,6 +53,7 @@ from domain.tournaments.state import Round
 from domain.tournaments.verify import team_seed
 from ledger.events import StoredEvent, Visibility
 from ledger.merkle import tournament_stream
+from service.errors import ServiceError
 from service.matches.matches import MatchService, PlannedMatch
 from service.matches.tokens import derived_seat_token, new_secret, secret_hash
 from service.streams import Loaded, Streams
@@ -68,17 +69,22 @@ STEPS = 10_000  # what one drive may do at most: a tournament of bots plays itse
 MATCH_NAMESPACE = uuid.UUID("0b7d4c56-4f0e-4a55-8d7a-3c1f6a9e2e10")  # names the matches of tournaments
 
 
-
 class TournamentPorts(TournamentStore, TransparencyStore, Protocol):
     """The tournament service's port: the tournaments' rows and streams, and the log's leaves to check them against."""
 
 
-class NotYourTournament(Exception):
+class NotYourTournament(ServiceError):
     """Only the app that created a tournament may start it or withdraw its entrants."""
 
+    code, kind = "not-your-tournament", "forbidden"
+    detail = "only the app that created this tournament may do this"
 
-class WrongPlaceCode(Exception):
+
+class WrongPlaceCode(ServiceError):
     """No open place of this tournament has this join code."""
+
+    code, kind = "wrong-place-code", "forbidden"
+    detail = "no open place of this tournament has this join code"
 
 
 # A tournament as stored: its row, its events (as stored and decoded) and their fold.
