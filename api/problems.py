@@ -85,12 +85,12 @@ def field_errors(exc: ValidationException) -> dict[str, Any]:
     return {"errors": errors or None}
 
 
-# Every exception a handler may raise, and how it is answered; the most specific type of an exception's MRO wins.
 STORE_UNAVAILABLE = Answer(  # the database is down, hung, or past the statement timeout: not a bug, so no traceback
     "unavailable", "store-unavailable", "the event store did not answer in time: try again (a move with the same "
                                         "Idempotency-Key)",
     retry_after_s=RETRY_STORE_S, log=lambda e: log.warning("store unavailable: %s: %s", type(e).__name__,
                                                            str(e).strip()))
+# Every exception a handler may raise, and how it is answered; the most specific type of an exception's MRO wins.
 ANSWERS: dict[type[BaseException], Answer] = {
     ServiceError: Answer(),
     VersionMismatch: Answer(kind=lambda request, _: "precondition-failed" if request.headers.get("if-match")
