@@ -43,7 +43,8 @@ from ledger.notes import Signer
 from ledger.records import MEDIA_TYPE as RECORD_MEDIA_TYPE
 from service.log.transparency import DEFAULT_ORIGIN, Transparency
 from service.matches import snapshots
-from service.matches.matches import MatchService, StateCache
+from service.matches.loading import StateCache
+from service.matches.matches import MatchService
 from service.outbox.webhooks import Webhooks
 from service.reads.audit import Audit
 from service.reads.live import Hub, Tails

@@ -16,7 +16,7 @@ from api.ratelimit import Buckets, Limits, MemoryBuckets, RateLimiter, RedisBuck
 from api.routes.ops import Operations
 from service.log.transparency import Sequencer, open_log
 from service.matches.deadlines import sweep as sweep_deadlines
-from service.matches.matches import StateCache
+from service.matches.loading import StateCache
 from service.ops import metrics
 from service.ops.metrics import process_exited
 from service.ops.queue_status import QueueStatus

@@ -30,7 +30,7 @@ from domain.engine import Game
 from domain.lifecycle import MatchEnded
 from ledger.events import MatchRecord, StoredEvent
 from ledger.records import seen_by
-from service.matches.matches import LoadedMatch, MoveAnswer, revealed_seed, server_commitment, status_of
+from service.matches.model import LoadedMatch, MoveAnswer, revealed_seed, server_commitment, status_of
 from store.base import iso
 
 

@@ -19,7 +19,7 @@ from domain.catalog import UnknownEdition, UnknownGame
 from domain.engine import Refusal
 from ledger.replay import UnknownVersion
 from service.errors import Kind, ServiceError
-from service.matches.matches import VersionMismatch
+from service.matches.model import VersionMismatch
 from service.ops.metrics import REFUSALS
 from store.base import IdempotencyMismatch, MatchNotFound, RecordCorrupt, RematchExists
 from store.factory import unavailable_errors

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from store_append import postgres_database  # noqa: E402  (beside this file)
 
 from domain.catalog import by_slug  # noqa: E402
-from service.matches.matches import MatchService  # noqa: E402
+from service.matches.matches import MatchService
 from service.matches.simulate import timed_moves  # noqa: E402
 from service.reads.notify import NoNotifier, Notifier, RQNotifier  # noqa: E402
 from settings import Settings  # noqa: E402

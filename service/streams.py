@@ -107,15 +107,16 @@ def corrupt(category: str, stream_id: str, reason: str) -> NoReturn:
 
 def check_stream(category: str, record: Row, base_version: int, base_hash: str, stored: Sequence[StoredEvent], *,
                  log_store: TransparencyStore | None, log_stream: str, from_version: int = 1,
-                 hashes: bool = True) -> None:
+                 read: Sequence[StoredEvent] | None = None) -> None:
     """RecordCorrupt (`corrupt`) unless `stored` (the events after the base at `base_version`, whose hash is
-    `base_hash`) link up to the head the row records, each hashes to its recorded hash (`hashes`), and — given the
-    log's store — the transparency log holds exactly these events of `log_stream` from `from_version` on."""
+    `base_hash`) link up to the head the row records, each hashes to its recorded hash, and — given the log's store —
+    the transparency log holds exactly the events `read` (default: `stored`) of `log_stream` from `from_version` on."""
     broken = chain_break(record.version, record.head_hash, base_version, base_hash, stored)
-    if broken is None and hashes and (altered := verify_chain(stored)) is not None:
+    if broken is None and (altered := verify_chain(stored)) is not None:
         broken = f"event {altered}'s stored fields do not hash to its recorded hash"
     if broken is None and log_store is not None:
-        broken = log_disagreement(log_store, log_stream, record.version, stored, from_version)
+        broken = log_disagreement(log_store, log_stream, record.version, stored if read is None else read,
+                                  from_version)
     if broken is not None:
         corrupt(category, record.id, broken)
 

@@ -31,7 +31,8 @@ from api.schemas import (
 from domain import match
 from domain.catalog import UnknownEdition
 from service.matches.deadlines import deadlines
-from service.matches.matches import LoadedMatch, MatchService, OpenedMatch, server_commitment
+from service.matches.matches import MatchService
+from service.matches.model import LoadedMatch, OpenedMatch, server_commitment
 from service.reads.live import Hub
 
 IdempotencyKey = Annotated[str, HeaderParameter(name="Idempotency-Key", required=False, max_length=200,

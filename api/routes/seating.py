@@ -20,7 +20,7 @@ from api.schemas import CreatedMatch, EntropyAnswer, EntropyRequest, JoinedSeat,
 from domain import match
 from domain.engine import Refusal
 from service.matches import seating
-from service.matches.matches import status_of
+from service.matches.model import status_of
 
 # A seat's entropy refused for the state of the match (not for its rules): 409, with the refusal's own code.
 ENTROPY_CONFLICTS = ("entropy-already-added", "entropy-closed", "no-seat-entropy")

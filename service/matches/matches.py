@@ -12,264 +12,54 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 import time
 import uuid
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, NoReturn
+from typing import Any
 
 import msgspec
 
 from domain import bots, match
-from domain.catalog import decode_events, game_of
+from domain.catalog import game_of
 from domain.codec import to_builtins
-from domain.engine import Command, Game, Refusal
+from domain.engine import Command, Refusal
 from domain.lifecycle import Deal
 from domain.match import MatchState
-from domain.rng import Rng, deal_seed, mixed_seed, seed_commitment
-from ledger.chain import GENESIS, SCHEME_FULL, canonical, link_hash
-from ledger.events import MatchRecord, NewEvent, NewMatch, SeatRecord, SeedSource, StoredEvent, Visibility, chain_break
+from domain.rng import Rng, seed_commitment
+from ledger.chain import SCHEME_FULL, canonical
+from ledger.events import MatchRecord, NewEvent, NewMatch, SeatRecord, StoredEvent, Visibility
 from ledger.records import seen_by
 from ledger.sealing import sealed
-from service.errors import ServiceError
-from service.log.transparency import check_against_log
 from service.matches import access, snapshots
 from service.matches.access import Caller
-from service.matches.tokens import UseLog, new_secret, new_seed, secret_hash
+from service.matches.loading import MatchLoading, StateCache
+from service.matches.model import (
+    AUTO_RETRIES,
+    BOT_MOVES,
+    LoadedMatch,
+    MoveAnswer,
+    OpenedMatch,
+    PlannedMatch,
+    Played,
+    VersionMismatch,
+    choose_seed,
+    draw_seed,
+    due_in,
+    expected_from,
+    new_seats,
+    server_commitment,
+    status_of,
+)
+from service.matches.tokens import UseLog, new_seed, secret_hash
 from service.ops import metrics
 from service.reads.notify import NoNotifier, Notifier
-from store.base import AppendResult, ConflictError, RecordCorrupt, Snapshot, StoreError, replayed
+from store.base import AppendResult, ConflictError, StoreError, replayed
 from store.read_models import Store
 from store.replica import ReadStore
 
 log = logging.getLogger("turnstile.service")
-AUTO_RETRIES = 8
-BOT_MOVES = 20_000  # at most this many bot moves after one request (a match of bots alone plays to its end)
-
-
-class VersionMismatch(ServiceError):
-    """The caller's expected version is not the match's version (`current_version`: the match's)."""
-
-    code, kind = "version-conflict", "conflict"
-    fields = {"current_version": "actual"}
-
-    def __init__(self, expected: int, actual: int) -> None:
-        super().__init__(f"expected version {expected}, the match is at {actual}")
-        self.expected = expected
-        self.actual = actual
-
-
-class VersionsDisagree(ServiceError):
-    """The expected version was given twice (in the body and as If-Match), and not the same."""
-
-    code, kind = "expected-version-disagrees", "invalid"
-    detail = "If-Match and expected_version name different versions"
-
-
-def expected_from(body: int | None, if_match: str) -> int | None:
-    """The expected version from a body's `expected_version` or an If-Match value (`"7"`, `W/"7"` or `7`; "": none),
-    which must agree when both are given."""
-    if not if_match:
-        return body
-    version = int(if_match.removeprefix("W/").strip('"'))  # the API's pattern for the header leaves only digits here
-    if body is not None and body != version:
-        raise VersionsDisagree()
-    return version
-
-
-@dataclass(frozen=True)
-class OpenedMatch:
-    """A new match with the one-time seat tokens and join codes (only their hashes are stored).
-
-    `tokens[i]` is None for a bot's seat and an open one; `join_codes[i]` is the code of open seat i, else None.
-    """
-
-    record: MatchRecord
-    tokens: tuple[str | None, ...]
-    result: AppendResult
-    join_codes: tuple[str | None, ...] = ()
-
-
-@dataclass(frozen=True)
-class LoadedMatch:
-    """A match row with its folded state, both at the same version."""
-
-    record: MatchRecord
-    game: Game[Any]
-    state: MatchState
-
-
-@dataclass(frozen=True)
-class Played:
-    """What a move wrote (or, for a retried command, first wrote) and the match after it."""
-
-    result: AppendResult
-    after: LoadedMatch
-    bots: tuple[AppendResult, ...] = ()  # the bots' moves played right after it
-
-
-@dataclass(frozen=True)
-class MoveAnswer:
-    """The answer to a seat's move: what it wrote (or, retried, first wrote) and the bots' replies it set off, as
-    stored (`events`; to be shown as `seat` may see them, hashes withheld from `withheld_from` on, each told in words
-    with `names`), and the match after them: its version, status, who is to move and by when, and (when asked for)
-    the seat's view and legal moves."""
-
-    played: Played
-    seat: int
-    events: tuple[StoredEvent, ...]
-    withheld_from: int | None
-    names: tuple[str, ...] | None
-    version: int
-    position: int
-    status: str
-    to_move: list[int]
-    deadlines: dict[int, datetime]
-    view: Any | None = None
-    legal: list[Any] | None = None
-
-
-def status_of(state: MatchState) -> str:
-    """The row status a folded match has: open (seats to fill), dealing (waiting for its seats' entropy), active or
-    finished."""
-    if state.finished:
-        return "finished"
-    if state.waiting:
-        return "open"
-    return "dealing" if state.dealing else "active"
-
-
-def draw_seed(record: MatchRecord, state: MatchState) -> str:
-    """The seed every draw of the match derives from (`Rng.derive(seed, version)`): the row's, or for an
-    `entropy: "seats"` match the deal's seed from the server's part and the seats' entropy (absent: empty)."""
-    if not state.seats_entropy:
-        return record.seed
-    return deal_seed(record.server_seed or record.seed, state.seat_entropy)
-
-
-def revealed_seed(record: MatchRecord, state: MatchState) -> str | None:
-    """The seed shown once the match has ended: the one its draws derived from (None: never dealt)."""
-    if state.seats_entropy and not state.entropy_closed:
-        return None
-    return draw_seed(record, state)
-
-
-def due_in(game: Game[Any], state: MatchState, written_after: int) -> float | None:
-    """The `due_at` candidate (store/base.py `due_matches`) of the write that brought the match to `state`, in
-    seconds after its recorded time: `abandon_after`, and `move_deadline` when the write put a seat to move (its
-    `since` is past `written_after`, the version before the write); None: the write changes no deadline (a seat to
-    move since earlier keeps its own, through the earlier hint the row keeps)."""
-    if state.finished:
-        return None
-    if state.dealing:  # the deal is due at the entropy deadline; at once when every seat's entropy is in
-        if None not in state.seat_entropy:
-            return 0.0
-        return float(state.options["entropy_deadline"]) if state.started_version > written_after else None
-    found = [float(state.options["abandon_after"])] if state.options.get("abandon_after") else []
-    seconds = state.options.get("move_deadline")
-    if seconds and state.since and any(state.since[s] > written_after for s in match.to_move(game, state)):
-        found.append(float(seconds))
-    return min(found, default=None)
-
-
-def new_seats(players: Sequence[str | None], token_of: Callable[[int], str] | None = None,
-              ) -> tuple[tuple[SeatRecord, ...], tuple[str | None, ...], tuple[str | None, ...]]:
-    """Seat rows, tokens (people's seats: fresh secrets, or `token_of(seat)`) and join codes (open seats) for a new
-    match's players."""
-    rows, tokens, codes = [], [], []
-    for seat, player in enumerate(players):
-        token = None if player is None or bots.bot_name(player) is not None else (
-            token_of(seat) if token_of is not None else new_secret("seat"))
-        code = new_secret("join") if player is None else None
-        rows.append(SeatRecord(seat=seat, player=player or "", token_hash=secret_hash(token) if token else "",
-                               join_hash=secret_hash(code) if code else None))
-        tokens.append(token)
-        codes.append(code)
-    return tuple(rows), tuple(tokens), tuple(codes)
-
-
-@dataclass(frozen=True)
-class PlannedMatch:
-    """A match the service opens on its own account (a tournament's): its id, the seed it derived for it (a server
-    seed, rated as usual; with option `entropy: "seats"` the server's part of the deal) and each person's seat
-    token."""
-
-    id: str
-    seed: str
-    token_of: Callable[[int], str]
-
-
-@dataclass(frozen=True)
-class Base:
-    """What a load folds the stored events on: the state at `version`, whose event has hash `head_hash` (a cached
-    match or a snapshot), or START, nothing before the first event."""
-
-    version: int
-    head_hash: str
-    state: MatchState | None = None
-    game: Game[Any] | None = None
-
-
-START = Base(0, GENESIS)
-
-
-class StateCache:
-    """Folded matches by id, newest version only, bounded (LRU). Only ever an accelerator."""
-
-    def __init__(self, size: int = 512) -> None:
-        self._items: OrderedDict[str, LoadedMatch] = OrderedDict()
-        self._size = size
-        self._lock = threading.Lock()
-
-    def get(self, match_id: str) -> LoadedMatch | None:
-        """The cached match, if any."""
-        with self._lock:
-            loaded = self._items.get(match_id)
-            if loaded is not None:
-                self._items.move_to_end(match_id)
-            return loaded
-
-    def put(self, loaded: LoadedMatch) -> None:
-        """Remember a match unless a newer version of it is already cached."""
-        with self._lock:
-            key = loaded.record.id
-            current = self._items.get(key)
-            if current is None or current.record.version < loaded.record.version:
-                self._items[key] = loaded
-                self._items.move_to_end(key)
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
-
-
-def choose_seed(seed: str | None, client_entropy: str | None,
-                seats_entropy: bool = False) -> tuple[str, SeedSource, str | None]:
-    """(seed, who chose it, the server's part when mixed): the server's secret unless the caller set one. With the
-    seats' entropy the row's seed is the server's part (it salts the commitments; the deal's seed comes later)."""
-    if seats_entropy:
-        if seed is not None or client_entropy is not None:
-            raise Refusal("bad-options", "`entropy: \"seats\"` takes neither a caller's `seed` nor `client_entropy`")
-        server_seed = new_seed()
-        return server_seed, "server+seats", server_seed
-    if seed is not None:
-        return seed, "caller", None
-    server_seed = new_seed()
-    if client_entropy is None:
-        return server_seed, "server", None
-    return mixed_seed(server_seed, client_entropy), "server+client", server_seed
-
-
-def server_commitment(seed: str, source: SeedSource, server_seed: str | None) -> str | None:
-    """`server_seed_commitment`: SHA-256 of the server's secret part (the seed itself when the server alone chose
-    it; None for a caller's seed, which has no server part)."""
-    if source == "caller":
-        return None
-    return seed_commitment(server_seed or seed)
-
-
-class MatchService:
+class MatchService(MatchLoading):
     """Creates matches and plays moves against an event store."""
 
     def __init__(self, store: Store, cache: StateCache | None = None, notifier: Notifier | None = None,
@@ -349,110 +139,6 @@ class MatchService:
         self.play_bots(self.deal(loaded))
         return OpenedMatch(record=record, tokens=tokens, result=result, join_codes=codes)
 
-    def load(self, match_id: str) -> LoadedMatch:
-        """The match as stored now (one round trip), folding only what the cache lacks; RecordCorrupt if broken.
-
-        With the match cached it folds the events after the cached state; without, the events after the match's
-        snapshot (service/matches/snapshots.py) when that fits the record, else all of them. The read starts at the
-        base's own event, so a tail deleted or replaced since it was served is noticed; a snapshot that does not fit is
-        set aside (the events are read again, from the first), never taken for damage.
-        """
-        cached = self.cache.get(match_id)
-        if cached is not None:
-            return self._caught_up(cached, *self.store.match_with_events(match_id, max(cached.state.version - 1, 0)))
-        if not self.use_snapshots:
-            return self._fold_all(match_id)
-        record, saved, stored = self.store.match_with_snapshot(match_id, snapshots.FINGERPRINT)
-        base = START if saved is None else self._base_of(match_id, saved)
-        loaded = None if base is None else self._fold(base, record, stored, from_storage=True)
-        if base is None or loaded is None:  # a snapshot set aside
-            if base is not None:
-                log.warning("match %s: its snapshot at version %s does not fit the stored events; folding them all",
-                            match_id, base.version)
-            base, loaded = START, self._fold_all(match_id)
-        if snapshots.crossed(base.version, loaded.record.version):
-            self._save_snapshot(loaded, replace=saved is not None and base is START)  # over one set aside
-        return loaded
-
-    async def load_async(self, match_id: str) -> LoadedMatch:
-        """`load` for a caller on an event loop: a match cached here is brought up to date on the store's async
-        path (the loop is not held while it reads); any other is `load` on a worker thread."""
-        cached = self.cache.get(match_id)
-        if cached is None:
-            return await asyncio.to_thread(self.load, match_id)
-        after = max(cached.state.version - 1, 0)
-        return self._caught_up(cached, *await self.store.match_with_events_async(match_id, after))
-
-    def _caught_up(self, cached: LoadedMatch, record: MatchRecord, stored: list[StoredEvent]) -> LoadedMatch:
-        """The cached match with the events read after it folded on (they start at its own last event)."""
-        on = Base(cached.record.version, cached.record.head_hash, cached.state, cached.game)
-        loaded = self._fold(on, record, stored)
-        if loaded is None:
-            self._corrupt(record.id, f"event {on.version}, already served, is missing or altered")
-        return loaded
-
-    def _fold_all(self, match_id: str) -> LoadedMatch:
-        """The match as stored now, every event folded."""
-        loaded = self._fold(START, *self.store.match_with_events(match_id), from_storage=True)
-        assert loaded is not None  # from the first event there is no base event to miss
-        return loaded
-
-    def _fold(self, base: Base, record: MatchRecord, stored: list[StoredEvent], *,
-              from_storage: bool = False) -> LoadedMatch | None:
-        """The match `record` with `stored` (its events from the base's own on) folded on `base`, and cached; None
-        when the first is not the base's event (or the match is another game). RecordCorrupt when the chain from
-        the base does not reach the row's head, when an event read does not hash to its recorded hash, or (a load
-        `from_storage`, not on a cached state) when the events read are not those the transparency log holds."""
-        read = stored
-        if base.version:
-            if not stored or (stored[0].version, stored[0].hash) != (base.version, base.head_hash):
-                return None
-            if base.game is not None and (base.game.slug, base.game.rules_version) != (record.game,
-                                                                                     record.rules_version):
-                return None
-            stored = stored[1:]
-        broken = chain_break(record.version, record.head_hash, base.version, base.head_hash, stored)
-        if broken is not None:
-            self._corrupt(record.id, broken)
-        for event in stored:  # the links hold; now each event's own fields must give its hash
-            if link_hash(event) != event.hash:
-                self._corrupt(record.id, f"event {event.version}'s stored fields do not hash to its recorded hash")
-        if from_storage:
-            check_against_log(self.store, record.id, record.version, read, base.version or 1)
-        game = base.game or game_of(record.game, record.rules_version)
-        state = match.fold(game, decode_events(game, [e.payload for e in stored]), base.state)
-        loaded = LoadedMatch(record=record, game=game, state=state)
-        self.cache.put(loaded)
-        return loaded
-
-    def _base_of(self, match_id: str, saved: Snapshot) -> Base | None:
-        """A saved snapshot as a base to fold on, when it decodes to this match's state at its version (whether it
-        fits the stored events is seen in them)."""
-        try:
-            owner, game, state = snapshots.decode(saved.state, self.snapshot_key)
-        except snapshots.Unfit as unfit:
-            log.warning("match %s: its snapshot at version %s does not decode (%s); folding the events", match_id,
-                        saved.version, unfit)
-            return None
-        if (owner, state.version) != (match_id, saved.version):
-            log.warning("match %s: its snapshot at version %s holds match %s at version %s; folding the events",
-                        match_id, saved.version, owner, state.version)
-            return None
-        return Base(saved.version, saved.head_hash, state, game)
-
-    def _save_snapshot(self, loaded: LoadedMatch, *, replace: bool = False) -> None:
-        """Save the match's state as its snapshot. Only ever an accelerator: a failure is logged, never raised."""
-        if not self.use_snapshots:
-            return
-        try:
-            blob = snapshots.encode(loaded.game, loaded.record.id, loaded.state, self.snapshot_key)
-            if blob is not None:
-                self.store.save_snapshot(loaded.record.id, Snapshot(loaded.record.version, snapshots.FINGERPRINT,
-                                                                    loaded.record.head_hash, blob), replace=replace)
-        except Exception:  # noqa: BLE001  (a snapshot not saved costs a longer fold later, nothing else)
-            log.warning("match %s: could not save a snapshot at version %s", loaded.record.id,
-                        loaded.record.version, exc_info=True)
-
     def list_matches(self, *, game: str | None, player: str | None, status: str | None, owner: str | None,
                      after: tuple[datetime, str] | None, limit: int) -> list[MatchRecord]:
         """Matches newest first, filtered; `after` is the (created_at, id) to go on after. Public matches only,
@@ -501,10 +187,6 @@ class MatchService:
     def cached(self, match_id: str) -> LoadedMatch:
         """The cached match (no round trip), else as stored now. It may be behind another process's writes."""
         return self.cache.get(match_id) or self.load(match_id)
-
-    def _corrupt(self, match_id: str, reason: str) -> NoReturn:
-        log.critical("match %s: the stored record is corrupt (%s); refusing to serve or extend it", match_id, reason)
-        raise RecordCorrupt(match_id, reason)
 
     async def move(self, match_id: str, command: Command, caller: Caller, *, expected_version: int | None = None,
                    if_match: str = "", idempotency_key: str = "", include: str = "") -> MoveAnswer:

@@ -22,7 +22,7 @@ from ledger.rules_checks import Check
 from ledger.verify import Verdict, verify_record
 from service.log.transparency import Transparency, check_against_log
 from service.matches.deadlines import at
-from service.matches.matches import status_of
+from service.matches.model import status_of
 from store.base import MatchNotFound, RecordCorrupt, match_key
 from store.replica import ReadStore
 

@@ -21,7 +21,8 @@ from service.ops.metrics import OPEN_STREAMS
 
 if TYPE_CHECKING:
     from ledger.events import StoredEvent
-    from service.matches.matches import LoadedMatch, MatchService
+    from service.matches.matches import MatchService
+    from service.matches.model import LoadedMatch
 
 T = TypeVar("T")
 

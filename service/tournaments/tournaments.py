@@ -54,7 +54,8 @@ from domain.tournaments.verify import team_seed
 from ledger.events import StoredEvent, Visibility
 from ledger.merkle import tournament_stream
 from service.errors import ServiceError
-from service.matches.matches import MatchService, PlannedMatch
+from service.matches.matches import MatchService
+from service.matches.model import PlannedMatch
 from service.matches.tokens import derived_seat_token, new_secret, secret_hash
 from service.streams import Loaded, Streams
 from store.base import MatchExists, MatchNotFound

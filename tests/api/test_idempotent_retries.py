@@ -17,7 +17,8 @@ from litestar.testing import TestClient
 from domain import match
 from domain.catalog import by_slug
 from domain.engine import Command
-from service.matches.matches import MatchService, Played
+from service.matches.matches import MatchService
+from service.matches.model import Played
 from store.base import EventStore
 from tests.api.conftest import bearer
 from tests.api.http_play import create

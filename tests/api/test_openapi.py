@@ -20,7 +20,8 @@ from api.openapi_schema import OPENAPI_PATH, openapi_json
 from domain.catalog import GAMES
 from domain.engine import setups
 from domain.lifecycle import LIFECYCLE_COMMANDS
-from service.matches.matches import MatchService, OpenedMatch
+from service.matches.matches import MatchService
+from service.matches.model import OpenedMatch
 from service.matches.simulate import play_random_moves
 from service.matches.tokens import new_secret, secret_hash
 from store.factory import open_store

@@ -14,7 +14,7 @@ from api.problem_codes import CODES
 from api.problems import ANSWERS, STATUS, on_error
 from service.errors import ServiceError
 from service.matches.access import AppIsNoSeat, SeatRequired
-from service.matches.matches import VersionMismatch
+from service.matches.model import VersionMismatch
 from service.reads.live import TooManyStreams
 
 

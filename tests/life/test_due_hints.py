@@ -15,7 +15,8 @@ import pytest
 from domain import match
 from domain.lifecycle import Resign
 from service.matches.deadlines import at, deadlines, sweep
-from service.matches.matches import LoadedMatch, MatchService
+from service.matches.matches import MatchService
+from service.matches.model import LoadedMatch
 from store import migrations
 from store.base import utc_now
 

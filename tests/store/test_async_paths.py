@@ -13,7 +13,8 @@ import pytest
 
 from domain import match
 from domain.engine import Refusal
-from service.matches.matches import MatchService, VersionMismatch
+from service.matches.matches import MatchService
+from service.matches.model import VersionMismatch
 from store.async_connections import AsyncConnections
 from store.base import ConflictError, StoreUnavailable
 from store.factory import open_store

@@ -17,7 +17,8 @@ from domain.catalog import GAMES
 from domain.codec import event_from_builtins
 from domain.engine import Game
 from domain.match import MatchState
-from service.matches.matches import LoadedMatch, MatchService
+from service.matches.matches import MatchService
+from service.matches.model import LoadedMatch
 from service.matches.simulate import play_random_moves
 from store.factory import open_store
 
