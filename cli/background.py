@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import logging
 import random
-import threading
 import time
 from typing import Any
 
@@ -22,69 +21,23 @@ def cmd_worker(args: argparse.Namespace) -> int:
     webhook dispatcher (folding and sending deliveries on threads of its own); with --burst, catch up once and drain
     the queue, then exit (a one-shot catch-up, e.g. from cron or after a deploy)."""
     from service.ops.logs import configure
-    from service.outbox.webhook_fold import WebhookDispatcher
+    from service.runtime import Runtime
     from settings import Settings
-    from store.factory import open_store
     from workers.jobs import catch_up_job
 
     configure()
     settings = Settings.from_env()
     if settings.redis_url is None:
         raise UserError("a worker takes its jobs from Redis: set TURNSTILE_REDIS_URL (e.g. redis://127.0.0.1:6379/0)")
-    # The sweep makes a lost or never-sent notification cost a delay only: it asks for a catch-up anyway. Each
-    # sweep also records the move deadlines that have passed (a second worker's sweep writes nothing again).
-    from service.log.transparency import Sequencer, open_log
-    from service.matches import snapshots
-    from service.matches.deadlines import sweep as sweep_deadlines
-    from service.matches.matches import MatchService
-    from service.reads.notify import RQNotifier
-    from service.tournaments.tournaments import TournamentService
-
-    log_store = open_store(settings.database_url)
-    sequencer = Sequencer(open_log(log_store, settings.log_key, settings.database_url))
-    sweeper = RQNotifier(settings)
-    service = MatchService(open_store(settings.database_url), notifier=sweeper,
-                           snapshot_key=snapshots.key_from(sequencer.transparency.signer))
-    tournaments = TournamentService(service.store, service)  # a match this worker times out may end a round
-
-    def timeouts() -> None:
-        try:
-            sweep_deadlines(service)
-        except Exception:  # logged; the next sweep looks again
-            log.exception("deadline sweep failed")
-        tournaments.sweep()  # catches up on results a crash left unrecorded (each failure is logged)
-
-    if args.burst:
-        timeouts()
-        folded = catch_up_job()  # here and now: a burst worker must not exit before a sweep's job arrives
-        log.info("burst: %d positions folded; draining the queue", folded)
-        run_worker(settings, burst=True)
-        sequencer.close()
-        sequencer.transparency.catch_up()
-        sweeper.close()
-        service.store.close()
-        log_store.close()
-        return 0
-    stop = threading.Event()
-    sweep_seconds = args.sweep_seconds or settings.sweep_seconds
-
-    def sweep() -> None:
-        while not stop.wait(sweep_seconds):
-            timeouts()
-            sweeper.appended()
-
-    threading.Thread(target=sweep, name="turnstile-sweep", daemon=True).start()
-    sweeper.appended()
-    hooks_store = open_store(settings.database_url)
-    dispatcher = WebhookDispatcher(hooks_store, settings)
-    run_worker(settings, burst=False)
-    stop.set()
-    sequencer.close()
-    log_store.close()
-    sweeper.close()
-    service.store.close()
-    dispatcher.close()
-    hooks_store.close()
+    runtime = Runtime.open(settings, "burst" if args.burst else "worker", sweep_seconds=args.sweep_seconds)
+    try:
+        if args.burst:
+            runtime.sweep_timeouts()
+            folded = catch_up_job()  # here and now: a burst worker must not exit before a sweep's job arrives
+            log.info("burst: %d positions folded; draining the queue", folded)
+        run_worker(settings, burst=args.burst)
+    finally:
+        runtime.close()
     return 0
 
 

@@ -64,7 +64,7 @@ class MatchService(MatchLoading):
 
     def __init__(self, store: Store, cache: StateCache | None = None, notifier: Notifier | None = None,
                  reads: ReadStore | None = None, *, use_snapshots: bool = True,
-                 snapshot_key: bytes = snapshots.PROCESS_KEY) -> None:
+                 snapshot_key: bytes = snapshots.PROCESS_KEY, watchers: Sequence[Callable[[str], None]] = ()) -> None:
         self.store = store
         self.use_snapshots = use_snapshots  # read and save snapshots (service/matches/snapshots.py) of long matches
         self.snapshot_key = snapshot_key  # signs them: derived from the log key, so every process trusts the others'
@@ -72,7 +72,8 @@ class MatchService(MatchLoading):
         self.key_uses = UseLog()
         self.cache = cache or StateCache()
         self.notifier = notifier or NoNotifier()
-        self.watchers: list[Callable[[str], None]] = []  # told the id of every match this process appends to
+        # Told the id of every match this process appends to (the sequencer, the webhook dispatcher, live streams).
+        self.watchers: list[Callable[[str], None]] = list(watchers)
         self.enders: list[Callable[[str], None]] = []  # told the id of every match this process ends (tournaments)
 
     def _moved(self, match_id: str) -> None:
