@@ -68,6 +68,7 @@ class Runtime:
         self.sequencer: Sequencer | None = None
         self.dispatcher: WebhookDispatcher | None = None
         self.webhooks: Webhooks | None = None
+        self.sweep_thread: threading.Thread | None = None  # a looping worker's
         self.opened: list[str] = []  # the names of the parts opened, in order (those with nothing to close too)
         self.closed: list[str] = []  # the names of the parts closed, in order
         self._closers: list[tuple[str, Callable[[], object]]] = []
@@ -171,7 +172,12 @@ class Runtime:
                 self.sweep_timeouts()
                 notifier.appended()
 
-        self._opened("sweep", threading.Thread(target=sweep, name="turnstile-sweep", daemon=True), stop.set).start()
+        def stop_sweeping() -> None:
+            stop.set()
+            thread.join(timeout=10)  # a sweep under way ends before the stores it reads close
+
+        self.sweep_thread = thread = threading.Thread(target=sweep, name="turnstile-sweep", daemon=True)
+        self._opened("sweep", thread, stop_sweeping).start()
         notifier.appended()
 
     def _sequence_the_rest(self) -> None:
