@@ -1,4 +1,5 @@
-"""The composition root: one store, one match service, the routes and the OpenAPI document."""
+"""The app: the routes and the OpenAPI document on one store and its services (a served process opens them with its
+runtime, service/runtime.py, the composition root)."""
 
 from __future__ import annotations
 
@@ -88,7 +89,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     what readiness and metrics look at (the store alone by default); `webhooks` manages subscriptions (by default:
     public receivers only, 20 an app); `replica` serves the read-only endpoints, waiting `replica_wait_s` for a
     `min_position` before it reads the primary; `log` is the transparency log (by default one signed with a key made
-    for this app alone, and sequenced by nobody: the composition root runs a `Sequencer`); a request that moves a
+    for this app alone, and sequenced by nobody: a runtime runs a `Sequencer`); a request that moves a
     tournament on plays its bots' matches for at most `tournament_budget_s`, the background driver the rest.
     A process passes the `service` and `tournaments` its runtime (service/runtime.py) opened, with their `log`:
     then `cache`, `notifier` and `tournament_budget_s` are theirs, not these."""

@@ -158,7 +158,8 @@ class Runtime:
         self._opened("notifier", notifier, notifier.close)
         self.service = self._opened("service", MatchService(store, notifier=notifier,
                                                             snapshot_key=snapshots.key_from(self.log.signer)))
-        self.tournaments = self._opened("tournaments", TournamentService(store, self.service))  # a timeout may end
+        # A match this worker times out may end a tournament's round.
+        self.tournaments = self._opened("tournaments", TournamentService(store, self.service))
         if not loop:
             return
         self.dispatcher = dispatcher = WebhookDispatcher(self._store("webhooks store"), settings)

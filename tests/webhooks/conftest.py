@@ -47,8 +47,7 @@ class Hooked:
 def hooked_store(store: Store, settings: Settings = FAST) -> Hooked:
     """Wire a dispatcher to a store (close it with `.dispatcher.close()`)."""
     dispatcher = WebhookDispatcher(store, settings)
-    service = MatchService(store)
-    service.watchers.append(dispatcher.moved)
+    service = MatchService(store, watchers=[dispatcher.moved])
     return Hooked(store, service, Webhooks(store, allow_private=True), dispatcher)
 
 
