@@ -6,8 +6,9 @@
     turnstile verify CUP.json                verify an exported tournament record (GET /v1/tournaments/{id}/record)
     turnstile verify --tournament ID         verify a tournament of the store, with every match it opened
     turnstile verify RECORD --key FILE_OR_URL [--checkpoint OLD --url URL]
-                                             also check the record's transparency log proof (and that the log
-                                             still extends a checkpoint kept from before)
+                                             also check the record's transparency log proof (and that the server's
+                                             current tree still extends a checkpoint kept from before, and the
+                                             record's: exit 1 naming a rollback or fork otherwise)
     turnstile replay RECORD.ndjson --to N    print the table after event N (default: the last)
     turnstile replay --match ID --to N
 
@@ -43,7 +44,8 @@ def register(sub: Any) -> None:
     verify.add_argument("--url", metavar="URL", default=None,
                         help="the record's server: its log key (without --key) and consistency proofs")
     verify.add_argument("--checkpoint", metavar="OLD", default=None,
-                        help="a checkpoint kept from before (its signed note): the log must still extend it")
+                        help="a checkpoint kept from before (its signed note): the server's current tree (--url) "
+                             "must still extend it, and the record's tree be part of it")
     verify.set_defaults(run=cmd_verify)
     replay = sub.add_parser("replay", help="print the table of a match at a version")
     source = replay.add_mutually_exclusive_group(required=True)
@@ -130,8 +132,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def _log_check(args: argparse.Namespace) -> Callable[[str], bool] | None:
     """With --key, --url or --checkpoint: a check of one record file's transparency log proof (and of the log's
     consistency with the kept checkpoint) that prints one line and says whether it held."""
+    from ledger.notes import Checkpoint
     from ledger.records import RecordError
-    from service.log.log_client import LogCheckFailed, LogServer, check_extends, check_record, load_verifier, opened
+    from service.log.log_client import (
+        LogCheckFailed,
+        LogServer,
+        check_current,
+        check_extends,
+        check_record,
+        load_verifier,
+        opened,
+    )
 
     if not (args.key or args.url or args.checkpoint):
         return None
@@ -141,14 +152,25 @@ def _log_check(args: argparse.Namespace) -> Callable[[str], bool] | None:
     verifier = load_verifier(args.key) if args.key else server.verifier()  # type: ignore[union-attr]
     kept = None if not args.checkpoint else opened(Path(args.checkpoint).read_text(encoding="utf-8"), verifier,
                                                     f"the kept checkpoint {args.checkpoint}")
+    current: list[Checkpoint] = []  # the server's current checkpoint, once it is seen to extend the kept one
 
     def check(path: str) -> bool:
         try:
             checkpoint = check_record(_header(_read(path)), verifier)
             said = f"head event is leaf of the signed tree of {checkpoint.size} (key {verifier.key_id})"
             if kept is not None and server is not None:
+                # The record's checkpoint alone proves nothing about today's log (it may be the kept one itself):
+                # the server's current tree must extend the kept one, and the record's tree be a prefix of it.
+                if not current:
+                    current.append(check_current(kept, server, verifier))
+                now = current[0]
+                if checkpoint.size > now.size:
+                    raise LogCheckFailed(f"rollback: the record's checkpoint signed a tree of {checkpoint.size} "
+                                         f"leaves, the server's current one has {now.size}")
                 check_extends(kept, checkpoint, server)
-                said += f"; consistent with the kept checkpoint of {kept.size}"
+                check_extends(checkpoint, now, server)
+                said += (f"; consistent with the kept checkpoint of {kept.size} and the server's current one of "
+                         f"{now.size}")
         except (LogCheckFailed, RecordError, ValueError) as exc:
             print(f"FAIL {path} (transparency log): {exc}", flush=True)
             return False

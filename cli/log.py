@@ -2,6 +2,8 @@
 
     turnstile log keygen --out log.key [--name ORIGIN]   a new Ed25519 signing key (set TURNSTILE_LOG_KEY to it)
     turnstile log watch --url URL --state FILE           check each new checkpoint extends the last one seen
+        [--once] [--interval S] [--refusals N] [--stale-after S]
+        exit 1: fork or rollback; 2 (--once): unreachable; 3 (--once): consistent but stale
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +39,18 @@ def cmd_keygen(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    """Check the server's checkpoints as they come: exit 1 with a clear message at the first fork or rollback."""
-    from service.log.log_client import LogCheckFailed, LogServer, Unreachable, load_verifier, witness
+    """Check the server's checkpoints as they come: exit 1 with a clear message at the first fork or rollback (a proof
+    refused up to a signed size: at once with --once, else after --refusals looks in a row), warn when the served
+    checkpoint is stale (--once: exit 3), retry network errors."""
+    from service.log.log_client import (
+        LogCheckFailed,
+        LogServer,
+        RolledBack,
+        Unreachable,
+        load_verifier,
+        observe,
+        staleness,
+    )
 
     server = LogServer(args.url)
     state = Path(args.state)
@@ -46,20 +59,41 @@ def cmd_watch(args: argparse.Namespace) -> int:
     except (Unreachable, LogCheckFailed, OSError) as exc:
         print(f"turnstile log watch: {exc}", file=sys.stderr)
         return 2
+    refusals = 0  # proofs refused up to a signed size in a row (network errors neither count nor reset it)
     while True:
+        stale = None
         try:
-            print(witness(server, verifier, state), flush=True)
-        except LogCheckFailed as exc:
-            print(f"turnstile log watch: LOG MISBEHAVED: {exc} (the last good checkpoint is kept in {state})",
+            said, served = observe(server, verifier, state)
+            refusals = 0
+            print(said, flush=True)
+            stale = staleness(server, served, args.stale_after, _now())
+        except RolledBack as exc:
+            refusals += 1
+            if args.once or refusals >= args.refusals:
+                return _misbehaved(exc, state)
+            print(f"turnstile log watch: {exc} ({refusals} of {args.refusals} in a row before the alarm)",
                   file=sys.stderr, flush=True)
-            return 1
+        except LogCheckFailed as exc:
+            return _misbehaved(exc, state)
         except Unreachable as exc:
             print(f"turnstile log watch: {exc}", file=sys.stderr, flush=True)
             if args.once:
                 return 2
+        if stale is not None:
+            print(f"turnstile log watch: STALE: {stale[len('stale: '):]}", file=sys.stderr, flush=True)
         if args.once:
-            return 0
+            return 3 if stale is not None else 0
         time.sleep(args.interval)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _misbehaved(exc: Exception, state: Path) -> int:
+    print(f"turnstile log watch: LOG MISBEHAVED: {exc} (the last good checkpoint is kept in {state})",
+          file=sys.stderr, flush=True)
+    return 1
 
 
 def register(sub: Any) -> None:
@@ -77,6 +111,15 @@ def register(sub: Any) -> None:
     watch.add_argument("--state", required=True, metavar="FILE", help="where the last checkpoint seen is kept")
     watch.add_argument("--key", default=None, metavar="FILE_OR_URL",
                        help="the log's public key (default: the one the server publishes at GET /v1/log/key)")
-    watch.add_argument("--once", action="store_true", help="check once and exit (0: consistent)")
+    watch.add_argument("--once", action="store_true",
+                       help="check once and exit: 0 consistent, 1 fork or rollback (a proof refused up to a signed "
+                            "size included), 2 unreachable, 3 consistent but stale (see --stale-after)")
     watch.add_argument("--interval", type=float, default=10.0, help="seconds between checks")
+    watch.add_argument("--refusals", type=int, default=3, metavar="N",
+                       help="without --once: exit 1 (rollback) after N looks in a row whose proof up to a signed size "
+                            "the server refused (404 beyond-tree); network errors are retried forever")
+    watch.add_argument("--stale-after", type=float, default=600.0, metavar="SECONDS",
+                       help="warn (STALE on stderr; --once: exit 3) when the served checkpoint was signed more than "
+                            "SECONDS ago while the server's tree has grown past it (a front serving an old "
+                            "checkpoint); an idle log, whose checkpoint rightly stops advancing, does not warn")
     watch.set_defaults(run=cmd_watch)

@@ -1,6 +1,10 @@
 """The transparency log seen from outside: a record's proof checked against a key, and a witness that keeps the last
 checkpoint it saw and demands that each new one extends it (`turnstile verify --key/--checkpoint`, `turnstile log
 watch`). Over plain HTTP (urllib): no server code is needed to check a server.
+
+A server that answers a proof request with 404 `beyond-tree` for a size it has signed a checkpoint of is not
+unreachable: its tree is smaller than a tree it signed, which is a rollback (`RolledBack`). Plain network failures
+and other HTTP errors stay `Unreachable`.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +31,37 @@ class LogCheckFailed(Exception):
     does not belong to it."""
 
 
+class RolledBack(LogCheckFailed):
+    """The server refuses a proof up to a size it has signed a checkpoint of (404 `beyond-tree`): its tree is now
+    smaller than one it signed."""
+
+
 class Unreachable(Exception):
     """The server could not be asked (network, HTTP error, or an answer that is not the log's)."""
+
+
+class Refused(Unreachable):
+    """The server answered with an HTTP error: its `status` and, when the body is a problem, its `code`."""
+
+    def __init__(self, url: str, status: int, code: str | None, detail: str = "") -> None:
+        super().__init__(f"{url}: HTTP {status}" + (f" {code}" if code else "") + (f" ({detail})" if detail else ""))
+        self.status = status
+        self.code = code
+
+
+BEYOND_TREE = "beyond-tree"  # the problem code of a proof asked for a size past the server's tree (HTTP 404)
+
+
+def refused(url: str, status: int, body: bytes) -> Refused:
+    """The error an HTTP error answer is: its status, and the problem's code and detail when it has them."""
+    try:
+        problem = msgspec.json.decode(body)
+    except msgspec.DecodeError:
+        problem = None
+    if not isinstance(problem, dict):
+        return Refused(url, status, None)
+    code, detail = problem.get("code"), problem.get("detail")
+    return Refused(url, status, code if isinstance(code, str) else None, detail if isinstance(detail, str) else "")
 
 
 def _get(url: str, timeout_s: float = 10.0) -> Any:
@@ -35,7 +69,11 @@ def _get(url: str, timeout_s: float = 10.0) -> Any:
         with urllib.request.urlopen(url, timeout=timeout_s) as answer:  # noqa: S310  (http(s) URLs the user gave)
             return msgspec.json.decode(answer.read())
     except urllib.error.HTTPError as exc:
-        raise Unreachable(f"{url}: HTTP {exc.code}") from None
+        try:
+            body = exc.read()
+        except OSError:
+            body = b""
+        raise refused(url, exc.code, body) from None
     except (urllib.error.URLError, OSError, msgspec.DecodeError) as exc:
         raise Unreachable(f"{url}: {exc}") from None
 
@@ -119,7 +157,13 @@ def check_extends(old: Checkpoint, new: Checkpoint, server: LogServer) -> None:
         if first.root != second.root:
             raise LogCheckFailed(f"fork: two signed trees of {first.size} leaves with different roots")
         return
-    proof = server.consistency(first.size, second.size)
+    try:
+        proof = server.consistency(first.size, second.size)
+    except Refused as exc:
+        if (exc.status, exc.code) == (404, BEYOND_TREE):
+            raise RolledBack(f"rollback: the server refuses a consistency proof up to {second.size} leaves, a tree it "
+                             f"signed ({exc})") from None
+        raise
     try:
         verify_consistency(first.size, second.size, first.root, second.root, proof)
     except ProofError as exc:
@@ -127,22 +171,65 @@ def check_extends(old: Checkpoint, new: Checkpoint, server: LogServer) -> None:
                              f"{exc}") from None
 
 
+def check_current(kept: Checkpoint, server: LogServer, verifier: Verifier) -> Checkpoint:
+    """The server's current checkpoint, once it extends `kept` (a checkpoint kept from before); LogCheckFailed naming a
+    rollback (a smaller tree, or a proof refused up to a size it signed) or a fork."""
+    current = opened(server.checkpoint(), verifier, "the server's current checkpoint")
+    if current.size < kept.size:
+        raise LogCheckFailed(f"rollback: the server's current signed tree has {current.size} leaves, the kept "
+                             f"checkpoint's {kept.size}")
+    check_extends(kept, current, server)
+    return current
+
+
 def witness(server: LogServer, verifier: Verifier, state: Path) -> str:
+    """One look at the log (`observe`): what was seen, for people."""
+    return observe(server, verifier, state)[0]
+
+
+def observe(server: LogServer, verifier: Verifier, state: Path) -> tuple[str, Checkpoint]:
     """One look at the log: check its newest checkpoint against the last one kept in `state` (its signature, no
-    rollback, and a consistency proof), then keep the new one. What was seen, for people; LogCheckFailed on a fork or
-    rollback (the kept checkpoint is left as it was)."""
+    rollback, and a consistency proof), then keep the new one. What was seen, for people, and the checkpoint served;
+    LogCheckFailed on a fork or rollback (`RolledBack` when the server refuses the proof up to a size it signed; the
+    kept checkpoint is left as it was)."""
     note = server.checkpoint()
     new = opened(note, verifier, "the server's checkpoint")
     if not state.exists():
         _keep(state, note)
-        return f"first checkpoint kept: {new.size} leaves, root {new.root.hex()[:16]}…"
+        return f"first checkpoint kept: {new.size} leaves, root {new.root.hex()[:16]}…", new
     old = opened(state.read_text(encoding="utf-8"), verifier, f"the checkpoint kept in {state}")
     if new.size < old.size:
         raise LogCheckFailed(f"rollback: the server's signed tree has {new.size} leaves, it had signed {old.size}")
     check_extends(old, new, server)
     if new.size > old.size or new.time != old.time:
         _keep(state, note)
-    return f"consistent: {old.size} -> {new.size} leaves, root {new.root.hex()[:16]}…"
+    return f"consistent: {old.size} -> {new.size} leaves, root {new.root.hex()[:16]}…", new
+
+
+def staleness(server: LogServer, served: Checkpoint, limit_s: float, now: datetime) -> str | None:
+    """Why the served checkpoint is stale, or None. It is stale when it was signed more than `limit_s` seconds before
+    `now` AND the server's tree has grown past it (the server gives a consistency proof from its size to one leaf
+    more): an honest sequencer signs the grown tree within a second or two, so a front that keeps serving an old
+    checkpoint, or a sequencer that appends but no longer signs, shows. An idle log's checkpoint legitimately stops
+    advancing (the server signs only when the tree grows; it answers 404 `beyond-tree` past it), so age alone is not
+    staleness. A front that freezes its proofs too looks like an idle log: only a newer checkpoint seen elsewhere
+    (a record, another witness) shows that."""
+    try:
+        signed = datetime.fromisoformat(served.time)
+    except ValueError:
+        return f"stale: the server's checkpoint ({served.size} leaves) carries no time ({served.time!r})"
+    age = (now - (signed if signed.tzinfo else signed.replace(tzinfo=UTC))).total_seconds()
+    if age <= limit_s or served.size < 1:
+        return None
+    try:
+        server.consistency(served.size, served.size + 1)
+    except Refused as exc:
+        if (exc.status, exc.code) == (404, BEYOND_TREE):
+            return None  # the tree has not grown past it: an idle log
+        raise
+    return (f"stale: the server's newest checkpoint ({served.size} leaves) was signed {age:.0f} s ago ({served.time}), "
+            f"more than {limit_s:g} s, yet its tree has grown past it: a front serving an old checkpoint, or a "
+            "sequencer that stopped signing")
 
 
 def _keep(state: Path, note: str) -> None:
