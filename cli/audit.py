@@ -130,8 +130,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _log_check(args: argparse.Namespace) -> Callable[[str], bool] | None:
-    """With --key, --url or --checkpoint: a check of one record file's transparency log proof (and of the log's
-    consistency with the kept checkpoint) that prints one line and says whether it held."""
+    """With --key, --url or --checkpoint: a check of one record file's transparency log proof (and, with --checkpoint,
+    that the server's current tree extends the kept checkpoint and the record's) that prints one line and says
+    whether it held."""
     from ledger.notes import Checkpoint
     from ledger.records import RecordError
     from service.log.log_client import (

@@ -66,7 +66,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
             said, served = observe(server, verifier, state)
             refusals = 0
             print(said, flush=True)
-            stale = staleness(server, served, args.stale_after, _now())
+            stale = staleness(server, served, args.stale_after, datetime.now(UTC))
         except RolledBack as exc:
             refusals += 1
             if args.once or refusals >= args.refusals:
@@ -80,14 +80,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
             if args.once:
                 return 2
         if stale is not None:
-            print(f"turnstile log watch: STALE: {stale[len('stale: '):]}", file=sys.stderr, flush=True)
+            print(f"turnstile log watch: STALE: {stale}", file=sys.stderr, flush=True)
         if args.once:
             return 3 if stale is not None else 0
         time.sleep(args.interval)
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 def _misbehaved(exc: Exception, state: Path) -> int:

@@ -217,7 +217,7 @@ def staleness(server: LogServer, served: Checkpoint, limit_s: float, now: dateti
     try:
         signed = datetime.fromisoformat(served.time)
     except ValueError:
-        return f"stale: the server's checkpoint ({served.size} leaves) carries no time ({served.time!r})"
+        return f"the server's checkpoint ({served.size} leaves) carries no time ({served.time!r})"
     age = (now - (signed if signed.tzinfo else signed.replace(tzinfo=UTC))).total_seconds()
     if age <= limit_s or served.size < 1:
         return None
@@ -227,7 +227,7 @@ def staleness(server: LogServer, served: Checkpoint, limit_s: float, now: dateti
         if (exc.status, exc.code) == (404, BEYOND_TREE):
             return None  # the tree has not grown past it: an idle log
         raise
-    return (f"stale: the server's newest checkpoint ({served.size} leaves) was signed {age:.0f} s ago ({served.time}), "
+    return (f"the server's newest checkpoint ({served.size} leaves) was signed {age:.0f} s ago ({served.time}), "
             f"more than {limit_s:g} s, yet its tree has grown past it: a front serving an old checkpoint, or a "
             "sequencer that stopped signing")
 
