@@ -160,6 +160,9 @@ class SqlWebhooks:
                 "delivered_at = ? WHERE id = ?"),
                 (status, d.time(now), attempt.status_code, attempt.latency_ms, attempt.error, d.time(retry_at),
                  d.time(now) if attempt.ok else None, claimed.delivery.id))
+            if attempt.body is not None:
+                conn.execute(d.sql("UPDATE webhook_deliveries SET body = ? WHERE id = ?"),
+                             (attempt.body, claimed.delivery.id))
             conn.execute(d.sql(
                 "UPDATE webhooks SET failures = CASE WHEN ? THEN 0 ELSE failures + 1 END, "
                 "status = CASE WHEN ? THEN 'disabled' ELSE status END, "

@@ -83,6 +83,9 @@ class Attempt(msgspec.Struct, frozen=True, kw_only=True):
     error: str | None = None
     retry_in_s: float | None = None
     disable: str | None = None  # given up: disable the subscription, saying why
+    # Delivered: the body kept from now on, with what must not outlive its delivery (seat tokens) taken out; None:
+    # the body stays as it is.
+    body: str | None = None
 
 
 class WebhookStore(Protocol):

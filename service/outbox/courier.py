@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 import msgspec
 
 from service.outbox.webhook_http import Answer, post, sign
+from service.outbox.webhooks import WebhookPayload
 from settings import Settings
 from store.webhooks import Attempt, Claimed, WebhookStore
 
@@ -35,11 +36,25 @@ def backoff_s(failures: int, first_s: float) -> float:
     return full / 2 + _jitter.random() * full / 2
 
 
+def without_seat_tokens(body: str) -> str | None:
+    """A delivered body with the seat tokens of a `tournament.match-ready` taken out (each token plays its seat:
+    kept only until the app has it), or None when it holds none. The app's feed still tells them."""
+    if '"token"' not in body:
+        return None
+    payload = msgspec.json.decode(body, type=WebhookPayload)
+    if payload.tournament is None or not any(seat.token for seat in payload.tournament.seats):
+        return None
+    seats = [msgspec.structs.replace(seat, token=None) for seat in payload.tournament.seats]
+    pruned = msgspec.structs.replace(payload, tournament=msgspec.structs.replace(payload.tournament, seats=seats))
+    return msgspec.json.encode(pruned).decode()
+
+
 def next_step(claimed: Claimed, answer: Answer, settings: Settings, now: datetime) -> Attempt:
     """What follows an attempt: delivered; retried later; or, out of time or attempts, given up (and the
     subscription disabled, saying why)."""
     if answer.error is None:
-        return Attempt(ok=True, status_code=answer.status, latency_ms=answer.latency_ms)
+        return Attempt(ok=True, status_code=answer.status, latency_ms=answer.latency_ms,
+                       body=without_seat_tokens(claimed.delivery.body))
     failures = claimed.delivery.attempts + 1
     wait = backoff_s(failures, settings.webhook_retry_s)
     due = datetime.fromisoformat(claimed.due_since)

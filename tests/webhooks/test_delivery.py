@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
 
@@ -169,3 +170,33 @@ def test_every_game_every_payload_is_a_spectators(hooked: Hooked) -> None:
             assert not [t for t in hidden if f'"{t}"'.encode() in text], (payload["game"], item["version"])
             checked += 1
     assert checked > 20
+
+
+def test_a_tournament_match_readys_seat_tokens_are_pruned_from_the_stored_body_once_delivered(
+        hooked: Hooked, receiver: Receiver) -> None:
+    """Issue 39: a `tournament.match-ready` delivery carries each person's seat token (a token plays its seat). The
+    receiver gets them; once delivered, the stored body keeps none (a database read or backup finds no token), and a
+    redelivery sends the pruned body — the app's feed still tells the tokens."""
+    from domain.tournaments.commands import CreateTournament, EntryOf
+    from service.tournaments.tournaments import TournamentService
+
+    ready = path()
+    hook = hooked.subscribe("club", receiver.url(ready), ["tournament.match-ready"])
+    tournaments = TournamentService(hooked.store, hooked.service)
+    created = tournaments.create("club", CreateTournament(
+        game="expect-delays", format="round-robin", entrants=("ann", EntryOf(bot="random", name="r1")), seats=2,
+        seed_commitment="", options={"max_turns": 4}))
+    tournaments.start(created.loaded.record.id, "club")
+    receiver.wait_for(lambda: receiver.at(ready), 30, "the match-ready delivery")
+    [got] = receiver.at(ready)[:1]
+    seats = got.json["tournament"]["seats"]
+    assert any(seat.get("token") for seat in seats), "the receiver is told the person's seat token"
+    deadline = time.monotonic() + 10
+    while (listed := hooked.hooks.deliveries("club", hook.id, 10)[0]).status != "delivered":
+        assert time.monotonic() < deadline, listed
+        time.sleep(0.05)
+    assert '"token"' not in listed.body and listed.id == got.json["id"]
+    assert [s["seat"] for s in json.loads(listed.body)["tournament"]["seats"]] == [s["seat"] for s in seats]
+    notes, _ = Follower(hooked.store).read(0, owner="club", limit=1000)
+    told = [n for n in notes if n.kind == "tournament.match-ready"]
+    assert told and any(seat.token for seat in told[0].tournament.seats)  # type: ignore[union-attr]
