@@ -95,6 +95,10 @@ def _header(text: bytes) -> Any:
     from ledger.tournament_records import TournamentExport
 
     if _is_tournament(text):
+        from ledger.json_limits import MAX_DEPTH, too_deep
+
+        if too_deep(text):
+            raise ValueError(f"not a tournament record: it nests deeper than {MAX_DEPTH} levels")
         try:
             return msgspec.json.decode(text, type=TournamentExport).header
         except msgspec.MsgspecError as exc:

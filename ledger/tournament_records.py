@@ -24,6 +24,7 @@ from domain.tournaments.results import entrant_results, players_of
 from domain.tournaments.verify import team_seed
 from ledger.chain import GENESIS, verify_chain
 from ledger.events import StoredEvent
+from ledger.json_limits import MAX_DEPTH, too_deep
 from ledger.records import LogProof, RecordError, parse_record
 from ledger.replay import replay
 from ledger.rules_checks import Check
@@ -93,13 +94,16 @@ def verify(document: Any) -> TournamentVerdict:
     """Run every check on a tournament record (its JSON text, or the decoded document) and sum them up."""
     try:
         if isinstance(document, str | bytes):
+            # Checked before decoding, as the decoder (and every later step) recurses into the values.
+            if too_deep(document):
+                raise ValueError(f"the record nests deeper than {MAX_DEPTH} levels")
             document = msgspec.json.decode(document)
         exported = msgspec.convert(document, TournamentExport)
         if exported.header.record != FORMAT or not exported.events:
             raise ValueError(f"not a {FORMAT} record with events")
         events: list[Event] = [msgspec.convert(line.event, TournamentEvent) for line in exported.events]
         state = fold(events)
-    except (msgspec.ValidationError, msgspec.DecodeError, ValueError, IndexError, KeyError) as exc:
+    except (msgspec.ValidationError, msgspec.DecodeError, ValueError, IndexError, KeyError, RecursionError) as exc:
         return _verdict(None, [Check(name="format", status="failed", detail=str(exc))])
     header = exported.header
     checks = [Check(name="format", status="passed", detail=FORMAT), _chain(exported)]

@@ -253,13 +253,16 @@ class TournamentService:
         return CreatedTournament(loaded=self.load(new.id), codes=codes)
 
     def join(self, tournament_id: str, code: str, handle: str, members: tuple[str, ...] = ()) -> LoadedTournament:
-        """Fill the open place whose join code is `code` (anyone holding the code may)."""
+        """Fill the open place whose join code is `code` (anyone holding the code may). A private tournament exists
+        only for a caller holding one of its codes: a wrong code is an unknown id, not an existence oracle."""
         record = self.store.get_tournament(tournament_id)
         if record is None:
             raise TournamentNotFound(tournament_id)
         digest = secret_hash(code)
         place = next((int(i) for i, h in record.places.items() if hmac.compare_digest(h, digest)), None)
         if place is None:
+            if record.visibility == "private":
+                raise TournamentNotFound(tournament_id)
             raise WrongPlaceCode(tournament_id)
         return self.send(tournament_id, Join(handle=handle, entrant=place, members=members))[0]
 

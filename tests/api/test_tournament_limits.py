@@ -1,0 +1,85 @@
+"""Tournaments' bad input and limits (issue 39, hole 6): a record nested thousands of levels deep is a malformed
+record to the API and the CLI, never a 500 nor a traceback; a private tournament's join with a wrong code is the
+same 404 as an unknown id (no existence oracle)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar.testing import TestClient
+
+from cli import main
+from ledger.notes import Signer
+from service.log.transparency import write_key
+from tests.api.conftest import bearer
+
+DEEP = 2_000
+
+
+def nested_record() -> str:
+    """A tournament record whose first event holds 2,000 nested arrays."""
+    event = "[" * DEEP + "]" * DEEP
+    return ('{"header": {"record": "turnstile.tournament-record/1", "tournament_id": "t", "game": "metro-x", '
+            '"format": "knockout", "visibility": "public", "status": "finished", "version": 1, "head_hash": "x", '
+            f'"created_at": "2024-01-01T00:00:00Z"}}, "events": [{{"version": 1, "event": {{"deep": {event}}}, '
+            '"recorded_at": "2024-01-01T00:00:00Z", "prev_hash": "x", "hash": "x"}], "matches": []}')
+
+
+def test_a_deeply_nested_tournament_record_is_a_malformed_record_not_a_500(client: TestClient) -> None:
+    """The attack: 2,000 nested brackets inside the record to verify. The match verifier answers such a record with
+    its verdict `malformed-record`; the tournament verifier does the same."""
+    answer = client.post("/v1/tournaments/verifications", json={"record": nested_record()})
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["ok"] is False and body["code"] == "malformed-record", body
+    assert "nests deeper than" in body["message"]
+
+
+def test_the_cli_verifies_a_deeply_nested_tournament_record_to_a_failure_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`turnstile verify` on the nested record: one FAIL line and exit status 1, no traceback; with --key (the log
+    proof reads the record's header) the same."""
+    path = tmp_path / "deep.json"
+    path.write_text(nested_record())
+    assert main(["verify", str(path)]) == 1
+    out = capsys.readouterr()
+    assert "FAIL" in out.out and "malformed-record" in out.out and "Traceback" not in out.err
+    key = tmp_path / "log.key"
+    write_key(key, Signer.generate("turnstile.test/log"))
+    assert main(["verify", str(path), "--key", str(key)]) == 1
+    out = capsys.readouterr()
+    assert "FAIL" in out.out and "(transparency log): not a tournament record" in out.out, out
+
+
+def private_tournament(client: TestClient, key: str) -> dict[str, Any]:
+    created = client.post("/v1/tournaments", headers=bearer(key), json={
+        "game": "expect-delays", "format": "round-robin", "visibility": "private",
+        "players": ["ann", {"open": True}]})
+    assert created.status_code == 201, created.text
+    return created.json()  # type: ignore[no-any-return]
+
+
+def test_a_wrong_join_code_of_a_private_tournament_is_the_404_of_an_unknown_id(client: TestClient,
+                                                                              app_key: str) -> None:
+    """The attack: probe ids with a wrong code. A private tournament answers exactly as an id nobody has (same
+    status, same body but the id); a public one still says the code is wrong; the right code still joins."""
+    created = private_tournament(client, app_key)
+    unknown = "00000000-0000-4000-8000-000000000000"
+    probes = {tid: client.post(f"/v1/tournaments/{tid}/join", json={"code": "join_wrong", "player": "eve"})
+              for tid in (created["id"], unknown)}
+    for answer in probes.values():
+        assert answer.status_code == 404, answer.text
+        assert answer.headers["content-type"].startswith("application/problem+json")
+    bodies = [json.loads(answer.text.replace(tid, "ID")) for tid, answer in probes.items()]
+    assert bodies[0] == bodies[1] and bodies[0]["code"] == "unknown-tournament"
+    assert client.get(f"/v1/tournaments/{created['id']}", headers=bearer(app_key)).json()["version"] == 1
+    public = client.post("/v1/tournaments", headers=bearer(app_key), json={
+        "game": "expect-delays", "format": "round-robin", "players": ["ann", {"open": True}]}).json()
+    wrong = client.post(f"/v1/tournaments/{public['id']}/join", json={"code": "join_wrong", "player": "eve"})
+    assert wrong.status_code == 403 and wrong.json()["code"] == "wrong-place-code"
+    code = created["join_codes"][0]["code"]
+    joined = client.post(f"/v1/tournaments/{created['id']}/join", json={"code": code, "player": "eve"})
+    assert joined.status_code == 200, joined.text
