@@ -142,6 +142,15 @@ class SqlTournaments:
                                           "table_number) VALUES (?, ?, ?, ?) ON CONFLICT (match_id) DO NOTHING"),
                          (match_id, tournament_id, round, table))
 
+    def dealing_tournament_matches(self, tournament_id: str) -> list[tuple[str, int]]:
+        """(match id, round) of each match opened for the tournament that is still `dealing`."""
+        with self._reading() as conn:
+            rows = conn.execute(self.dialect.sql(
+                "SELECT l.match_id, l.round FROM tournament_matches l JOIN matches m ON m.id = l.match_id "
+                "WHERE l.tournament_id = ? AND m.status = 'dealing' ORDER BY l.round, l.match_id"),
+                (tournament_id,)).fetchall()
+        return [(r[0], int(r[1])) for r in rows]
+
     def tournament_link(self, match_id: str) -> TournamentLink | None:
         """The tournament a match was opened for, or None."""
         with self._reading() as conn:

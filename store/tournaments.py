@@ -107,6 +107,11 @@ class TournamentStore(Protocol):
         """Name the tournament, round and table of a match about to be created (harmless when repeated)."""
         ...
 
+    def dealing_tournament_matches(self, tournament_id: str) -> list[tuple[str, int]]:
+        """(match id, round) of each match opened for the tournament that is still `dealing` (waiting for its seats'
+        entropy): what must be called off before the tournament reveals its seed."""
+        ...
+
     def tournament_link(self, match_id: str) -> TournamentLink | None:
         """The tournament a match was opened for, or None."""
         ...

@@ -35,7 +35,7 @@ import msgspec
 
 from domain.codec import to_builtins
 from domain.engine import Command, Event, Refusal
-from domain.lifecycle import Resign
+from domain.lifecycle import Cancel, Resign
 from domain.rng import Rng, seed_commitment
 from domain.tournaments import TournamentState, decide, fold, match_seed, pairing_round, seed_for
 from domain.tournaments.commands import (
@@ -275,14 +275,37 @@ class TournamentService:
         return self.load(tournament_id)
 
     def withdraw(self, tournament_id: str, app: str, entrant: int) -> LoadedTournament:
-        """An entrant leaves: never paired again; its pending match is forfeited, and its seats there resign."""
+        """An entrant leaves: never paired again; its pending match is forfeited: called off if it was never dealt
+        (a fair deal still waiting for its seats' entropy), else its seats there resign."""
         self.owned(tournament_id, app)
         loaded, events = self.send(tournament_id, Withdraw(entrant=entrant))
         for event in events:
-            if isinstance(event, MatchResult) and event.match_id:
+            if isinstance(event, MatchResult) and event.match_id and not self._call_off(event.match_id):
                 self._resign(loaded.state, event, entrant)
         self.drive(tournament_id, budget_s=self.budget_s)
         return self.load(tournament_id)
+
+    def _call_off(self, match_id: str) -> bool:
+        """Call off a match of the tournament that was never dealt (`match.ended`, reason `cancelled`, as the match
+        service calls off any match not dealt): True when it is over now without having been dealt by this call
+        (it was dealing, or is gone); False when it has been dealt, so is played or over."""
+        try:
+            self.matches.play(match_id, None, Cancel(), expected_version=None, command_id=None)
+        except MatchNotFound:
+            return True
+        except Refusal as refusal:  # dealt (and played, or over): its seats resign, or its end stands
+            log.info("match %s: not called off (%s)", match_id, refusal)
+            return False
+        log.info("match %s: called off before it was dealt", match_id)
+        return True
+
+    def _call_off_dealing(self, tournament_id: str, through_round: int) -> None:
+        """Call off every match of rounds up to `through_round` still waiting for its seats' entropy. Its round is
+        over, so no such match counts any more; and once the seed is revealed a seat could work out the match's
+        server part and choose its deal with its own entropy: none may be dealing when the tournament finishes."""
+        for match_id, number in self.store.dealing_tournament_matches(tournament_id):
+            if number <= through_round:
+                self._call_off(match_id)
 
     def _resign(self, state: TournamentState, forfeit: MatchResult, entrant: int) -> None:
         """Resign the withdrawn entrant's seats in the match it forfeited (if it is still being played)."""
@@ -357,6 +380,7 @@ class TournamentService:
                 if not set(seated) <= done and self._record(tournament_id, state, match_opened, table):
                     return True
         if current.over:
+            self._call_off_dealing(tournament_id, current.number)  # before the finish reveals the seed
             return self._quietly(tournament_id, Advance(), "round-not-over")
         return False
 
@@ -382,8 +406,13 @@ class TournamentService:
         except MatchExists:  # opened before a crash, or by another process just now: it is the same match
             log.info("tournament %s: match %s exists already", record.id, match_id)
         entrants = () if team is None else seated
-        self._quietly(record.id, OpenTable(round=number, table=table, match_id=match_id, entrants=entrants),
-                      "table-already-opened")
+        if not self._quietly(record.id, OpenTable(round=number, table=table, match_id=match_id, entrants=entrants),
+                             "table-already-opened"):
+            recorded = self.load(record.id).state
+            if not any(m.match_id == match_id for r in recorded.rounds for t in r.matches for m in t):
+                # Created for a round another process has moved past (or a tournament it has finished): nobody will
+                # play it, and a seed revealed meanwhile would let a seat choose its deal.
+                self._call_off(match_id)
 
     def _record(self, tournament_id: str, state: TournamentState, opened: TableOpened, table: int) -> bool:
         """Record the result of a match that has ended; False while it is being played."""
