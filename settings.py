@@ -64,6 +64,11 @@ class Settings:
     # A request that moves a tournament on (start, withdraw, the move ending a match) plays bots' matches for at most
     # this long; the process's background driver plays the rest (a tournament of bots plays itself to the end).
     tournament_drive_budget_s: float = 2.0
+    # What one app may ask of the server's tournaments: a tournament whose format plans more matches than
+    # `tournament_matches_max` is refused at creation (422 `too-many-matches`; a round robin of 33 entrants plays 528),
+    # and a start past `tournaments_running_per_app` tournaments of the app being played (429 `too-many-tournaments`).
+    tournament_matches_max: int = 512
+    tournaments_running_per_app: int = 10
     # `turnstile serve`: API processes; 0 chooses by store (1 on SQLite, one per CPU on PostgreSQL).
     workers: int = 0
     # Folded matches each API process keeps (≈ 15 KiB each): a match not kept is read and folded whole on its next
@@ -125,7 +130,7 @@ class Settings:
                     "sweep_seconds", "state_cache_size", "streams_per_caller", "rate_app_burst", "rate_seat_burst",
                     "rate_address_burst", "webhooks_per_app", "webhook_timeout_s", "webhook_retry_s",
                     "webhook_give_up_s", "webhook_senders", "webhook_poll_s", "webhook_lease_s", "replica_timeout_s",
-                    "ready_timeout_s")
+                    "ready_timeout_s", "tournament_matches_max", "tournaments_running_per_app")
         for name in positive:
             if getattr(self, name) <= 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} must be positive, not {getattr(self, name)!r}")

@@ -82,21 +82,25 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
                streams_per_caller: int = 20, cache: StateCache | None = None, limiter: RateLimiter | None = None,
                operations: Operations | None = None, webhooks: Webhooks | None = None,
                replica: ReplicaReads | None = None, replica_wait_s: float = 0.5,
-               log: Transparency | None = None, tournament_budget_s: float = 2.0,
-               service: MatchService | None = None, tournaments: TournamentService | None = None) -> Litestar:
+               log: Transparency | None = None, tournament_budget_s: float = 2.0, tournament_matches_max: int = 512,
+               tournaments_running_per_app: int = 10, service: MatchService | None = None,
+               tournaments: TournamentService | None = None) -> Litestar:
     """The Litestar app serving `store`; `notifier` hears of every append (projections); `cache` keeps folded
     matches (512 by default); `limiter` keeps callers to their rate (default limits, in memory); `operations` is
     what readiness and metrics look at (the store alone by default); `webhooks` manages subscriptions (by default:
     public receivers only, 20 an app); `replica` serves the read-only endpoints, waiting `replica_wait_s` for a
     `min_position` before it reads the primary; `log` is the transparency log (by default one signed with a key made
     for this app alone, and sequenced by nobody: a runtime runs a `Sequencer`); a request that moves a
-    tournament on plays its bots' matches for at most `tournament_budget_s`, the background driver the rest.
+    tournament on plays its bots' matches for at most `tournament_budget_s`, the background driver the rest; a
+    tournament may plan `tournament_matches_max` matches, an app have `tournaments_running_per_app` running.
     A process passes the `service` and `tournaments` its runtime (service/runtime.py) opened, with their `log`:
     then `cache`, `notifier` and `tournament_budget_s` are theirs, not these."""
     log = log or Transparency(store, Signer.generate(DEFAULT_ORIGIN))
     service = service or MatchService(store, cache=cache, notifier=notifier, reads=replica,
                                       snapshot_key=snapshots.key_from(log.signer))
-    tournaments = tournaments or TournamentService(store, service, budget_s=tournament_budget_s)
+    tournaments = tournaments or TournamentService(store, service, budget_s=tournament_budget_s,
+                                                   matches_max=tournament_matches_max,
+                                                   running_per_app=tournaments_running_per_app)
     stats = Statistics(store) if replica is None else Statistics(
         replica, wait_seconds=replica_wait_s, primary=Statistics(store))
     auditor = Audit(store, log=log) if replica is None else Audit(replica, primary=Audit(store, log=log), log=log)

@@ -79,6 +79,8 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "bad-table-size": ((422,), "a table seats the match's seats (a cooperative game: 2 or more teams)"),
     "bad-rounds": ((422,), "a Swiss tournament names its `rounds` (1 or more); the other formats derive theirs"),
     "bad-advance": ((422,), "only a knockout advances entrants: 1 to one fewer than a table holds"),
+    "too-many-matches": ((422,), "the tournament's format would play more matches than this server plays for one "
+                                 "tournament (`TURNSTILE_TOURNAMENT_MATCHES_MAX`, 512); nothing was written"),
     "bad-option": ((422,), "a tournament setting (seeding, visibility, move deadline) is not one it takes"),
     "bad-entrant": ((422,), "an entrant is a handle, `{bot, name}`, `{team, members}` (cooperative games, one member a "
                             "seat) or `{open: true}`"),
@@ -90,6 +92,8 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "expected-version-disagrees": ((422,), "If-Match and `expected_version` name different versions"),
     "idempotency-key-reused": ((422,), "this Idempotency-Key was used for another move of this match"),
     RULES: ((422,), "the rules refuse the move, e.g. `not-your-turn`, `match-finished`; nothing was written"),
+    "too-many-tournaments": ((429,), "the app has as many tournaments running as it may (`TURNSTILE_TOURNAMENTS_"
+                                     "RUNNING_PER_APP`, 10); start this one once another has finished"),
     "too-many-streams": ((429,), "this token, app or address holds as many open streams as it may; `Retry-After`"),
     "rate-limited": ((429,), "this app key, seat token or (without either) address is past its rate limit; nothing "
                              "was done; `Retry-After` says when to try again"),

@@ -131,7 +131,8 @@ class Runtime:
             store, cache=StateCache(settings.state_cache_size), notifier=notifier, reads=replica,
             snapshot_key=snapshots.key_from(self.log.signer), watchers=watchers))
         self.tournaments = self._opened("tournaments", TournamentService(
-            store, self.service, budget_s=settings.tournament_drive_budget_s))
+            store, self.service, budget_s=settings.tournament_drive_budget_s,
+            matches_max=settings.tournament_matches_max, running_per_app=settings.tournaments_running_per_app))
         self.webhooks = Webhooks(store, allow_private=settings.webhook_allow_private,
                                  per_app=settings.webhooks_per_app)
         if isinstance(notifier, InProcessNotifier):  # no worker process: this one records the timeouts due

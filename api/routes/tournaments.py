@@ -42,7 +42,7 @@ MAX_RECORD_BYTES = 64 * 1024 * 1024  # a record holds every match's: a long Swis
 READ = ("bad-authorization", "unknown-tournament", "record-corrupt")
 CREATE_REFUSALS = ("unknown-game", "unknown-edition", "bad-format", "bad-seat-count", "bad-table-size", "bad-rounds",
                    "bad-advance", "bad-option", "bad-options", "bad-entrant", "unknown-bot", "duplicate-entrant",
-                   "too-few-entrants")
+                   "too-few-entrants", "too-many-matches")
 JOIN_REFUSALS = ("not-open", "tournament-full", "place-taken", "already-entered", "tournament-finished")
 START_REFUSALS = ("already-started", "places-open", "too-few-entrants", "tournament-finished")
 WITHDRAW_REFUSALS = ("no-such-entrant", "already-withdrawn", "tournament-finished")
@@ -148,7 +148,7 @@ class TournamentsController(Controller):
     @post("/{tournament_id:str}/start", summary="Start a tournament", operation_id="startTournament", status_code=200,
           sync_to_thread=True, request_max_body_size=MAX_BODY_BYTES, security=APP_KEY, responses=problem_responses(
               *READ, "app-key-required", "unknown-app-key", "not-your-tournament", *START_REFUSALS,
-              "request-too-large", "unsupported-media-type"))
+              "too-many-tournaments", "request-too-large", "unsupported-media-type"))
     def start(self, request: Request[Any, Any, Any], tournament_id: TournamentId, service: Service,
               tournaments: Tournaments, data: JSONBody[StartTournamentRequest | None] = None) -> TournamentDetail:
         """Close entries and pair round 1 (its app's key): its matches are created at once. The optional body's

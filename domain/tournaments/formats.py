@@ -53,6 +53,27 @@ def planned_rounds(created: TournamentCreated, entrants: int) -> int:
     return knockout.planned_rounds(entrants, created.table_size, created.advance)
 
 
+def planned_matches(created: TournamentCreated, entrants: int) -> int:
+    """The matches the format plays with `entrants` when nobody withdraws (a knockout: at most; a cooperative table
+    plays one match per team at it)."""
+    k = created.table_size
+    if created.format == "swiss":
+        tables = (created.rounds or 0) * -(-entrants // k)
+    elif created.format == "round-robin":
+        tables = sum(len(paired) for paired, _ in round_robin.schedule(range(entrants), k))
+    elif k == 2:
+        tables = max(0, entrants - 1)
+    else:
+        tables, field = 0, entrants
+        while field >= 2:
+            sizes = [len(t) for t in knockout.snake(range(field), k)]
+            tables += len(sizes)
+            if len(sizes) <= 1:
+                break
+            field = sum(min(created.advance, s - 1) for s in sizes)
+    return tables * (k if created.cooperative else 1)
+
+
 def over_after(state: TournamentState) -> bool:
     """Whether the tournament ends with its current round (which has ended)."""
     created, active = state.created, state.active()

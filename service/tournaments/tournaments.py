@@ -37,7 +37,7 @@ from domain.codec import to_builtins
 from domain.engine import Command, Event, Refusal
 from domain.lifecycle import Cancel, Resign
 from domain.rng import Rng, seed_commitment
-from domain.tournaments import TournamentState, decide, fold, match_seed, pairing_round, seed_for
+from domain.tournaments import TournamentState, decide, fold, formats, match_seed, pairing_round, seed_for
 from domain.tournaments.commands import (
     Advance,
     CreateTournament,
@@ -47,7 +47,7 @@ from domain.tournaments.commands import (
     Start,
     Withdraw,
 )
-from domain.tournaments.events import MatchResult, TableOpened, TournamentEvent
+from domain.tournaments.events import MatchResult, TableOpened, TournamentCreated, TournamentEvent
 from domain.tournaments.results import entrant_results, players_of
 from domain.tournaments.state import Round
 from domain.tournaments.verify import team_seed
@@ -79,6 +79,12 @@ class NotYourTournament(ServiceError):
 
     code, kind = "not-your-tournament", "forbidden"
     detail = "only the app that created this tournament may do this"
+
+
+class TooManyTournaments(ServiceError):
+    """The app has as many tournaments running as it may (`TURNSTILE_TOURNAMENTS_RUNNING_PER_APP`)."""
+
+    code, kind = "too-many-tournaments", "too-many"
 
 
 class WrongPlaceCode(ServiceError):
@@ -204,10 +210,13 @@ class TournamentService:
     """Creates tournaments and runs them on the match service's matches. `budget_s`: how long a drive a request
     started may run before the background driver takes over (None: to the end, on the caller's thread)."""
 
-    def __init__(self, store: TournamentPorts, matches: MatchService, *, budget_s: float | None = None) -> None:
+    def __init__(self, store: TournamentPorts, matches: MatchService, *, budget_s: float | None = None,
+                 matches_max: int = 512, running_per_app: int = 10) -> None:
         self.store = store
         self.matches = matches
         self.budget_s = budget_s
+        self.matches_max = matches_max  # the matches one tournament's format may plan (refused at creation past it)
+        self.running_per_app = running_per_app  # tournaments an app may have running (a start past it: refused)
         self.background = BackgroundDriver(self.drive)
         self._driving = threading.local()
         self.streams: Streams[TournamentRecord, TournamentState, Command] = Streams(
@@ -244,7 +253,12 @@ class TournamentService:
         seed = secrets.token_hex(32)
         command = msgspec.structs.replace(command, seed_commitment=seed_commitment(seed))
         (created,) = decide(None, command, Rng.derive(seed, 1))
-        codes = {i: new_secret("join") for i, e in enumerate(created.entrants) if e.open}  # type: ignore[attr-defined]
+        assert isinstance(created, TournamentCreated)
+        planned = formats.planned_matches(created, len(created.entrants))
+        if planned > self.matches_max:
+            raise Refusal("too-many-matches", f"this tournament would play {planned} matches; this server plays at "
+                                              f"most {self.matches_max} for one tournament")
+        codes = {i: new_secret("join") for i, e in enumerate(created.entrants) if e.open}
         visibility: Visibility = command.visibility  # type: ignore[assignment]  # checked by decide
         new = NewTournament(id=str(uuid.uuid4()), game=command.game, format=command.format, owner=owner,
                             visibility=visibility, seed=seed, token_secret=secrets.token_hex(32),
@@ -269,7 +283,12 @@ class TournamentService:
     def start(self, tournament_id: str, app: str, entropy: str | None = None) -> LoadedTournament:
         """Close entries, pair round 1 and open its matches (a tournament of bots plays on to its end). `entropy`:
         the organiser's, mixed into the committed seed (`played_seed`): the server did not choose the seed played."""
-        self.owned(tournament_id, app)
+        if not self.owned(tournament_id, app).state.started:  # a second start is refused `already-started`
+            running = self.store.list_tournaments(reader=app, mine=True, status="running",
+                                                  limit=self.running_per_app)
+            if len(running) >= self.running_per_app:
+                raise TooManyTournaments(f"this app has {len(running)} tournaments running, as many as it may; start "
+                                         "this one once another has finished")
         self.send(tournament_id, Start(entropy=entropy))
         self.drive(tournament_id, budget_s=self.budget_s)
         return self.load(tournament_id)

@@ -83,3 +83,60 @@ def test_a_wrong_join_code_of_a_private_tournament_is_the_404_of_an_unknown_id(c
     code = created["join_codes"][0]["code"]
     joined = client.post(f"/v1/tournaments/{created['id']}/join", json={"code": code, "player": "eve"})
     assert joined.status_code == 200, joined.text
+
+
+def test_a_tournament_planning_more_matches_than_the_cap_is_refused_and_nothing_is_written(
+        client: TestClient, app_key: str) -> None:
+    """The attack: one request for a round robin of 64 bots (2,016 matches). Past `TURNSTILE_TOURNAMENT_MATCHES_MAX`
+    (512) it is 422 `too-many-matches` and no tournament exists; 32 bots (496 matches) is still taken."""
+    bots = [{"bot": "random", "name": f"r{i}"} for i in range(64)]
+    answer = client.post("/v1/tournaments", headers=bearer(app_key),
+                         json={"game": "expect-delays", "format": "round-robin", "players": bots})
+    assert answer.status_code == 422, answer.text
+    assert answer.headers["content-type"].startswith("application/problem+json")
+    assert answer.json()["code"] == "too-many-matches" and "2016" in answer.json()["detail"]
+    assert client.get("/v1/tournaments?mine=true", headers=bearer(app_key)).json()["items"] == []
+    fits = client.post("/v1/tournaments", headers=bearer(app_key),
+                       json={"game": "expect-delays", "format": "round-robin", "players": bots[:32]})
+    assert fits.status_code == 201, fits.text
+
+
+def test_a_start_past_the_apps_running_tournaments_is_refused_and_nothing_is_written(store: Any, app_key: str,
+                                                                                      other_key: str) -> None:
+    """The attack: start one tournament after another. With `TURNSTILE_TOURNAMENTS_RUNNING_PER_APP` 1, the app's
+    second start while its first is running is 429 `too-many-tournaments` and the second stays open, unwritten;
+    another app still starts its own; once the first has finished, the second starts."""
+    from api.app import create_app
+
+    with TestClient(create_app(store, tournaments_running_per_app=1)) as client:
+        def people(key: str) -> str:
+            created = client.post("/v1/tournaments", headers=bearer(key), json={
+                "game": "expect-delays", "format": "round-robin", "players": ["ann", "bob"],
+                "options": {"max_turns": 8}})
+            assert created.status_code == 201, created.text
+            return created.json()["id"]  # type: ignore[no-any-return]
+
+        first, second, theirs = people(app_key), people(app_key), people(other_key)
+        assert client.post(f"/v1/tournaments/{first}/start", headers=bearer(app_key)).json()["status"] == "running"
+        refused = client.post(f"/v1/tournaments/{second}/start", headers=bearer(app_key))
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["code"] == "too-many-tournaments"
+        body = client.get(f"/v1/tournaments/{second}", headers=bearer(app_key)).json()
+        assert body["status"] == "open" and body["version"] == 1
+        assert client.post(f"/v1/tournaments/{theirs}/start", headers=bearer(other_key)).status_code == 200
+        again = client.post(f"/v1/tournaments/{first}/start", headers=bearer(app_key))
+        assert again.status_code == 409 and again.json()["code"] == "already-started"
+        assert client.post(f"/v1/tournaments/{first}/withdraw", headers=bearer(app_key),
+                           json={"entrant": 0}).json()["status"] == "finished"
+        assert client.post(f"/v1/tournaments/{second}/start", headers=bearer(app_key)).status_code == 200
+
+
+def test_the_tournament_caps_are_settings() -> None:
+    from settings import Settings, SettingsError
+
+    settings = Settings.from_env({"TURNSTILE_TOURNAMENT_MATCHES_MAX": "100",
+                                  "TURNSTILE_TOURNAMENTS_RUNNING_PER_APP": "3"})
+    assert (settings.tournament_matches_max, settings.tournaments_running_per_app) == (100, 3)
+    assert (Settings().tournament_matches_max, Settings().tournaments_running_per_app) == (512, 10)
+    with pytest.raises(SettingsError):
+        Settings.from_env({"TURNSTILE_TOURNAMENTS_RUNNING_PER_APP": "0"})
