@@ -29,19 +29,49 @@ class NoteError(ValueError):
     """A key or note that does not parse or whose signature does not verify."""
 
 
-def _key_hash(name: str, public: bytes) -> bytes:
-    return hashlib.sha256(name.encode() + b"\n" + ALG_ED25519 + public).digest()[:4]
+def key_hash(name: str, public: bytes, alg: bytes = ALG_ED25519) -> bytes:
+    """The 4-byte key ID of signed-note: SHA-256(name ‖ "\\n" ‖ signature type ‖ public key)[:4]."""
+    return hashlib.sha256(name.encode() + b"\n" + alg + public).digest()[:4]
 
 
-def _valid_name(name: str) -> bool:
+def valid_name(name: str) -> bool:
+    """A key name: not empty, no spaces, no '+'."""
     return bool(name) and "+" not in name and not any(c.isspace() for c in name)
 
 
-def _b64(text: str, what: str) -> bytes:
+def decode_b64(text: str, what: str) -> bytes:
+    """Standard base64 (RFC 4648 section 4), strictly; NoteError naming `what` otherwise."""
     try:
         return base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
         raise NoteError(f"{what} is not base64") from None
+
+
+def encode_b64(data: bytes) -> str:
+    """Standard base64 of `data`."""
+    return base64.b64encode(data).decode()
+
+
+def split_note(note: str) -> tuple[str, list[tuple[str, str]]]:
+    """A signed note's text (with its final newline) and its signature lines as (key name, base64 signature).
+
+    The text ends at the note's last blank line; NoteError when there is none or a signature line is malformed.
+    """
+    text, sep, signatures = note.rpartition("\n\n")
+    if not sep or not signatures.endswith("\n"):
+        raise NoteError("not a signed note (text, a blank line, signature lines)")
+    lines = []
+    for line in signatures[:-1].split("\n"):
+        if not line.startswith(DASH):
+            raise NoteError("a signature line must start with an em dash")
+        name, _, sig = line[len(DASH):].partition(" ")
+        lines.append((name, sig))
+    return text + "\n", lines
+
+
+def signature_line(name: str, key_id: bytes, signature: bytes) -> str:
+    """`— <name> <base64(key id ‖ signature)>` and a newline."""
+    return f"{DASH}{name} {encode_b64(key_id + signature)}\n"
 
 
 @dataclass(frozen=True)
@@ -54,7 +84,7 @@ class Verifier:
     @property
     def key_hash(self) -> bytes:
         """The 4 bytes naming this key in signature lines."""
-        return _key_hash(self.name, self.public)
+        return key_hash(self.name, self.public)
 
     @property
     def key_id(self) -> str:
@@ -63,15 +93,15 @@ class Verifier:
 
     def text(self) -> str:
         """The verifier key: `<name>+<hash hex>+<base64(0x01 ‖ public key)>`."""
-        return f"{self.name}+{self.key_id}+{base64.b64encode(ALG_ED25519 + self.public).decode()}"
+        return f"{self.name}+{self.key_id}+{encode_b64(ALG_ED25519 + self.public)}"
 
     @classmethod
     def parse(cls, text: str) -> Verifier:
         """A verifier key as `text` writes it."""
         parts = text.strip().split("+", 2)
-        if len(parts) != 3 or not _valid_name(parts[0]):
+        if len(parts) != 3 or not valid_name(parts[0]):
             raise NoteError("a verifier key is <name>+<hash>+<key>")
-        key = _b64(parts[2], "the verifier key")
+        key = decode_b64(parts[2], "the verifier key")
         if len(key) != 33 or key[:1] != ALG_ED25519:
             raise NoteError("the verifier key is not an Ed25519 key")
         verifier = cls(parts[0], key[1:])
@@ -81,17 +111,11 @@ class Verifier:
 
     def open(self, note: str) -> str:
         """The text of a note this key signed; NoteError when it carries no valid signature of this key."""
-        text, sep, signatures = note.rpartition("\n\n")
-        if not sep or not signatures.endswith("\n"):
-            raise NoteError("not a signed note (text, a blank line, signature lines)")
-        text += "\n"
-        for line in signatures[:-1].split("\n"):
-            if not line.startswith(DASH):
-                raise NoteError("a signature line must start with an em dash")
-            name, _, sig = line[len(DASH):].partition(" ")
+        text, lines = split_note(note)
+        for name, sig in lines:
             if name != self.name:
                 continue
-            blob = _b64(sig, "a signature")
+            blob = decode_b64(sig, "a signature")
             if len(blob) != 68 or blob[:4] != self.key_hash:
                 continue
             try:
@@ -112,7 +136,7 @@ class Signer:
     @classmethod
     def generate(cls, name: str) -> Signer:
         """A new random key."""
-        if not _valid_name(name):
+        if not valid_name(name):
             raise NoteError(f"a key name has no spaces or '+': {name!r}")
         key = Ed25519PrivateKey.generate()
         return cls(name, key.private_bytes_raw())
@@ -121,9 +145,9 @@ class Signer:
     def parse(cls, text: str) -> Signer:
         """A signer key as `text` writes it."""
         parts = text.strip().split("+", 4)
-        if len(parts) != 5 or parts[:2] != ["PRIVATE", "KEY"] or not _valid_name(parts[2]):
+        if len(parts) != 5 or parts[:2] != ["PRIVATE", "KEY"] or not valid_name(parts[2]):
             raise NoteError("a signer key is PRIVATE+KEY+<name>+<hash>+<key>")
-        key = _b64(parts[4], "the signer key")
+        key = decode_b64(parts[4], "the signer key")
         if len(key) != 33 or key[:1] != ALG_ED25519:
             raise NoteError("the signer key is not an Ed25519 key")
         signer = cls(parts[2], key[1:])
@@ -134,7 +158,7 @@ class Signer:
     def text(self) -> str:
         """The signer key: `PRIVATE+KEY+<name>+<hash hex>+<base64(0x01 ‖ seed)>`."""
         return (f"PRIVATE+KEY+{self.name}+{self.verifier().key_id}+"
-                f"{base64.b64encode(ALG_ED25519 + self.seed).decode()}")
+                f"{encode_b64(ALG_ED25519 + self.seed)}")
 
     def verifier(self) -> Verifier:
         """The public half."""
@@ -146,8 +170,7 @@ class Signer:
         if not text.endswith("\n"):
             raise NoteError("a note's text ends with a newline")
         signature = Ed25519PrivateKey.from_private_bytes(self.seed).sign(text.encode())
-        blob = base64.b64encode(self.verifier().key_hash + signature).decode()
-        return f"{text}\n{DASH}{self.name} {blob}\n"
+        return f"{text}\n{signature_line(self.name, self.verifier().key_hash, signature)}"
 
     def mac_key(self, purpose: str) -> bytes:
         """A secret derived from this key for another use (e.g. the snapshots' HMAC), never the key itself."""
@@ -165,7 +188,7 @@ class Checkpoint:
 
     def text(self) -> str:
         """The note text of this checkpoint."""
-        return f"{self.origin}\n{self.size}\n{base64.b64encode(self.root).decode()}\n{self.time}\n"
+        return f"{self.origin}\n{self.size}\n{encode_b64(self.root)}\n{self.time}\n"
 
     @classmethod
     def parse(cls, text: str) -> Checkpoint:
@@ -173,10 +196,45 @@ class Checkpoint:
         lines = text.split("\n")
         if len(lines) != 5 or lines[4] != "" or not lines[1].isdigit() or (lines[1] != "0" and lines[1][0] == "0"):
             raise NoteError("a checkpoint is four lines: origin, tree size, root hash, time")
-        root = _b64(lines[2], "the root hash")
+        root = decode_b64(lines[2], "the root hash")
         if len(root) != 32:
             raise NoteError("the root hash is not 32 bytes")
         return cls(lines[0], int(lines[1]), root, lines[3])
+
+
+def canonical_decimal(text: str) -> bool:
+    """ASCII digits with no leading zero (but `0` itself): how checkpoints and the witness protocol write sizes."""
+    return text.isascii() and text.isdigit() and (text == "0" or text[0] != "0")
+
+
+@dataclass(frozen=True)
+class TreeHead:
+    """Any log's checkpoint text as c2sp.org/tlog-checkpoint has it: origin, tree size, root hash, then zero or more
+    non-empty extension lines (this log's one extension line is its signing time; other logs may have none)."""
+
+    origin: str
+    size: int
+    root: bytes
+    extensions: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        """The note text."""
+        return "".join(f"{line}\n" for line in (self.origin, str(self.size), encode_b64(self.root), *self.extensions))
+
+    @classmethod
+    def parse(cls, text: str) -> TreeHead:
+        """A checkpoint's text by the tlog-checkpoint rules; NoteError when it breaks one."""
+        if not text.endswith("\n"):
+            raise NoteError("a checkpoint's text ends with a newline")
+        lines = text[:-1].split("\n")
+        if len(lines) < 3 or any(not line for line in lines):
+            raise NoteError("a checkpoint is at least three non-empty lines: origin, tree size, root hash")
+        if not canonical_decimal(lines[1]):
+            raise NoteError("the tree size is not a decimal without leading zeroes")
+        root = decode_b64(lines[2], "the root hash")
+        if len(root) != 32 or encode_b64(root) != lines[2]:
+            raise NoteError("the root hash is not the base64 of 32 bytes")
+        return cls(lines[0], int(lines[1]), root, tuple(lines[3:]))
 
 
 def open_checkpoint(note: str, verifier: Verifier) -> Checkpoint:
