@@ -23,6 +23,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from ledger.notes import (
     ALG_ED25519,
+    BadSignature,
     NoteError,
     Signer,
     decode_b64,
@@ -102,21 +103,26 @@ class CosignatureVerifier:
         try:
             Ed25519PublicKey.from_public_bytes(self.public).verify(blob[12:], signed_message(body, timestamp))
         except InvalidSignature:
-            raise NoteError(f"the cosignature of {self.name} does not verify: the checkpoint was altered") from None
+            raise BadSignature(f"the cosignature of {self.name} does not verify: the checkpoint was altered") from None
         return timestamp
 
     def open(self, note: str) -> tuple[str, Cosignature]:
-        """The text of a checkpoint note this witness cosigned, and the cosignature; NoteError when the note has no
-        valid cosignature of this key (a line with this name and key id that does not verify fails the note)."""
+        """The text of a checkpoint note this witness cosigned, and its newest cosignature; NoteError when the note has
+        no valid cosignature of this key (a line with this name and key id that does not verify fails the note)."""
         text, lines = split_note(note)
+        found: Cosignature | None = None
         for name, sig in lines:
             if name != self.name:
                 continue
             blob = decode_b64(sig, "a signature")
             if len(blob) != BLOB_SIZE or blob[:4] != self.key_hash:
                 continue  # another key of the same name (e.g. a log key), ignored as the spec says
-            return text, Cosignature(self.name, self.verify(text, sig))
-        raise NoteError(f"the note carries no cosignature of witness {self.name}+{self.key_id}")
+            timestamp = self.verify(text, sig)  # every line of this key must verify
+            if found is None or timestamp > found.timestamp:
+                found = Cosignature(self.name, timestamp)
+        if found is None:
+            raise NoteError(f"the note carries no cosignature of witness {self.name}+{self.key_id}")
+        return text, found
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,10 @@ class NoteError(ValueError):
     """A key or note that does not parse or whose signature does not verify."""
 
 
+class BadSignature(NoteError):
+    """A signature line of a known key (its name and key id) that does not verify: the note was altered."""
+
+
 def key_hash(name: str, public: bytes, alg: bytes = ALG_ED25519) -> bytes:
     """The 4-byte key ID of signed-note: SHA-256(name ‖ "\\n" ‖ signature type ‖ public key)[:4]."""
     return hashlib.sha256(name.encode() + b"\n" + alg + public).digest()[:4]
@@ -110,8 +114,10 @@ class Verifier:
         return verifier
 
     def open(self, note: str) -> str:
-        """The text of a note this key signed; NoteError when it carries no valid signature of this key."""
+        """The text of a note this key signed; NoteError when it carries no valid signature of this key, BadSignature
+        when a line of this key (its name and key id) does not verify (signed-note: the whole note is refused)."""
         text, lines = split_note(note)
+        signed = False
         for name, sig in lines:
             if name != self.name:
                 continue
@@ -121,9 +127,11 @@ class Verifier:
             try:
                 Ed25519PublicKey.from_public_bytes(self.public).verify(blob[4:], text.encode())
             except InvalidSignature:
-                raise NoteError(f"the signature of {self.name} does not verify: the note was altered") from None
-            return text
-        raise NoteError(f"the note carries no signature of key {self.name}+{self.key_id}")
+                raise BadSignature(f"the signature of {self.name} does not verify: the note was altered") from None
+            signed = True
+        if not signed:
+            raise NoteError(f"the note carries no signature of key {self.name}+{self.key_id}")
+        return text
 
 
 @dataclass(frozen=True)
