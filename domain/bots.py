@@ -13,12 +13,13 @@ from typing import Any
 
 from domain import match
 from domain.engine import Command, Game, Refusal
+from domain.lifecycle import BOT_PREFIX
 from domain.match import MatchState
 from domain.playout import Chooser
 from domain.rng import Rng
 
 Policy = Callable[[Any, int, Rng], Command]
-PREFIX = "bot:"  # a bot's player handle is `bot:<policy>`; people's handles cannot hold a colon
+PREFIX = BOT_PREFIX  # a bot's player handle is `bot:<policy>`; people's handles cannot hold a colon
 
 
 def random_policy(game: Game[Any]) -> Policy:

@@ -11,6 +11,12 @@ from typing import Any
 from domain.engine import Command, Event, SeatResult
 
 VISIBILITIES = ("public", "unlisted", "private")
+BOT_PREFIX = "bot:"  # a bot's player handle is `bot:<policy>` (domain/bots.py); people's handles cannot hold a colon
+
+
+def is_bot(player: str | None) -> bool:
+    """Whether a seat's player handle is a bot's (one the service plays itself)."""
+    return player is not None and player.startswith(BOT_PREFIX)
 
 
 class MatchStarted(Event, frozen=True, tag="match.started", omit_defaults=True):
@@ -61,7 +67,9 @@ class MatchOpened(Event, frozen=True, tag="match.opened", omit_defaults=True):
 class EntropyAdded(Event, frozen=True, tag="match.entropy-added", omit_defaults=True):
     """A seat's entropy for the deal of an `entropy: "seats"` match: public from the moment it is recorded, once per
     seat, and only after the event publishing `server_seed_commitment`. `source` is `server` for a bot's seat (drawn
-    by the server when the match is created, before any player's entropy exists), else `seat`."""
+    by the server when the match is created, in the append of the first event, with no command: before any player's
+    entropy exists), else `seat` (the seat's own `match.add-entropy`). A bot's seat has no other: the rules refuse
+    its `match.add-entropy` (`bot-seat`), and the verifier fails a record where its entropy is not server-drawn."""
 
     seat: int
     entropy: str

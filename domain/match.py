@@ -34,6 +34,7 @@ from domain.lifecycle import (
     SeatResigned,
     TimedOut,
     TimeOut,
+    is_bot,
 )
 from domain.rng import Rng, seed_commitment
 
@@ -106,9 +107,9 @@ def open_match(game: Game[Any], players: Sequence[str | None], raw_options: dict
     (None), only `match.opened`: the set-up waits until the last seat is taken.
 
     With option `entropy: "seats"` there is no set-up yet: the first event publishes `server_seed_commitment`, and
-    `server_entropy` (the entropy the server drew for each bot's seat) follows as `match.entropy-added`; the deal
-    comes with `match.deal`. `seed` is then the server's part (it salts the commitments; the deal's seed is
-    `rng.deal_seed` of it and the seats' entropy)."""
+    `server_entropy` (the entropy the server drew for each bot's seat: every bot's, and only bots') follows as
+    `match.entropy-added`; the deal comes with `match.deal`. `seed` is then the server's part (it salts the
+    commitments; the deal's seed is `rng.deal_seed` of it and the seats' entropy)."""
     if not game.min_seats <= len(players) <= game.max_seats:
         raise Refusal(
             "bad-seat-count", f"{game.slug} takes {game.min_seats}-{game.max_seats} seats, not {len(players)}"
@@ -118,6 +119,11 @@ def open_match(game: Game[Any], players: Sequence[str | None], raw_options: dict
     seats_entropy = recorded.get("entropy") == "seats"
     if seats_entropy and server_seed_commitment is None:
         raise Refusal("bad-options", "`entropy: \"seats\"` needs the server's part committed to first")
+    if seats_entropy and set(server_entropy or {}) != {s for s, p in enumerate(players) if is_bot(p)}:
+        # A bot's seat never adds its own (`bot-seat`): were it silent here, the server could pick it after reading
+        # the people's entropy. And no person's seat has entropy the server drew.
+        raise ValueError("`entropy: \"seats\"`: the server draws the entropy of every bot's seat, and of no other, "
+                         "when the match is created")
     drawn: list[Event] = [EntropyAdded(seat=s, entropy=e, source="server")
                           for s, e in sorted((server_entropy or {}).items())] if seats_entropy else []
     if None in players:
@@ -271,6 +277,9 @@ def _join(game: Game[Any], state: MatchState, seat: int, command: Command, rng: 
         raise Refusal("match-not-started", "the match waits for its open seats to be taken")
     if state.players[seat]:
         raise Refusal("seat-taken", f"seat {seat} is already taken")
+    if state.seats_entropy and is_bot(command.player):
+        raise Refusal("bot-seat", "a bot is seated when an `entropy: \"seats\"` match is created (the server draws "
+                                  "its entropy then, before any seat's), not by a join")
     joined = SeatJoined(seat=seat, player=command.player)
     players = tuple(command.player if s == seat else p for s, p in enumerate(state.players))
     if not all(players):
@@ -288,11 +297,16 @@ MAX_ENTROPY = 256  # characters of one seat's entropy
 
 
 def _add_entropy(state: MatchState, seat: int, entropy: str) -> list[Event]:
-    """Seat `seat` adds its entropy for the deal: once, before the deal, and only in an `entropy: "seats"` match."""
+    """Seat `seat` adds its entropy for the deal: once, before the deal, only in an `entropy: "seats"` match, and
+    never a bot's seat (the server drew its entropy at creation: a bot left silent then, its entropy chosen after
+    the people's was public, would let the server choose the deal)."""
     if not state.seats_entropy:
         raise Refusal("no-seat-entropy", "this match takes no entropy from its seats (option `entropy: \"seats\"`)")
     if state.entropy_closed:
         raise Refusal("entropy-closed", "the seats' entropy is closed: the match has been dealt")
+    if is_bot(state.players[seat]):
+        raise Refusal("bot-seat", f"seat {seat} is a bot's: its entropy is the server's, drawn when the match was "
+                                  f"created, never added by a command")
     if state.waiting and not state.players[seat]:
         raise Refusal("seat-open", f"seat {seat} is open: it adds its entropy once joined")
     if state.seat_entropy[seat] is not None:

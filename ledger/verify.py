@@ -4,7 +4,8 @@ Checks, in order: `format` (header and events agree), `chain` (every hash recomp
 and ends at the header's head: version and hash), `seed` (the revealed seed matches its commitment, and the
 players' entropy was mixed in when they gave some; for `entropy: "seats"` the revealed server part matches
 `server_seed_commitment` and the seed is `rng.deal_seed` of it and the seats' recorded entropy), `entropy`
-(`entropy: "seats"` only: the commitment precedes every entropy event, each seat adds at most once, the deal comes
+(`entropy: "seats"` only: the commitment precedes every entropy event, each bot seat's entropy is the server's,
+drawn in the append that created the match (else `bot-entropy`), each seat adds at most once, the deal comes
 after `match.entropy-closed`, which names exactly the absent seats), `rules` (this release has the record's rules
 edition: every edition ever released stays runnable, so only a record of a newer release fails it,
 `unknown-edition`), `commitments` (format 2: with the seed revealed, each commitment opens to its full event and
@@ -28,6 +29,7 @@ from domain.catalog import by_slug, edition
 from domain.codec import event_from_builtins
 from domain.editions import UnknownEdition
 from domain.engine import Game
+from domain.lifecycle import is_bot
 from domain.rng import deal_seed, mixed_seed, seed_commitment
 from ledger.chain import SCHEME_FULL, canonical, commitment, event_salt, verify_chain
 from ledger.events import StoredEvent
@@ -298,13 +300,19 @@ def _check_seats_seed(record: Record) -> Check:
 
 
 def check_entropy(record: Record) -> Check:
-    """`entropy: "seats"`: the first event publishes `server_seed_commitment` and every entropy event follows it; a
-    server-drawn entropy is a bot seat's, recorded with the first event; each seat adds at most once, all before
-    `match.entropy-closed`, which comes once, names exactly the seats without entropy, and precedes the deal."""
+    """`entropy: "seats"`: the first event publishes `server_seed_commitment` and every entropy event follows it; each
+    seat adds at most once, all before `match.entropy-closed`, which comes once, names exactly the seats without
+    entropy, and precedes the deal.
+
+    A bot's seat has exactly one entropy, and it is the server's: drawn when the match was created (`source:
+    server`, no command, in the run of events right after the first, recorded with it), before any seat's own could
+    exist; else (`bot-entropy`) the server could have left its bot silent, read the people's entropy and picked the
+    bot's to choose the deal. Server-drawn entropy is a bot seat's only, and a person's seat adds its own with its own
+    command."""
     header, lines = record.header, record.lines
 
-    def failed(version: int, detail: str) -> Check:
-        return Check(name="entropy", status="failed", version=version, detail=detail, code="entropy-order")
+    def failed(version: int, detail: str, code: str = "entropy-order") -> Check:
+        return Check(name="entropy", status="failed", version=version, detail=detail, code=code)
 
     if header.entropy != "seats":
         return failed(1, "entropy events in a match whose option `entropy` is not \"seats\"")
@@ -313,18 +321,30 @@ def check_entropy(record: Record) -> Check:
             not first.event.get("server_seed_commitment"):
         return failed(1, "the first event does not publish the server's commitment before the seats' entropy")
     seats = len(header.players)
+    bots = {seat for seat, player in enumerate(header.players) if is_bot(player)}
+    drawn = 1 + next((i for i, line in enumerate(lines[1:]) if line.command is not None
+                      or line.type != "match.entropy-added"), len(lines) - 1)  # lines[1:drawn]: created with lines[0]
     added: set[int] = set()
     closed_at: int | None = None
-    for line in lines[1:]:
+    for index, line in enumerate(lines[1:], start=1):
         event = line.event
         if line.type == "match.entropy-added":
             seat = event.get("seat")
             if closed_at is not None or not isinstance(seat, int) or not 0 <= seat < seats or seat in added:
                 return failed(line.version, f"seat {seat}'s entropy is out of order (after the deal, twice, or no "
                                             f"such seat)")
-            if event.get("source") == "server" and (line.command is not None or line.recorded_at != first.recorded_at
-                                                    or not str(header.players[seat]).startswith("bot:")):
+            source = event.get("source", "seat")
+            at_creation = index < drawn and line.recorded_at == first.recorded_at
+            if seat in bots and not (source == "server" and at_creation):
+                how = ("added by a command" if line.command is not None else
+                       f"source {source!r}" if source != "server" else "recorded after the match was created")
+                return failed(line.version, f"seat {seat} is a bot's: its entropy must be drawn by the server when "
+                                            f"the match is created (source \"server\", no command, before any seat's "
+                                            f"own), not {how}", "bot-entropy")
+            if seat not in bots and source == "server":
                 return failed(line.version, "server-drawn entropy is a bot seat's, recorded with the first event")
+            if seat not in bots and (source != "seat" or line.command is None):
+                return failed(line.version, f"seat {seat}'s entropy is the seat's own: added by its command")
             added.add(seat)
         elif line.type == "match.entropy-closed":
             absent = sorted(set(range(seats)) - added)
@@ -333,9 +353,15 @@ def check_entropy(record: Record) -> Check:
             closed_at = line.version
         elif not line.type.startswith("match.") and closed_at is None:
             return failed(line.version, "the deal precedes match.entropy-closed")
+    silent = sorted(bots - {line.event.get("seat") for line in lines[1:drawn]})
+    if silent:
+        return failed(1, f"seat {silent[0]} is a bot's, but the server drew no entropy for it when the match was "
+                         f"created (before any seat's own)", "bot-entropy")
     return Check(name="entropy", status="passed",
-                 detail=f"the commitment precedes all {len(added)} entropy events; the deal follows their closing"
-                 if closed_at is not None else f"the commitment precedes all {len(added)} entropy events; no deal yet")
+                 detail=f"the commitment precedes all {len(added)} entropy events, the bots' drawn by the server at "
+                        f"creation; the deal follows their closing"
+                 if closed_at is not None else f"the commitment precedes all {len(added)} entropy events, the bots' "
+                                               f"drawn by the server at creation; no deal yet")
 
 
 def check_commitments(game: Game[Any], record: Record) -> Check:
