@@ -95,3 +95,20 @@ def test_a_match_without_the_option_takes_no_entropy() -> None:
     with pytest.raises(Refusal) as caught:
         match.open_match(game, ["ada"], {"entropy_deadline": 30}, PART)
     assert caught.value.code == "bad-options"
+
+
+def test_a_bots_seat_adds_no_entropy_its_own_is_drawn_at_creation() -> None:
+    """Issue 39, hole 1: a bot's entropy is the server's, drawn when the match opens (every bot's, nobody else's);
+    `match.add-entropy` for a bot's seat is refused (`bot-seat`) whether or not it was drawn, and a bot takes no
+    open seat of a fair-deal match by a join (its entropy could no longer come first)."""
+    game = metro_x()
+    drawn = opened(["ada", "bot:random"], {1: "drawn"})
+    assert refused(drawn, 1, AddEntropy(entropy="chosen later")) == "bot-seat"
+    assert decide(drawn, 0, AddEntropy(entropy="ada's")) == [EntropyAdded(seat=0, entropy="ada's")]
+    for wrong in ({}, {0: "x", 1: "y"}, {0: "x"}):
+        with pytest.raises(ValueError):
+            opened(["ada", "bot:random"], wrong)
+    waiting = opened([None, "bob"])
+    assert refused(waiting, 0, Join(player="bot:random")) == "bot-seat"
+    plain = match.fold(game, match.open_match(game, [None, "bob"], None, PART))
+    assert decide(plain, 0, Join(player="bot:random"))  # without fair deals a bot may still be seated by a join
