@@ -148,6 +148,12 @@ def committed_event_hash(
     return hashlib.sha256(prev_hash.encode() + b"\n" + msgspec.json.encode(body, order="sorted")).hexdigest()
 
 
+def opened_commitment(seed: str, version: int, payload: Any, command: Any) -> str:
+    """The commitment event `version` of a match with this seed carries when `payload` and `command` are the full event
+    and the command it was sealed with (ledger/sealing.py): what opening a commitment recomputes."""
+    return commitment(event_salt(seed, version), canonical(payload), canonical(command))
+
+
 class ChainLink(Protocol):
     """What verify_chain reads of an event (a StoredEvent fits)."""
 
@@ -205,4 +211,16 @@ def verify_chain(events: Iterable[ChainLink]) -> int | None:
         if link_hash(event) != event.hash:
             return event.version
         prev = event
+    return None
+
+
+def unopened(seed: str, events: Iterable[ChainLink]) -> int | None:
+    """The version of the first scheme 2 event whose commitment does not open to its full payload and command under
+    `seed` (the one that salts the match's commitments), or None. Scheme 1 events (no commitment) are skipped: their
+    hash covers both. With `verify_chain`, whoever holds the seed (the server while the match is played, anyone after
+    the end) knows the events are those sealed, hidden parts and commands included."""
+    for event in events:
+        if event.commitment is not None and \
+                opened_commitment(seed, event.version, event.payload, event.command) != event.commitment:
+            return event.version
     return None

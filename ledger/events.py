@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from ledger.chain import SCHEME_COMMITTED, canonical, canonical_event_hash, committed_event_hash
+from ledger.chain import SCHEME_COMMITTED, canonical, canonical_event_hash, committed_event_hash, unopened
 
 
 class NewEvent(msgspec.Struct, frozen=True):
@@ -226,3 +226,14 @@ def chain_break(head_version: int, head_hash: str, start_version: int, start_has
     if prev_hash != head_hash:
         return f"the last stored event's hash is not the recorded head hash {head_hash[:12]}…"
     return None
+
+
+def commitment_break(seed: str, events: Sequence[StoredEvent]) -> str | None:
+    """Why `events` are not the events sealed under `seed` (the seed that salts the match's commitments), if so: the
+    first whose commitment does not open to its stored full payload and command. Only whoever holds the seed can ask
+    this while a match is played (the server, an operator's audit); the hash covers only the public form and the
+    commitment, so without it a hidden part or a command edited in storage goes unseen until the end."""
+    version = unopened(seed, events)
+    if version is None:
+        return None
+    return f"event {version}'s stored payload or command is not the one its commitment was made to"

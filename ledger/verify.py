@@ -31,7 +31,7 @@ from domain.editions import UnknownEdition
 from domain.engine import Game
 from domain.lifecycle import is_bot
 from domain.rng import deal_seed, mixed_seed, seed_commitment
-from ledger.chain import SCHEME_FULL, canonical, commitment, event_salt, verify_chain
+from ledger.chain import SCHEME_FULL, canonical, opened_commitment, verify_chain
 from ledger.events import StoredEvent
 from ledger.records import Record, RecordError, RecordHeader, RecordLine, parse_record, seats_entropy
 from ledger.rules_checks import Check, check_deadlines, check_fold, check_outcome, check_redecide
@@ -72,8 +72,14 @@ def verify_text(text: str | bytes) -> Verdict:
     return verify_record(record)
 
 
-def verify_record(record: Record) -> Verdict:
-    """Run every check on a parsed record and sum them up in a verdict."""
+def verify_record(record: Record, *, held_seed: str | None = None) -> Verdict:
+    """Run every check on a parsed record and sum them up in a verdict.
+
+    `held_seed`: the seed that salts the match's commitments, as its server holds it (an operator's audit of a stored
+    match): the commitments of a match still being played are opened with it, so a hidden part or a command edited
+    since it was sealed fails `commitments` before the end. The verdict of an intact live record stays
+    `verified-so-far`: the seed itself is checked against its commitment only once the record reveals it.
+    """
     header, lines = record.header, record.lines
     checks = [check_format(record), check_chain(record)]
     checks.append(check_seed(record))
@@ -92,7 +98,7 @@ def verify_record(record: Record) -> Verdict:
     checks.append(Check(name="rules", status="passed",
                         detail=f"played and re-decided under {game.slug} rules edition {game.rules_version!r}"))
     if header.scheme != SCHEME_FULL:
-        checks.append(check_commitments(game, record))
+        checks.append(check_commitments(game, record, held_seed))
     if record.redacted:
         why = "the record withholds hidden information until the match ends; export it again after the end"
         checks.extend(Check(name=name, status="not-run", detail=why) for name in ("fold", "redecide", "outcome"))
@@ -364,19 +370,21 @@ def check_entropy(record: Record) -> Check:
                                                f"drawn by the server at creation; no deal yet")
 
 
-def check_commitments(game: Game[Any], record: Record) -> Check:
+def check_commitments(game: Game[Any], record: Record, held_seed: str | None = None) -> Check:
     """Format 2: with the seed revealed, every commitment opens to its line's full event and command, and every
     public form (what spectators saw, and what the chain hashed) is that event's redaction for a spectator. The
-    salts of an `entropy: "seats"` match come from the server's part (the only secret there is before the deal)."""
+    salts of an `entropy: "seats"` match come from the server's part (the only secret there is before the deal).
+    A record that does not reveal the seed is opened with `held_seed` when given (the server's, for its operator)."""
     seed = record.header.server_seed if _seats(record) else record.header.seed
+    if seed is None:
+        seed = held_seed
     if seed is None:
         return Check(name="commitments", status="not-revealed",
                      detail="the commitments are opened with the seed when the match ends")
     if record.redacted:
         return Check(name="commitments", status="not-run", detail="the record withholds what the commitments cover")
     for line in record.lines:
-        opened = commitment(event_salt(seed, line.version), canonical(line.event), canonical(line.command))
-        if opened != line.commitment:
+        if opened_commitment(seed, line.version, line.event, line.command) != line.commitment:
             return Check(name="commitments", status="failed", version=line.version,
                          detail=f"event {line.version} is not the event (and command) its commitment was made to")
         try:
@@ -417,8 +425,9 @@ def _verdict(checks: list[Check], record: Record | None) -> Verdict:
         code, message = "verified", "the record is intact, fair, and played by the rules"
     elif header is not None and header.status in ("open", "dealing", "active") and "chain" in passed:
         code = "verified-so-far"
+        later = "the seed is" if "commitments" in passed else "the seed and the hidden parts are"
         message = (f"the chain is intact up to the recorded head (version {header.version}) and no check failed; "
-                   "the seed and the hidden parts are revealed and checked when the match ends")
+                   f"{later} revealed and checked when the match ends")
     else:
         code = "partial"
         details = dict.fromkeys(c.detail for c in checks if c.status != "passed")

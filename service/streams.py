@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, NoReturn, Protocol, TypeVar
 
 from ledger.chain import GENESIS, verify_chain
-from ledger.events import StoredEvent, chain_break
+from ledger.events import StoredEvent, chain_break, commitment_break
 from service.log.transparency import log_disagreement
 from store.base import ConflictError, RecordCorrupt
 from store.transparency import TransparencyStore
@@ -107,13 +107,17 @@ def corrupt(category: str, stream_id: str, reason: str) -> NoReturn:
 
 def check_stream(category: str, record: Row, base_version: int, base_hash: str, stored: Sequence[StoredEvent], *,
                  log_store: TransparencyStore | None, log_stream: str, from_version: int = 1,
-                 read: Sequence[StoredEvent] | None = None) -> None:
+                 read: Sequence[StoredEvent] | None = None, seed: str | None = None) -> None:
     """RecordCorrupt (`corrupt`) unless `stored` (the events after the base at `base_version`, whose hash is
-    `base_hash`) link up to the head the row records, each hashes to its recorded hash, and — given the log's store —
-    the transparency log holds exactly the events `read` (default: `stored`) of `log_stream` from `from_version` on."""
+    `base_hash`) link up to the head the row records, each hashes to its recorded hash, — given the seed that salts
+    the stream's commitments (a match's, held by the server) — each commitment opens to its event's stored full
+    payload and command, and — given the log's store — the transparency log holds exactly the events `read`
+    (default: `stored`) of `log_stream` from `from_version` on."""
     broken = chain_break(record.version, record.head_hash, base_version, base_hash, stored)
     if broken is None and (altered := verify_chain(stored)) is not None:
         broken = f"event {altered}'s stored fields do not hash to its recorded hash"
+    if broken is None and seed is not None:
+        broken = commitment_break(seed, stored)
     if broken is None and log_store is not None:
         broken = log_disagreement(log_store, log_stream, record.version, stored if read is None else read,
                                   from_version)

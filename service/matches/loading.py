@@ -103,8 +103,9 @@ class MatchLoading:
               from_storage: bool = False) -> LoadedMatch | None:
         """The match `record` with `stored` (its events from the base's own on) folded on `base`, and cached; None
         when the first is not the base's event (or the match is another game). RecordCorrupt when the chain from
-        the base does not reach the row's head, when an event read does not hash to its recorded hash, or (a load
-        `from_storage`, not on a cached state) when the events read are not those the transparency log holds."""
+        the base does not reach the row's head, when an event read does not hash to its recorded hash or its commitment
+        does not open to its stored full payload and command (the seed is the server's), or (a load `from_storage`, not
+        on a cached state) when the events read are not those the transparency log holds."""
         read = stored
         if base.version:
             if not stored or (stored[0].version, stored[0].hash) != (base.version, base.head_hash):
@@ -113,9 +114,10 @@ class MatchLoading:
                                                                                      record.rules_version):
                 return None
             stored = stored[1:]
-        # The links hold and each event hashes to its hash; read from storage, the log holds these very events.
+        # The links hold, each event hashes to its hash and opens its commitment with the seed the server holds (a
+        # hidden part or a command edited in storage); read from storage, the log holds these very events.
         check_stream("match", record, base.version, base.head_hash, stored, log_store=self.store if from_storage
-                     else None, log_stream=record.id, from_version=base.version or 1, read=read)
+                     else None, log_stream=record.id, from_version=base.version or 1, read=read, seed=record.seed)
         game = base.game or game_of(record.game, record.rules_version)
         state = match.fold(game, decode_events(game, [e.payload for e in stored]), base.state)
         loaded = LoadedMatch(record=record, game=game, state=state)

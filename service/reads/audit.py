@@ -15,7 +15,7 @@ from domain.codec import event_from_builtins
 from domain.engine import Game
 from domain.match import MatchState
 from ledger.chain import GENESIS, verify_chain
-from ledger.events import MatchRecord, StoredEvent, chain_break
+from ledger.events import MatchRecord, StoredEvent, chain_break, commitment_break
 from ledger.records import Record, build_record
 from ledger.replay import UnknownVersion
 from ledger.rules_checks import Check
@@ -86,7 +86,9 @@ class Audit:
                       events=tuple(stored[:version]))
 
     def intact(self, match_id: str) -> tuple[MatchRecord, list[StoredEvent]]:
-        """The match row and all its events, or RecordCorrupt when they do not reach the head the row records."""
+        """The match row and all its events, or RecordCorrupt when they do not reach the head the row records, an
+        event does not hash to its hash, or (the seed being the server's) a commitment does not open to its event's
+        stored full payload and command."""
         record, stored = self.store.match_with_events(match_id)
         broken = chain_break(record.version, record.head_hash, 0, GENESIS, stored)
         if broken is not None:
@@ -94,6 +96,9 @@ class Audit:
         altered = verify_chain(stored)
         if altered is not None:
             raise RecordCorrupt(match_id, f"event {altered}'s stored fields do not hash to its recorded hash")
+        unopened = commitment_break(record.seed, stored)
+        if unopened is not None:
+            raise RecordCorrupt(match_id, unopened)
         if self.log is not None:  # a replica may lag the log's leaves: only the primary's row bounds them
             check_against_log(self.log.store, match_id, record.version, stored, tail=self.primary is None)
         return record, stored
@@ -120,12 +125,15 @@ class Audit:
         """Verify a stored match from its operator's record (every event; the seed only once it has ended).
 
         The header states the row's version, status and head hash, so events lost from storage show as `truncated`.
+        The store holds the seed, so the commitments of a live match are opened too: a hidden part or a command
+        edited in storage fails `commitments` (`commitment-mismatch`) before the end, not only once the seed is out.
         With the transparency log, a record that passed every check but disagrees with the log's leaves (a tail cut
         and its row rewritten, hashes spliced consistently) fails `log` with code `log-mismatch`.
         """
         record, stored = self.store.match_with_events(match_id)
         # The complete record needs no rules to build, so a match of a game no longer served still gets a verdict.
-        verdict = verify_record(build_record(by_slug(record.game), record, stored, seat=None, full=True))
+        verdict = verify_record(build_record(by_slug(record.game), record, stored, seat=None, full=True),
+                                held_seed=record.seed)
         if not verdict.ok or self.log is None:
             return verdict
         try:

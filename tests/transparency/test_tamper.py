@@ -15,9 +15,12 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
-from ledger.chain import GENESIS, link_hash
+from domain.catalog import by_slug
+from domain.codec import event_from_builtins
+from ledger.chain import GENESIS, link_hash, opened_commitment
 from ledger.events import StoredEvent
 from ledger.records import parse_record
+from ledger.sealing import public_form
 from service.log.log_client import LogCheckFailed, LogServer, check_extends, check_record, opened, witness
 from service.log.transparency import Transparency
 from service.matches import snapshots
@@ -72,15 +75,19 @@ def assert_corrupt(harness: Harness, created: dict[str, Any], said: str) -> None
 
 
 def rewrite(harness: Harness, match_id: str, events: list[StoredEvent], status: str) -> None:
-    """Replace a match's stored events from events[0].version on with `events`, rechained, and its row to match: the
-    forger's whole chain is consistent."""
+    """Replace a match's stored events from events[0].version on with `events`, resealed (with the seed the row holds)
+    and rechained, and its row to match: the forger's whole chain is consistent, commitments included."""
     first = events[0].version
     before = harness.store.read_match(match_id, first - 1, first - 1)
     prev = before[0].hash if before else GENESIS
+    row = harness.store.get_match(match_id)
+    assert row is not None
     unlock(harness, "events")
     sql(harness, "DELETE FROM events WHERE match_id = ? AND version >= ?", (match_id, first))
     for version, event in enumerate(events, start=first):
-        event = msgspec.structs.replace(event, version=version, prev_hash=prev)
+        sealed = None if event.commitment is None else opened_commitment(row.seed, version, event.payload,
+                                                                         event.command)
+        event = msgspec.structs.replace(event, version=version, prev_hash=prev, commitment=sealed)
         event = msgspec.structs.replace(event, hash=link_hash(event))
         prev = event.hash
         sql(harness, "INSERT INTO events (match_id, version, type, payload, public_payload, seat, command, command_id,"
@@ -100,6 +107,18 @@ def edited(event: StoredEvent) -> StoredEvent:
     if event.public_payload is not None:
         return msgspec.structs.replace(event, public_payload={**event.public_payload, "forged": 50})
     return msgspec.structs.replace(event, payload={**event.payload, "forged": 50})
+
+
+def forged(event: StoredEvent) -> StoredEvent:
+    """The event with one fact changed (its first list of two or more reversed: a deck's order, a hand) and, as an
+    honest server would have sealed it, the public form its redaction for spectators: a forgery only the transparency
+    log (or a kept checkpoint) tells from the original, once `rewrite` reseals and rechains it."""
+    game = by_slug(GAME)
+    assert game is not None
+    field = next(k for k, v in event.payload.items() if isinstance(v, list) and len(v) > 1)
+    payload = {**event.payload, field: event.payload[field][::-1]}
+    public = public_form(game, event_from_builtins(game, payload))
+    return msgspec.structs.replace(event, payload=payload, public_payload=None if public == payload else public)
 
 
 def test_a_finished_matchs_tail_cut_and_its_row_rewritten_is_caught(harness: Harness, served: Any) -> None:
@@ -140,7 +159,7 @@ def test_hashes_spliced_consistently_are_caught_by_the_tree(harness: Harness, se
     play_moves(client, created, random.Random(6), 6)
     client.app.state.log.catch_up()
     events = harness.store.read_match(created["id"])
-    rewrite(harness, created["id"], [edited(events[3]), *events[4:]], "active")
+    rewrite(harness, created["id"], [forged(events[3]), *events[4:]], "active")
     verdict = Audit(harness.store).verify(created["id"])
     assert verdict.ok  # every hash recomputes and links: only the log remembers the original
     assert_corrupt(harness, created, "not the one the transparency log holds")
@@ -154,7 +173,7 @@ def test_an_event_inserted_is_caught_by_the_tree(harness: Harness, served: Any) 
     play_moves(client, created, random.Random(7), 6)
     client.app.state.log.catch_up()
     events = harness.store.read_match(created["id"])
-    rewrite(harness, created["id"], [edited(events[3]), *events[3:]], "active")
+    rewrite(harness, created["id"], [forged(events[3]), *events[3:]], "active")
     assert_corrupt(harness, created, "transparency log")
 
 
@@ -202,7 +221,7 @@ def test_the_tree_rewritten_too_is_caught_by_a_witness_and_by_verify_with_a_kept
     assert "first checkpoint kept" in witness(server, verifier, state)
     kept = state.read_text()
     events = harness.store.read_match(created["id"])
-    rewrite(harness, created["id"], [edited(events[3]), *events[4:]], "active")
+    rewrite(harness, created["id"], [forged(events[3]), *events[4:]], "active")
     unlock(harness, "log_leaves", "log_nodes", "log_checkpoints")
     for table in ("log_leaves", "log_nodes", "log_checkpoints"):
         sql(harness, f"DELETE FROM {table}")
