@@ -48,13 +48,15 @@ def hands(stored: list[StoredEvent]) -> tuple[tuple[str, ...], ...]:
     return state.game_state.hands  # type: ignore[no-any-return]
 
 
-def deal_seat_1_a_card_of_seat_0(harness: Harness, match_id: str, after: int = 0) -> StoredEvent:
-    """Edit the stored full payload of seat 1's latest draw (after version `after`) still in its hand: one of its
-    cards becomes one seat 0 holds. The public form, the commitment and every hash are left alone. The event edited."""
+def deal_seat_1_a_card_of_seat_0(harness: Harness, match_id: str, after: int = 0, *,
+                                 set_up: bool = False) -> StoredEvent:
+    """Edit the stored full payload of seat 1's latest draw (after version `after`; `set_up`: its opening hand) still
+    in its hand: one of its cards becomes one seat 0 holds. The public form, the commitment and every hash are left
+    alone. The event edited."""
     stored = harness.store.read_match(match_id)
     held = hands(stored)
-    target = next(e for e in reversed(stored) if e.version > after and e.type == DRAWN
-                  and e.payload["seat"] == 1 and set(e.payload["cards"]) & set(held[1]))
+    target = next(e for e in reversed(stored) if e.version > after and e.type == DRAWN and e.payload["seat"] == 1
+                  and (e.command is None or not set_up) and set(e.payload["cards"]) & set(held[1]))
     assert target.public_payload is not None and target.public_payload["cards"] == []  # hidden from spectators
     mine = next(card for card in target.payload["cards"] if card in held[1])
     stolen = held[0][0]
@@ -100,10 +102,13 @@ def assert_audit_fails(harness: Harness, match_id: str, version: int, monkeypatc
 def test_a_hidden_card_edited_in_a_live_match_is_refused(harness: Harness, served: Any,
                                                          monkeypatch: pytest.MonkeyPatch,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """The opening hand, dealt at set-up (no command): the rules cannot re-decide it before the seed is revealed,
+    so only the commitment tells (with a move's draw, `decision-mismatch` would)."""
     client, key = served
     created = create(client, key, GAME, 2)
-    play_moves(client, created, random.Random(11), 6)
-    target = deal_seat_1_a_card_of_seat_0(harness, created["id"])
+    play_moves(client, created, random.Random(11), 1)  # seat 0's: seat 1's opening hand is all there
+    target = deal_seat_1_a_card_of_seat_0(harness, created["id"], set_up=True)
+    assert target.command is None
     assert_corrupt(harness, created, SAID)  # GET, export and a move, from a restarted server: 500 record-corrupt
     assert_audit_fails(harness, created["id"], target.version, monkeypatch, capsys)
 
