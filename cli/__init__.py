@@ -28,6 +28,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `turnstile` command."""
     from domain.engine import Refusal
+    from service.log.transparency import LogKeyError
     from settings import SettingsError
     from store.base import StoreError
 
@@ -35,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return int(run(args))
-    except (UserError, SettingsError, StoreError, Refusal, OSError) as exc:
+    except (UserError, SettingsError, StoreError, Refusal, LogKeyError, OSError) as exc:
         print(f"turnstile {args.command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -45,13 +45,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     workers = args.workers or settings.workers or default_workers(settings.database_url)
     # Open the store once here: a wrong URL is one line now, not a traceback per worker, and migrations run once.
-    open_store(settings.database_url).close()
-    from service.log.transparency import LogKeyError, key_for
+    from service.log.transparency import LogKeyError, check_key, key_for
 
+    store = open_store(settings.database_url)
     try:  # a bad key is one line now; a SQLite store's own key is made here once, before the workers start
-        key_for(settings.log_key, settings.database_url)
+        signer = key_for(settings.log_key, settings.database_url)
+        if signer is not None:
+            check_key(store, signer)  # not the key that signed the tree: refused here, before any worker starts
     except LogKeyError as exc:
         raise UserError(str(exc)) from None
+    finally:
+        store.close()
     if workers > 1:
         share_metrics(settings.metrics_dir)
     print(f"turnstile: serving on http://{args.host}:{args.port} with {workers} worker process"

@@ -26,7 +26,7 @@ from ledger.merkle import (
     leaf_hash,
     needed_nodes,
 )
-from ledger.notes import Checkpoint, NoteError, Signer, Verifier
+from ledger.notes import Checkpoint, NoteError, Signer, Verifier, open_checkpoint
 from ledger.records import LogProof
 from store.base import RecordCorrupt, iso, utc_now
 from store.transparency import LogCheckpoint, TransparencyStore
@@ -120,11 +120,31 @@ def key_for(key_path: str | None, database_url: str) -> Signer | None:
 
 
 def open_log(store: TransparencyStore, key_path: str | None, database_url: str) -> Transparency:
-    """The log of a served store, with its key (`key_for`)."""
+    """The log of a served store, with its key (`key_for`); LogKeyError when that key did not sign the tree's last
+    checkpoint (`check_key`)."""
     signer = key_for(key_path, database_url)
     if signer is None:
         log.warning("no log key: snapshots are trusted only by the process that saved them")
+    else:
+        check_key(store, signer)
     return Transparency(store, signer)
+
+
+def check_key(store: TransparencyStore, signer: Signer) -> None:
+    """LogKeyError unless `signer` signed the tree's last checkpoint (or none is signed yet). A server started with
+    another key under an existing tree would sign a second history its clients cannot link to the first: it refuses
+    to start instead, and says which key signed the tree."""
+    latest = store.latest_checkpoint()
+    if latest is None:
+        return
+    try:
+        open_checkpoint(latest.note, signer.verifier())
+    except NoteError as exc:
+        signed_by = latest.note.rsplit("\n— ", 1)[-1].split(" ", 1)[0] if "\n— " in latest.note else "?"
+        raise LogKeyError(f"the log key {signer.name} ({signer.verifier().key_id}) did not sign this tree's last "
+                          f"checkpoint (size {latest.size}, signed by {signed_by!r}: {exc}); start the server with "
+                          "the key that signed it (TURNSTILE_LOG_KEY), or its clients would see a second history") \
+            from None
 
 
 class Transparency:

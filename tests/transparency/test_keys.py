@@ -49,3 +49,34 @@ def test_the_embedded_default_makes_its_key_beside_its_file_and_says_so(tmp_path
     assert key_for(None, f"sqlite:///{database}") == made  # the next start reads it back
     assert key_for(None, "sqlite:///:memory:") is not None  # a throwaway store: a throwaway key
     assert key_for(None, "postgresql://db") is None  # PostgreSQL: the operator's key, or no signatures
+
+
+def test_a_server_started_with_another_key_under_a_signed_tree_refuses_to(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 39: a server restarted with a new log key under an existing tree served the old checkpoint and signed
+    the next under the new key, with no word to the operator. Now opening the log (every API process and worker)
+    and `turnstile serve` refuse, naming the key that signed the tree; the right key, or a tree with no checkpoint
+    yet, opens as before."""
+    from service.log.transparency import Transparency, check_key, open_log
+    from service.matches.matches import MatchService
+    from store.factory import open_store
+
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    store = open_store(url)
+    try:
+        first, other = Signer.generate("play.test/log"), Signer.generate("play.test/log")
+        (tmp_path / "first.key").write_text(first.text() + "\n")
+        (tmp_path / "other.key").write_text(other.text() + "\n")
+        check_key(store, other)  # nothing signed yet: any key may start the tree
+        MatchService(store).create("expect-delays", ["ada", "bob"], None)
+        Transparency(store, first).catch_up()
+        assert store.latest_checkpoint() is not None
+        assert open_log(store, str(tmp_path / "first.key"), url).signer == first
+        with pytest.raises(LogKeyError, match="did not sign this tree's last checkpoint"):
+            open_log(store, str(tmp_path / "other.key"), url)
+    finally:
+        store.close()
+    monkeypatch.setenv("TURNSTILE_DATABASE_URL", url)
+    monkeypatch.setenv("TURNSTILE_LOG_KEY", str(tmp_path / "other.key"))
+    assert main(["serve", "--port", "1"]) == 2  # refused before any worker starts: nothing is served
+    assert "did not sign this tree's last checkpoint" in capsys.readouterr().err
