@@ -22,7 +22,6 @@ from domain.tournaments.commands import CreateTournament, EntryOf
 from ledger import tournament_records
 from ledger.events import StoredEvent
 from ledger.merkle import event_leaf, leaf_hash, tournament_stream
-from service.log import log_client
 from service.log.log_client import check_record
 from service.log.transparency import Transparency
 from service.matches.matches import MatchService
@@ -52,21 +51,6 @@ def client(harness: Any, app_key: str) -> Iterator[TestClient]:
     """The API over the harness's store (its transparency log at `app.state.log`, sequenced when a test says so)."""
     with TestClient(create_app(harness.store)) as test_client:
         yield test_client
-
-
-@pytest.fixture
-def over_http(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> str:
-    """The CLI's HTTP calls answered by the test client (base URL http://turnstile.test)."""
-    base = "http://turnstile.test"
-
-    def fetch(url: str, timeout_s: float = 10.0) -> Any:
-        answer = client.get(url.removeprefix(base))
-        if answer.status_code != 200:
-            raise log_client.Unreachable(f"{url}: HTTP {answer.status_code}")
-        return answer.json()
-
-    monkeypatch.setattr(log_client, "_get", fetch)
-    return base
 
 
 def finished_cup(store: Any) -> str:

@@ -20,21 +20,6 @@ from tests.transparency.test_tamper import sql, unlock
 GAME = "expect-delays"
 
 
-@pytest.fixture
-def over_http(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> str:
-    """The CLI's HTTP calls answered by the test client (base URL http://turnstile.test)."""
-    base = "http://turnstile.test"
-
-    def fetch(url: str, timeout_s: float = 10.0) -> Any:
-        answer = client.get(url.removeprefix(base))
-        if answer.status_code != 200:
-            raise log_client.Unreachable(f"{url}: HTTP {answer.status_code}")
-        return answer.json()
-
-    monkeypatch.setattr(log_client, "_get", fetch)
-    return base
-
-
 def test_the_witness_exits_non_zero_on_a_rollback(harness: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     from api.app import create_app
