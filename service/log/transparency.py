@@ -26,7 +26,7 @@ from ledger.merkle import (
     leaf_hash,
     needed_nodes,
 )
-from ledger.notes import Checkpoint, NoteError, Signer, Verifier, open_checkpoint
+from ledger.notes import Checkpoint, NoteError, Signer, Verifier, decode_b64, open_checkpoint, split_note
 from ledger.records import LogProof
 from store.base import RecordCorrupt, iso, utc_now
 from store.transparency import LogCheckpoint, TransparencyStore
@@ -140,11 +140,18 @@ def check_key(store: TransparencyStore, signer: Signer) -> None:
     try:
         open_checkpoint(latest.note, signer.verifier())
     except NoteError as exc:
-        signed_by = latest.note.rsplit("\n— ", 1)[-1].split(" ", 1)[0] if "\n— " in latest.note else "?"
         raise LogKeyError(f"the log key {signer.name} ({signer.verifier().key_id}) did not sign this tree's last "
-                          f"checkpoint (size {latest.size}, signed by {signed_by!r}: {exc}); start the server with "
-                          "the key that signed it (TURNSTILE_LOG_KEY), or its clients would see a second history") \
-            from None
+                          f"checkpoint (size {latest.size}, signed by {', '.join(signers(latest.note))}: {exc}); "
+                          "start the server with the key that signed it (TURNSTILE_LOG_KEY), or its clients would "
+                          "see a second history") from None
+
+
+def signers(note: str) -> list[str]:
+    """Who signed a stored note, as `<name> (<key id>)` per signature line (`split_note`)."""
+    try:
+        return [f"{name} ({decode_b64(sig, 'signature')[:4].hex()})" for name, sig in split_note(note)[1]]
+    except NoteError:
+        return ["an unreadable signature"]
 
 
 class Transparency:
