@@ -37,6 +37,7 @@ from api.routes.ops import Operations, OperationsController
 from api.routes.problem_docs import ProblemDocsController
 from api.routes.seating import SeatingController
 from api.routes.stats import StatsController
+from api.routes.tiles import TilesController
 from api.routes.tournaments import MatchTournamentController, TournamentsController
 from api.routes.webhooks import WebhooksController
 from api.web.routes import WEB_ASSETS, WebController, favicon, home
@@ -113,7 +114,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
         route_handlers=[OperationsController, ProblemDocsController, home, favicon, WebController, WEB_ASSETS,
                         GamesController, MatchesController,
                         SeatingController, StatsController, AuditController, LiveController, WebhooksController,
-                        LogController, TournamentsController, MatchTournamentController,
+                        LogController, TilesController, TournamentsController, MatchTournamentController,
                         create_static_files_router(path=DOCS_ASSETS, directories=[DOCS_FILES],
                                                    include_in_schema=False)],
         cors_config=cors(cors_origins),

@@ -16,6 +16,9 @@ RULES = "<the rule's own code>"  # a refusal by a game's rules: each game lists 
 CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "invalid-request": ((400,), "a parameter, header or body is malformed; `errors` names each field and why"),
     "invalid-cursor": ((400,), "a `cursor` that is not a `next_cursor` this API gave (see the parameter's pattern)"),
+    "bad-tile-path": ((400,), "a tile path not written as C2SP tlog-tiles writes it: `<L>/<N>[.p/<W>]` or "
+                              "`entries/<N>[.p/<W>]`, N in groups of three digits, all but the last prefixed with `x`, "
+                              "no leading zeros, L 0 to 63, W 1 to 255"),
     "bad-authorization": ((401,), "the Authorization header is not `Bearer <token>`"),
     "app-key-required": ((401,), "creating matches, listing an app's own and its webhooks need an app key"),
     "seat-token-required": ((401, 403), "moves, legal moves and a seat's entropy need one of the match's seat tokens "
@@ -28,6 +31,8 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "not-your-tournament": ((403,), "only the app that created the tournament may start it or withdraw its entrants"),
     "wrong-place-code": ((403,), "no open place of this tournament has this join code"),
     "wrong-token": ((403,), "this token holds no seat at this match and is no app key"),
+    "entries-withheld": ((403,), "this entry bundle holds an event of an unlisted or private match or tournament, "
+                                 "whose id is not published; the level-0 tile of the same index holds its leaf hashes"),
     "unknown-game": ((404,), "no game has this slug"),
     "unknown-match": ((404,), "no match has this id (or it is private, and the caller has no part in it)"),
     "unknown-version": ((404,), "the match has no such version yet; `current_version` says where it is"),

@@ -17,7 +17,7 @@ from ledger.merkle import (
     perfect_parts,
 )
 from store.dialect import Dialect
-from store.transparency import LogCheckpoint, LogLeaf, Signer
+from store.transparency import LogCheckpoint, LogEntry, LogLeaf, Signer
 
 _LEAF_COLUMNS = "idx, match_id, version, hash"
 _CHECKPOINT_COLUMNS = "size, root, note, signed_at"
@@ -110,6 +110,26 @@ class SqlTransparency:
             row = conn.execute(self.dialect.sql(f"SELECT {_LEAF_COLUMNS} FROM log_leaves WHERE match_id = ? AND "
                                                 "version = ?"), (match_id, version)).fetchone()
         return None if row is None else LogLeaf(int(row[0]), row[1], int(row[2]), row[3])
+
+    def log_level(self, level: int, first: int, count: int) -> list[Hash]:
+        """The stored perfect subtrees of `level` from index `first` on, at most `count`, in index order (one read)."""
+        with self._reading() as conn:
+            rows = conn.execute(self.dialect.sql("SELECT hash FROM log_nodes WHERE level = ? AND idx >= ? AND idx < ? "
+                                                 "ORDER BY idx"), (level, first, first + count)).fetchall()
+        return [bytes(r[0]) for r in rows]
+
+    def log_entries(self, first: int, count: int) -> list[LogEntry]:
+        """Leaves `first` to `first + count - 1` with their streams' visibility: a match's, or a tournament's for a
+        stream "tournament:<id>" (one read)."""
+        prefix = len(TOURNAMENT_STREAM)
+        with self._reading() as conn:
+            rows = conn.execute(self.dialect.sql(
+                "SELECT l.idx, l.match_id, l.version, l.hash, COALESCE(m.visibility, t.visibility) FROM log_leaves l "
+                "LEFT JOIN matches m ON m.id = l.match_id "
+                f"LEFT JOIN tournaments t ON substr(l.match_id, 1, {prefix}) = ? AND t.id = substr(l.match_id, "
+                f"{prefix + 1}) WHERE l.idx >= ? AND l.idx < ? ORDER BY l.idx"),
+                (TOURNAMENT_STREAM, first, first + count)).fetchall()
+        return [LogEntry(int(r[0]), r[1], int(r[2]), r[3], r[4]) for r in rows]
 
     def log_leaves_of(self, match_id: str, from_version: int = 1) -> list[LogLeaf]:
         """The leaves of a match's events from `from_version` on, in version order."""

@@ -34,6 +34,17 @@ class LogLeaf(msgspec.Struct, frozen=True):
     hash: str
 
 
+class LogEntry(msgspec.Struct, frozen=True):
+    """A leaf as an entry bundle serves it: its index, the event it was made of, and its stream's visibility
+    (`public`, `unlisted`, `private`; None when the stream has no row any more)."""
+
+    index: int
+    stream: str
+    version: int
+    hash: str
+    visibility: str | None
+
+
 # Called inside the sequencer's transaction with the tree's (size, root) and the latest checkpoint: the note to
 # store as the new checkpoint, or None (none due yet).
 Signer = Callable[[int, Hash, "LogCheckpoint | None"], "str | None"]
@@ -58,6 +69,16 @@ class TransparencyStore(Protocol):
 
     def log_leaf(self, match_id: str, version: int) -> LogLeaf | None:
         """The leaf of an event, or None (not sequenced yet)."""
+        ...
+
+    def log_level(self, level: int, first: int, count: int) -> list[Hash]:
+        """The stored perfect subtrees of `level` from index `first` on, at most `count`, in index order (one read;
+        those of a level are stored from index 0 on without a gap, so this is every one there is in the range)."""
+        ...
+
+    def log_entries(self, first: int, count: int) -> list[LogEntry]:
+        """Leaves `first` to `first + count - 1` (those there are), in index order, with their streams' visibility
+        (one read)."""
         ...
 
     def log_leaves_of(self, match_id: str, from_version: int = 1) -> list[LogLeaf]:

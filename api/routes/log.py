@@ -20,7 +20,7 @@ from service.log.transparency import BeyondTree, NotSequenced, ProofRangeError, 
 MAX_SIZE = 2**53 - 1
 
 
-def _answer(call: Any) -> Any:
+def log_answer(call: Any) -> Any:
     """Run a log query, turning its refusals into problems with stable codes."""
     try:
         return call()
@@ -45,7 +45,7 @@ class LogController(Controller):
     def checkpoint(self, log: Log) -> LogCheckpointAnswer:
         """The newest checkpoint: tree size and root hash, signed (Ed25519, as a signed note) at most once a second
         while the log grows. Anyone who keeps one can later demand a consistency proof to a newer one."""
-        latest = _answer(log.checkpoint)
+        latest = log_answer(log.checkpoint)
         parsed = Checkpoint.parse(latest.note.rpartition("\n\n")[0] + "\n")
         return LogCheckpointAnswer(origin=parsed.origin, tree_size=latest.size, root_hash=latest.root.hex(),
                                    signed_at=parsed.time, checkpoint=latest.note)
@@ -54,7 +54,7 @@ class LogController(Controller):
          responses=problem_responses("log-not-signed"))
     def key(self, log: Log) -> LogKey:
         """The Ed25519 public key checkpoints are signed with, and its id."""
-        verifier = _answer(lambda: log.verifier)
+        verifier = log_answer(lambda: log.verifier)
         return LogKey(origin=verifier.name, key_id=verifier.key_id,
                       public_key=base64.b64encode(verifier.public).decode(), verifier_key=verifier.text())
 
@@ -68,7 +68,7 @@ class LogController(Controller):
                                                            description="The newer tree size")]) -> ConsistencyProof:
         """The RFC 9162 proof that the tree of `to` leaves extends the tree of `from` leaves (empty when equal).
         `to` beyond the tree: 404 `beyond-tree`; `from` > `to`: 422 `bad-proof-range`."""
-        proof = _answer(lambda: log.consistency(from_size, to_size))
+        proof = log_answer(lambda: log.consistency(from_size, to_size))
         return ConsistencyProof(from_size=from_size, to_size=to_size, proof=[h.hex() for h in proof])
 
     @get("/proofs/inclusion", summary="An inclusion proof of one event", operation_id="getLogInclusion",
@@ -84,7 +84,7 @@ class LogController(Controller):
         match's events are leaves too, but a proof about one is answered only to its seats and its app (404
         `unknown-match` to others)."""
         seat_of(request, auditor.match(match_id), service.app_name)
-        proof = _answer(lambda: log.inclusion(match_id, version, size))
+        proof = log_answer(lambda: log.inclusion(match_id, version, size))
         leaf = log.store.log_leaf(match_id, version)
         assert leaf is not None  # the proof was found from it; leaves are never removed
         return InclusionProofAnswer(match_id=match_id, version=version, event_hash=leaf.hash,
