@@ -25,9 +25,16 @@ NOTE = "text/plain"  # Litestar adds "; charset=utf-8"
 IMMUTABLE = "public, max-age=31536000, immutable"
 PARTIAL = "public, max-age=60"  # a partial tile's bytes never change, but the spec lets a log drop it once full
 CHECKPOINT_CACHE = "public, max-age=1"  # the spec: no caching beyond a few seconds
+# The spellings the parser takes, for the schema only (a path it refuses is 400 `bad-tile-path`, not a validation
+# error): no leading x000 group, a width of 1 to 255 without leading zeros.
+INDEX_PATTERN = (r"^(x(00[1-9]|0[1-9][0-9]|[1-9][0-9]{2})/(x[0-9]{3}/){0,5})?[0-9]{3}"
+                 r"(\.p/([1-9]|[1-9][0-9]|1[0-9]{2}|2[0-4][0-9]|25[0-5]))?$")
 TILE_PATH = Parameter(description="`<N>[.p/<W>]`: the tile's index in groups of three digits, all but the last "
                                   "prefixed with `x` (1234067 is `x001/x234/067`); `.p/<W>` a partial tile of W "
-                                  "(1 to 255) hashes")
+                                  "(1 to 255) hashes", schema_extra={"pattern": INDEX_PATTERN})
+
+LEVEL = Parameter(description="L: 0 to 63, no leading zeros; a level-L hash covers 256**L leaves",
+                  schema_extra={"pattern": "^([0-9]|[1-5][0-9]|6[0-3])$"})
 
 
 def _octets(description: str) -> dict[int, Any]:
@@ -76,9 +83,7 @@ class TilesController(Controller):
          sync_to_thread=True, media_type=OCTETS,
          responses=_octets("W (256 when full) hashes of 32 bytes: those of tree level 8·L from N·256 on")
          | problem_responses("bad-tile-path", "beyond-tree"))
-    def tile(self, log: Log, level: Annotated[str, Parameter(description="L: 0 to 63, no leading zeros; a level-L "
-                                                                           "hash covers 256**L leaves")],
-             index: Annotated[str, TILE_PATH]) -> Response[bytes]:
+    def tile(self, log: Log, level: Annotated[str, LEVEL], index: Annotated[str, TILE_PATH]) -> Response[bytes]:
         """Tile N of level L: the RFC 9162 hashes MTH(D[(N·256 + i)·256**L : (N·256 + i + 1)·256**L]), i from 0 to
         W - 1, concatenated; level 0 holds leaf hashes. Beyond the tree (a width it does not have yet), 404
         `beyond-tree`."""

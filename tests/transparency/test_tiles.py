@@ -15,6 +15,7 @@ import msgspec
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from litestar.testing import TestClient
+from tlog_scales.reader import TilesReader
 
 from api.app import create_app
 from domain.tournaments.commands import CreateTournament, EntryOf
@@ -170,6 +171,27 @@ def test_a_tile_client_recomputes_the_checkpoint_and_every_proof(harness: Harnes
     for match_id in (secret, unlisted):
         assert all(match_id.encode() not in body for body in [withheld.content, *served.values()])
     assert client.get(PREFIX + "tile/entries/002.p/30").status_code == 200  # the second match's last ones only
+    # Code the project did not write, from the package registry: tlog-scales's tile reader (TilesReader) agrees.
+    reader = TilesReader(ThroughClient(client))
+    reader.set_size(size)  # its checkpoint parser takes no extension line, and ours carry the time as one
+    assert reader.calculate_root_hash() == tiles.mth(0, size)
+    for index in (0, 255, 256, 300, 511, 512, size - 1):
+        assert reader.get_inclusion_proof(index, size).node_hashes == tiles.audit_path(index, 0, size)
+    for old in (1, 256, 300, 512, 557):
+        proof = client.get("/v1/log/proofs/consistency", params={"from": old, "to": size}).json()["proof"]
+        assert [h.hex() for h in reader.get_consistency_proof(old, size).node_hashes] == proof
+    assert [reader.get_entry(i) for i in range(512)] == entries
+
+
+class ThroughClient:
+    """tlog-scales's backend protocol (`get(*path)`: the resource's bytes, or None) over the test client."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+
+    def get(self, *path: str) -> bytes | None:
+        answer = self.client.get(PREFIX + "/".join(path))
+        return answer.content if answer.status_code == 200 else None
 
 
 @pytest.mark.parametrize("harness", ["sqlite-file"], indirect=True)
