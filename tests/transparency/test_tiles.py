@@ -24,6 +24,7 @@ from service.tournaments.tournaments import TournamentService
 from store.base import EventStore
 from tests.store.conftest import Harness
 from tests.store.test_contract import ev, full_log, play, record, start
+from tests.transparency.test_tamper import sql, unlock
 
 PREFIX = "/v1/log/tiles/"
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -97,6 +98,14 @@ def opened_note(note: str, public_key: bytes) -> tuple[int, bytes]:
     return int(lines[1]), base64.b64decode(lines[2])
 
 
+def tile_root(tile: bytes) -> bytes:
+    """MTH of a full tile's 256 hashes: the perfect subtree they are the bottom of."""
+    level = [tile[i:i + 32] for i in range(0, len(tile), 32)]
+    while len(level) > 1:
+        level = [sha(b"\x01", level[i], level[i + 1]) for i in range(0, len(level), 2)]
+    return level[0]
+
+
 def entries_of(bundle: bytes) -> list[bytes]:
     out, at = [], 0
     while at < len(bundle):
@@ -157,7 +166,7 @@ def test_a_tile_client_recomputes_the_checkpoint_and_every_proof(harness: Harnes
         assert [h.hex() for h in tiles.audit_path(proof["leaf_index"], 0, size)] == proof["audit_path"]
         assert tiles.hash_at(0, proof["leaf_index"]).hex() == proof["leaf_hash"]
     # A level-1 hash is the MTH of the full level-0 tile below it.
-    assert tiles.hash_at(1, 0) == TileClient(fetch, 256).mth(0, 256)
+    assert tiles.hash_at(1, 0) == tile_root(fetch("tile/0/000"))
     # Entries: each hashes to its level-0 tile's leaf, and is the event's stream, version and chain hash.
     events = full_log(store)
     entries = [*entries_of(fetch("tile/entries/000")), *entries_of(fetch("tile/entries/001"))]
@@ -266,3 +275,31 @@ def test_entries_name_their_streams_and_their_visibility_on_every_store(store: E
     assert store.log_level(0, 0, 256) == [leaves[(0, i)] for i in range(size)]  # type: ignore[attr-defined]
     assert store.log_level(0, 1, 2) == [leaves[(0, 1)], leaves[(0, 2)]]  # type: ignore[attr-defined]
     assert store.log_level(1, 0, 256) == list(store.log_nodes([(1, i) for i in range(size // 2)]).values())  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("harness", ["sqlite-file"], indirect=True)
+def test_a_monitor_mirroring_tiles_catches_a_tree_or_an_entry_that_is_not_the_signed_one(harness: Harness,
+                                                                                        client: TestClient) -> None:
+    """The operator, triggers off, swaps stored leaf hashes under a signed checkpoint — one under the full tile (the
+    level-1 hash above it no longer is its MTH), one past it (the tiles no longer make the signed root) — and rewrites
+    a leaf's event hash (its entry no longer hashes to the tile): a tile mirror sees all three."""
+    store = harness.store
+    play(store, start(store), 2, 298)
+    size = client.app.state.log.catch_up()
+    public_key = base64.b64decode(client.get("/v1/log/key").json()["public_key"])
+    signed_size, signed_root = opened_note(client.get(PREFIX + "checkpoint").text, public_key)
+
+    def mirrored() -> TileClient:
+        return TileClient(lambda path: client.get(PREFIX + path).content, size)
+
+    assert (signed_size, mirrored().mth(0, size)) == (size, signed_root)
+    assert mirrored().hash_at(1, 0) == tile_root(client.get(PREFIX + "tile/0/000").content)
+    unlock(harness, "log_nodes", "log_leaves")
+    for index in (5, 260):
+        sql(harness, "UPDATE log_nodes SET hash = ? WHERE level = 0 AND idx = ?", (sha(bytes(index)), index))
+    sql(harness, "UPDATE log_leaves SET hash = ? WHERE idx = 7", ("0" * 64,))
+    assert mirrored().mth(0, size) != signed_root
+    tile = client.get(PREFIX + "tile/0/000").content
+    assert mirrored().hash_at(1, 0) != tile_root(tile)
+    entries = entries_of(client.get(PREFIX + "tile/entries/000").content)
+    assert [i for i, entry in enumerate(entries) if sha(b"\x00", entry) != tile[32 * i:32 * i + 32]] == [5, 7]
