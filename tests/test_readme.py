@@ -1,5 +1,6 @@
-"""The README's "Using the API" session (and its "Replay and audit" on the match it finished) runs as written, against
-a live `turnstile serve`, so it cannot drift; no block uses a variable nothing set.
+"""The README's "Using the API" session (its "Replay and audit" on the match it finished, and "Tiles: mirroring the
+log" on the log it filled) runs as written, against a live `turnstile serve`, so it cannot drift; no block uses a
+variable nothing set.
 
 Its ```sh blocks are this test's script, in order, in one shell: the variables set by a block are used by the next.
 Only the port changes (the README says 8000; the test takes a free one). The README's problem table is the one the
@@ -32,6 +33,13 @@ def section(title: str) -> str:
     return README[start:end if end != -1 else None]
 
 
+def subsection(title: str) -> str:
+    """The README's text from a `### title` heading to the next `## ` or `### ` heading."""
+    start = README.index(f"### {title}\n")
+    end = re.compile(r"\n#{2,3} ").search(README, start + 1)
+    return README[start:end.start() if end else None]
+
+
 def shell_blocks(text: str) -> list[str]:
     """The ```sh blocks of a text, in order."""
     return re.findall(r"```sh\n(.*?)```", text, flags=re.S)
@@ -56,6 +64,7 @@ def test_the_using_the_api_session_runs_as_written(served: tuple[str, dict[str, 
     blocks = shell_blocks(section("Using the API"))
     assert len(blocks) >= 6
     blocks += shell_blocks(section("Replay and audit"))  # on a match the session finished
+    blocks += shell_blocks(subsection("Tiles: mirroring the log"))  # the log the session filled
     script = "set -euo pipefail\n" + "\n".join(blocks).replace("http://127.0.0.1:8000", base)
     done = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
                           check=False)
@@ -78,7 +87,7 @@ def test_the_using_the_api_session_runs_as_written(served: tuple[str, dict[str, 
                   '"entropy":"dice: 4 6 1"}',
                   '{"tournament":"verified"}',
 
-                  '{"version":5,"status":"active"}'):
+                  '{"version":5,"status":"active"}', "cache-control: public, max-age="):
         assert shown in out, (shown, out)
     assert re.search(r'"types":\["match.started","expect-delays.game-set-up"', out), out
 

@@ -303,3 +303,4 @@ def test_a_monitor_mirroring_tiles_catches_a_tree_or_an_entry_that_is_not_the_si
     assert mirrored().hash_at(1, 0) != tile_root(tile)
     entries = entries_of(client.get(PREFIX + "tile/entries/000").content)
     assert [i for i, entry in enumerate(entries) if sha(b"\x00", entry) != tile[32 * i:32 * i + 32]] == [5, 7]
+
