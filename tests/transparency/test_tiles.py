@@ -14,11 +14,14 @@ from collections.abc import Callable, Iterator
 import msgspec
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from hypothesis import given
+from hypothesis import strategies as st
 from litestar.testing import TestClient
 from tlog_scales.reader import TilesReader
 
 from api.app import create_app
 from domain.tournaments.commands import CreateTournament, EntryOf
+from ledger.tiles import Tile, parse_tile_path
 from service.matches.matches import MatchService
 from service.tournaments.tournaments import TournamentService
 from store.base import EventStore
@@ -114,6 +117,15 @@ def entries_of(bundle: bytes) -> list[bytes]:
         at += 2 + size
     assert at == len(bundle)
     return out
+
+
+@given(st.integers(min_value=0, max_value=2**63), st.integers(min_value=0, max_value=63),
+       st.integers(min_value=1, max_value=256), st.booleans())
+def test_every_tile_has_one_spelling_and_the_parser_takes_it(n: int, level: int, width: int, entries: bool) -> None:
+    tile = Tile(None if entries else level, n, width)
+    assert tile.path() == f"tile/{'entries' if entries else level}/{index_path(n)}" + ("" if width == 256 else
+                                                                                          f".p/{width}")
+    assert parse_tile_path(tile.path().removeprefix("tile/")) == tile
 
 
 # ---- the log --------------------------------------------------------------------------------------------------
@@ -218,6 +230,9 @@ def test_bad_tile_paths_are_400_and_tiles_past_the_tree_404(harness: Harness, cl
                    "0/x999/x999/x999/x999/x999/x999/x999/999", "entries/001", "entries/001.p/45", "entries/x001/000"):
         answer = client.get(PREFIX + "tile/" + beyond)
         assert (answer.status_code, answer.json()["code"]) == (404, "beyond-tree"), (beyond, answer.text)
+    anyone = client.get(PREFIX + "tile/0/000", headers={"Authorization": "Bearer not-a-token"})  # no credential read
+    assert (anyone.status_code, anyone.headers["cache-control"]) == (200, IMMUTABLE) and "vary" not in anyone.headers
+    assert anyone.content == client.get(PREFIX + "tile/0/000").content
     for no_index in ("0", "0/", "entries"):  # no such route
         assert client.get(PREFIX + "tile/" + no_index).json()["code"] == "not-found"
     assert "cache-control" not in client.get(PREFIX + "tile/0/001").headers  # it exists later: keep no 404
