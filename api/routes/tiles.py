@@ -7,9 +7,10 @@ under it. Full tiles never change and are cached for a year; partial ones for a 
 
 from __future__ import annotations
 
+import gzip
 from typing import Annotated, Any
 
-from litestar import Controller, Response, get
+from litestar import Controller, Request, Response, get
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Parameter
 
@@ -49,8 +50,21 @@ def _tile(path: str) -> Tile:
         raise ApiError(400, "bad-tile-path", str(exc)) from None
 
 
-def _served(tile: Tile, read: Any) -> Response[bytes]:
-    return Response(log_answer(read), media_type=OCTETS, headers={"Cache-Control": IMMUTABLE if tile.full else PARTIAL})
+def _served(tile: Tile, read: Any, gzipped: bool = False) -> Response[bytes]:
+    headers = {"Cache-Control": IMMUTABLE if tile.full else PARTIAL}
+    body = log_answer(read)
+    if gzipped:
+        body, headers["Content-Encoding"] = gzip.compress(body, mtime=0), "gzip"  # mtime 0: the same bytes each time
+    return Response(body, media_type=OCTETS, headers=headers)
+
+
+def takes_gzip(request: Request[Any, Any, Any]) -> bool:
+    """Whether the client's Accept-Encoding names gzip (or *) without q=0."""
+    for item in (request.headers.get("accept-encoding") or "").lower().split(","):
+        coding, _, params = item.strip().partition(";")
+        if coding.strip() in ("gzip", "*") and params.replace(" ", "") not in ("q=0", "q=0.0", "q=0.00", "q=0.000"):
+            return True
+    return False
 
 
 class TilesController(Controller):
@@ -71,13 +85,16 @@ class TilesController(Controller):
          responses=_octets("The entries of leaves N·256 on, each a big-endian uint16 length and the entry; an entry is "
                            "UTF-8 `<stream>\\n<version>\\n<event chain hash>`, its leaf hash SHA-256(0x00 ‖ entry)")
          | problem_responses("bad-tile-path", "entries-withheld", "beyond-tree"))
-    def entries(self, log: Log, index: Annotated[str, TILE_PATH]) -> Response[bytes]:
+    def entries(self, request: Request[Any, Any, Any], log: Log,
+                index: Annotated[str, TILE_PATH]) -> Response[bytes]:
         """The entries whose leaf hashes make level-0 tile N: each event's stream (a match's id, or
         `tournament:<id>`), version and chain hash. A bundle holding an event of an unlisted or private match or
         tournament is 403 `entries-withheld` (its id is how it is read, or hidden); beyond the tree, 404
-        `beyond-tree`."""
+        `beyond-tree`. Gzipped (`Content-Encoding: gzip`) for a client whose Accept-Encoding names gzip."""
         tile = _tile("entries/" + index.lstrip("/"))
-        return _served(tile, lambda: entry_bundle(log.store, tile))
+        answer = _served(tile, lambda: entry_bundle(log.store, tile), takes_gzip(request))
+        answer.headers["Vary"] = "Accept-Encoding"
+        return answer
 
     @get("/tile/{level:str}/{index:path}", summary="A tile of the log's Merkle tree", operation_id="getLogTile",
          sync_to_thread=True, media_type=OCTETS,

@@ -192,6 +192,11 @@ def test_a_tile_client_recomputes_the_checkpoint_and_every_proof(harness: Harnes
     for match_id in (secret, unlisted):
         assert all(match_id.encode() not in body for body in [withheld.content, *served.values()])
     assert client.get(PREFIX + "tile/entries/002.p/30").status_code == 200  # the second match's last ones only
+    gzipped = client.get(PREFIX + "tile/entries/000", headers={"Accept-Encoding": "gzip"})
+    plain = client.get(PREFIX + "tile/entries/000", headers={"Accept-Encoding": "identity, gzip;q=0"})
+    assert (gzipped.headers["content-encoding"], gzipped.headers["vary"]) == ("gzip", "Accept-Encoding")
+    assert "content-encoding" not in plain.headers and gzipped.content == plain.content == served["tile/entries/000"]
+    assert gzipped.num_bytes_downloaded < plain.num_bytes_downloaded
     # Code the project did not write, from the package registry: tlog-scales's tile reader (TilesReader) agrees.
     reader = TilesReader(ThroughClient(client))
     reader.set_size(size)  # its checkpoint parser takes no extension line, and ours carry the time as one
