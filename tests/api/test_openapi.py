@@ -59,9 +59,18 @@ class Served:
 
 
 @pytest.fixture
+def store(pg_clean_url: str) -> Iterator[Store]:
+    """PostgreSQL only (this module overrides tests/conftest.py's store of each kind): fuzzing is the suite's slowest
+    part, the API is one code path over both stores, and PostgreSQL is the stricter one (it refuses NUL characters
+    and over-long values that SQLite keeps), so one run proves the point; the store contract tests cover both."""
+    opened = open_store(pg_clean_url)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
 def served(store: Store) -> Served:
-    """The app over `store` (SQLite and PostgreSQL, see tests/conftest.py), so generated requests also reach real
-    matches and seats of each store."""
+    """The app over a PostgreSQL store, so generated requests also reach real matches and seats."""
     key = new_secret("app")
     store.create_app_key("schemathesis", secret_hash(key))
     service = MatchService(store)
