@@ -104,6 +104,13 @@ class Settings:
     # checkpoint is signed (set it, to the same file, for every API and worker process). Snapshots' HMAC key is
     # derived from it.
     log_key: str | None = None
+    # Witnesses (c2sp.org/tlog-policy): a policy file naming this log, its witnesses with their URLs, and the quorum
+    # of cosignatures a checkpoint needs. Set: the API process sends each new checkpoint to every witness of it (at
+    # most every `witness_interval_s`, each request given up after `witness_timeout_s`), and GET /v1/log/checkpoint
+    # serves the newest checkpoint that meets the quorum, with its cosignatures. Unset: checkpoints as before.
+    witness_policy: str | None = None
+    witness_interval_s: float = 5.0
+    witness_timeout_s: float = 5.0
     # Webhooks. Receivers on private, loopback or link-local addresses are refused unless the operator allows them
     # (`TURNSTILE_WEBHOOK_ALLOW_PRIVATE=1`: tests and receivers on the same private network).
     webhook_allow_private: bool = False
@@ -130,7 +137,8 @@ class Settings:
                     "sweep_seconds", "state_cache_size", "streams_per_caller", "rate_app_burst", "rate_seat_burst",
                     "rate_address_burst", "webhooks_per_app", "webhook_timeout_s", "webhook_retry_s",
                     "webhook_give_up_s", "webhook_senders", "webhook_poll_s", "webhook_lease_s", "replica_timeout_s",
-                    "ready_timeout_s", "tournament_matches_max", "tournaments_running_per_app")
+                    "ready_timeout_s", "tournament_matches_max", "tournaments_running_per_app", "witness_interval_s",
+                    "witness_timeout_s")
         for name in positive:
             if getattr(self, name) <= 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} must be positive, not {getattr(self, name)!r}")

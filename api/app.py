@@ -108,7 +108,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     hub = Hub(streams_per_caller)
     tails = Tails(service, hub)
     limiter = limiter or RateLimiter()
-    operations = operations or Operations(store, replica=replica)
+    operations = operations or Operations(store, replica=replica, log=log)
     hooks = webhooks or Webhooks(store)
     app = Litestar(
         route_handlers=[OperationsController, ProblemDocsController, home, favicon, WebController, WEB_ASSETS,

@@ -42,6 +42,8 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "not-found": ((404,), "no such route"),
     "log-not-signed": ((404,), "the transparency log has no signed checkpoint yet (nothing sequenced so far), or the "
                                "server has no log key (`TURNSTILE_LOG_KEY`)"),
+    "log-not-cosigned": ((404,), "no checkpoint of the transparency log is cosigned by the quorum of witnesses its "
+                                 "policy (`TURNSTILE_WITNESS_POLICY`) names, yet"),
     "beyond-tree": ((404,), "the transparency log's tree is smaller than the size asked for"),
     "not-sequenced": ((404,), "the event is not a leaf of the tree of that size (events are sequenced within about "
                               "a second of their append)"),

@@ -143,6 +143,55 @@ class SqlTransparency:
         with self._reading() as conn:
             return _latest(conn, self.dialect)
 
+    def checkpoint_at(self, size: int) -> LogCheckpoint | None:
+        """The signed checkpoint of the tree of `size` leaves, or None (none was signed at that size)."""
+        with self._reading() as conn:
+            row = conn.execute(self.dialect.sql(f"SELECT {_CHECKPOINT_COLUMNS} FROM log_checkpoints WHERE size = ?"),
+                               (size,)).fetchone()
+        return None if row is None else LogCheckpoint(int(row[0]), bytes(row[1]), row[2], self.dialect.stamp(row[3]))
+
+    def witness_sizes(self) -> dict[str, int]:
+        """Per witness (its name in the policy), the size it last cosigned or said it did."""
+        with self._reading() as conn:
+            return {name: int(size) for name, size in conn.execute("SELECT witness, size FROM log_witnesses")}
+
+    def set_witness_size(self, witness: str, size: int) -> None:
+        """Remember `size` as the one `witness` last cosigned (a 409's answer)."""
+        with self._transaction() as conn:
+            _upsert_witness(conn, self.dialect, witness, size)
+
+    def add_cosignature(self, witness: str, size: int, line: str) -> None:
+        """Keep `witness`'s cosignature line of the checkpoint of `size`, and `size` as the one it last cosigned."""
+        d = self.dialect
+        with self._transaction() as conn:
+            conn.execute(d.sql("INSERT INTO log_cosignatures (size, witness, line) VALUES (?, ?, ?) "
+                               "ON CONFLICT (size, witness) DO NOTHING"), (size, witness, line))
+            _upsert_witness(conn, d, witness, size)
+
+    def cosigned_checkpoints(self, limit: int = 8) -> list[tuple[LogCheckpoint, list[str]]]:
+        """The newest `limit` checkpoints with at least one cosignature, newest first, each with its cosignature
+        lines (in witness name order)."""
+        d = self.dialect
+        with self._reading() as conn:
+            rows = conn.execute(d.sql(
+                f"SELECT {_CHECKPOINT_COLUMNS} FROM log_checkpoints WHERE size IN (SELECT DISTINCT size FROM "
+                "log_cosignatures ORDER BY size DESC LIMIT ?) ORDER BY size DESC"), (limit,)).fetchall()
+            if not rows:
+                return []
+            lines = conn.execute(d.sql(
+                "SELECT size, line FROM log_cosignatures WHERE size >= ? ORDER BY size, witness"),
+                (int(rows[-1][0]),)).fetchall()
+        by_size: dict[int, list[str]] = {}
+        for size, line in lines:
+            by_size.setdefault(int(size), []).append(line)
+        return [(LogCheckpoint(int(r[0]), bytes(r[1]), r[2], d.stamp(r[3])), by_size.get(int(r[0]), []))
+                for r in rows]
+
+
+def _upsert_witness(conn: Any, d: Dialect, witness: str, size: int) -> None:
+    conn.execute(d.sql("INSERT INTO log_witnesses (witness, size) VALUES (?, ?) "
+                       "ON CONFLICT (witness) DO UPDATE SET size = excluded.size"), (witness, size))
+
 
 def _nodes(conn: Any, d: Dialect, nodes: Sequence[Node]) -> dict[Node, Hash]:
     if not nodes:

@@ -88,3 +88,23 @@ class TransparencyStore(Protocol):
     def latest_checkpoint(self) -> LogCheckpoint | None:
         """The newest signed checkpoint, or None."""
         ...
+
+    def checkpoint_at(self, size: int) -> LogCheckpoint | None:
+        """The signed checkpoint of the tree of `size` leaves, or None."""
+        ...
+
+    def witness_sizes(self) -> dict[str, int]:
+        """Per witness (its name in the policy), the size it last cosigned or said it did."""
+        ...
+
+    def set_witness_size(self, witness: str, size: int) -> None:
+        """Remember `size` as the one `witness` last cosigned (a 409's answer)."""
+        ...
+
+    def add_cosignature(self, witness: str, size: int, line: str) -> None:
+        """Keep `witness`'s cosignature line of the checkpoint of `size`, and `size` as the one it last cosigned."""
+        ...
+
+    def cosigned_checkpoints(self, limit: int = 8) -> list[tuple[LogCheckpoint, list[str]]]:
+        """The newest `limit` checkpoints with a cosignature, newest first, each with its cosignature lines."""
+        ...

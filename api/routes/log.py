@@ -14,7 +14,8 @@ from api.log_schemas import ConsistencyProof, InclusionProofAnswer, LogCheckpoin
 from api.problem_codes import problem_responses
 from api.problems import ApiError
 from api.routes.matches import OPTIONAL_KEY
-from ledger.notes import Checkpoint
+from ledger.notes import Checkpoint, split_note
+from service.log.cosigning import newest_cosigned
 from service.log.transparency import BeyondTree, NotSequenced, ProofRangeError, Unsigned, leaf_hash_of
 
 MAX_SIZE = 2**53 - 1
@@ -41,14 +42,23 @@ class LogController(Controller):
     tags = ["transparency log"]
 
     @get("/checkpoint", summary="The log's newest signed checkpoint", operation_id="getLogCheckpoint",
-         sync_to_thread=True, responses=problem_responses("log-not-signed"))
+         sync_to_thread=True, responses=problem_responses("log-not-signed", "log-not-cosigned"))
     def checkpoint(self, log: Log) -> LogCheckpointAnswer:
         """The newest checkpoint: tree size and root hash, signed (Ed25519, as a signed note) at most once a second
-        while the log grows. Anyone who keeps one can later demand a consistency proof to a newer one."""
+        while the log grows. Anyone who keeps one can later demand a consistency proof to a newer one. Under a
+        witness policy: the newest one its quorum of witnesses cosigned, with their cosignature lines (404
+        `log-not-cosigned` before the first)."""
         latest = log_answer(log.checkpoint)
-        parsed = Checkpoint.parse(latest.note.rpartition("\n\n")[0] + "\n")
+        note = latest.note
+        if log.policy is not None:
+            cosigned = newest_cosigned(log.store, log.policy)
+            if cosigned is None:
+                raise ApiError(404, "log-not-cosigned", "no checkpoint is cosigned by the witness policy's quorum yet "
+                                                        f"(the newest signed has {latest.size} leaves)")
+            latest, note = cosigned
+        parsed = Checkpoint.parse(split_note(note)[0])
         return LogCheckpointAnswer(origin=parsed.origin, tree_size=latest.size, root_hash=latest.root.hex(),
-                                   signed_at=parsed.time, checkpoint=latest.note)
+                                   signed_at=parsed.time, checkpoint=note)
 
     @get("/key", summary="The log's public key", operation_id="getLogKey", sync_to_thread=False,
          responses=problem_responses("log-not-signed"))

@@ -27,6 +27,7 @@ from ledger.merkle import (
     needed_nodes,
 )
 from ledger.notes import Checkpoint, NoteError, Signer, Verifier, decode_b64, open_checkpoint, split_note
+from ledger.policy import Policy
 from ledger.records import LogProof
 from store.base import RecordCorrupt, iso, utc_now
 from store.transparency import LogCheckpoint, TransparencyStore
@@ -163,6 +164,10 @@ class Transparency:
         self.signer = signer
         self.clock = clock
         self.min_interval_s = min_interval_s
+        # The witness policy (TURNSTILE_WITNESS_POLICY), when there is one: checkpoints are served once cosigned by
+        # its quorum (service/log/cosigning.py), and the quorum counts as not met past `quorum_stale_s`.
+        self.policy: Policy | None = None
+        self.quorum_stale_s = 30.0
 
     @property
     def verifier(self) -> Verifier:

@@ -1,0 +1,63 @@
+"""Witnesses for a log under test: `turnstile witness` apps, each on its own state database, reached in process
+through the `post` a `Cosigning` takes (every request goes through the witness's real HTTP app)."""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from pathlib import Path
+
+from litestar.testing import TestClient
+
+from api.witness_app import create_witness_app
+from ledger.cosignature import Cosigner
+from ledger.notes import Verifier
+from ledger.policy import Policy, parse_policy
+from service.log.cosigning import Reply
+from service.witness import Witness
+from store.witness_state import WitnessState
+
+
+class Witnesses:
+    """`n` witnesses of one log, `w0`, `w1`...: their keys, states and apps; `down` ones do not answer."""
+
+    def __init__(self, log_key: Verifier, folder: Path, n: int = 3) -> None:
+        self.log_key = log_key
+        self.folder = folder
+        self.cosigners = [Cosigner.generate(f"witness.test/w{i}") for i in range(n)]
+        self.down: set[str] = set()
+        self.requests: list[tuple[str, int]] = []  # (witness name, status answered)
+        self.stack = ExitStack()
+        self.clients = {f"w{i}": self.start(i) for i in range(n)}
+
+    def state_url(self, i: int) -> str:
+        return f"sqlite:///{self.folder / f'w{i}.db'}"
+
+    def start(self, i: int) -> TestClient:
+        """Witness `w<i>`'s app over its state database (a restart keeps the database)."""
+        witness = Witness(self.cosigners[i], {self.log_key.name: [self.log_key]}, WitnessState(self.state_url(i)))
+        return self.stack.enter_context(TestClient(create_witness_app(witness)))
+
+    def restart(self, i: int) -> None:
+        """A new process of witness `w<i>` on the same state database."""
+        self.clients[f"w{i}"] = self.start(i)
+
+    def policy_text(self, quorum: str = "group g 2 w0 w1 w2\nquorum g\n") -> str:
+        lines = [f"log {self.log_key.text()}\n"]
+        lines += [f"witness w{i} {c.verifier().text()} http://w{i}.test/\n" for i, c in enumerate(self.cosigners)]
+        return "".join(lines) + quorum
+
+    def policy(self, quorum: str = "group g 2 w0 w1 w2\nquorum g\n") -> Policy:
+        return parse_policy(self.policy_text(quorum))
+
+    def post(self, url: str, body: bytes, timeout_s: float) -> Reply:
+        """What a witness answers, by its URL's host (`w<i>.test`); no answer from a witness that is down."""
+        name = url.split("//", 1)[1].split(".", 1)[0]
+        if name in self.down:
+            self.requests.append((name, 0))
+            return Reply(0, "", "down: connection refused")
+        answer = self.clients[name].post("/add-checkpoint", content=body)
+        self.requests.append((name, answer.status_code))
+        return Reply(answer.status_code, answer.headers.get("content-type", ""), answer.text)
+
+    def close(self) -> None:
+        self.stack.close()
