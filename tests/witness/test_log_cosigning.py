@@ -4,52 +4,20 @@ what the quorum is."""
 
 from __future__ import annotations
 
-import random
 import socket
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from litestar.testing import TestClient
 
 from ledger.notes import Checkpoint
-from service.log.cosigning import Cosigning, http_post
+from service.log.cosigning import http_post
 from service.log.transparency import Transparency
 from service.ops import metrics
 from tests.api.conftest import app_key  # noqa: F401  (the fixtures, shared)
-from tests.api.http_play import create, play_moves
 from tests.transparency.conftest import client  # noqa: F401
-from tests.witness.witnesses import Witnesses
-
-GAME = "expect-delays"
-
-
-@pytest.fixture
-def log(client: TestClient) -> Transparency:  # noqa: F811
-    found: Transparency = client.app.state.log
-    found.min_interval_s = 0  # a checkpoint at every catch-up
-    return found
-
-
-@pytest.fixture
-def witnesses(log: Transparency, tmp_path: Path) -> Iterator[Witnesses]:
-    made = Witnesses(log.verifier, tmp_path)
-    yield made
-    made.close()
-
-
-def grow(client: TestClient, app_key: str, log: Transparency, seed: int) -> int:  # noqa: F811
-    """A few moves of a new match, sequenced and signed; the tree's size."""
-    play_moves(client, create(client, app_key, GAME, 2), random.Random(seed), 3)
-    size = log.catch_up()
-    assert size is not None
-    return size
-
-
-def cosigning(log: Transparency, witnesses: Witnesses, quorum: str = "group g 2 w0 w1 w2\nquorum g\n") -> Cosigning:
-    log.policy = witnesses.policy(quorum)
-    return Cosigning(log.store, log.consistency, log.policy, timeout_s=1.0, post=witnesses.post)
+from tests.witness.witnesses import Witnesses, cosigning, grow, tlog, witnesses  # noqa: F401
 
 
 def alarms(witness: str, reason: str) -> float:
@@ -57,17 +25,17 @@ def alarms(witness: str, reason: str) -> float:
 
 
 def test_the_quorum_cosigns_each_new_checkpoint_from_the_size_each_witness_last_cosigned(
-        client: TestClient, app_key: str, log: Transparency, witnesses: Witnesses) -> None:  # noqa: F811
-    first = grow(client, app_key, log, 1)
-    run = cosigning(log, witnesses)
+        client: TestClient, app_key: str, tlog: Transparency, witnesses: Witnesses) -> None:  # noqa: F811
+    first = grow(client, app_key, tlog, 1)
+    run = cosigning(tlog, witnesses)
     assert run.round() == {"w0": "cosigned", "w1": "cosigned", "w2": "cosigned"}
-    assert log.store.witness_sizes() == {"w0": first, "w1": first, "w2": first}
+    assert tlog.store.witness_sizes() == {"w0": first, "w1": first, "w2": first}
     served = client.get("/v1/log/checkpoint").json()
     assert served["tree_size"] == first
-    assert log.policy is not None and log.policy.check(served["checkpoint"]).witnesses == {"w0", "w1", "w2"}
+    assert tlog.policy is not None and tlog.policy.check(served["checkpoint"]).witnesses == {"w0", "w1", "w2"}
     assert run.round() == {"w0": "idle", "w1": "idle", "w2": "idle"}  # nothing new: nothing sent
 
-    second = grow(client, app_key, log, 2)
+    second = grow(client, app_key, tlog, 2)
     assert second > first
     witnesses.requests.clear()
     assert set(run.round().values()) == {"cosigned"}  # each witness checked the proof from `first` (else 422)
@@ -80,49 +48,49 @@ def test_the_quorum_cosigns_each_new_checkpoint_from_the_size_each_witness_last_
     assert "turnstile_witness_quorum_met 1.0" in scraped and f"turnstile_log_cosigned_size {second}.0" in scraped
 
 
-def test_a_409_re_syncs_to_the_size_the_witness_says(client: TestClient, app_key: str, log: Transparency,  # noqa: F811
-                                                     witnesses: Witnesses) -> None:
-    first = grow(client, app_key, log, 1)
-    run = cosigning(log, witnesses)
+def test_a_409_re_syncs_to_the_size_the_witness_says(client: TestClient, app_key: str, tlog: Transparency,  # noqa: F811
+                                                     witnesses: Witnesses) -> None:  # noqa: F811
+    first = grow(client, app_key, tlog, 1)
+    run = cosigning(tlog, witnesses)
     run.round()
-    second = grow(client, app_key, log, 2)
-    log.store.set_witness_size("w1", 1)  # the log forgot what w1 cosigned (say, its row restored from a backup)
+    second = grow(client, app_key, tlog, 2)
+    tlog.store.set_witness_size("w1", 1)  # the log forgot what w1 cosigned (say, its row restored from a backup)
     witnesses.requests.clear()
     assert run.round()["w1"] == "cosigned"
     assert [s for name, s in witnesses.requests if name == "w1"] == [409, 200]  # told `first`, then asked from it
-    assert log.store.witness_sizes()["w1"] == second > first
+    assert tlog.store.witness_sizes()["w1"] == second > first
 
 
 def test_a_witness_that_saw_another_history_is_an_alarm_and_is_held(
-        client: TestClient, app_key: str, log: Transparency, witnesses: Witnesses) -> None:  # noqa: F811
-    size = grow(client, app_key, log, 1)
-    assert log.signer is not None
+        client: TestClient, app_key: str, tlog: Transparency, witnesses: Witnesses) -> None:  # noqa: F811
+    size = grow(client, app_key, tlog, 1)
+    assert tlog.signer is not None
     # w2 cosigned a fork of this very size first (another root, signed by the log's key, shown only to it).
-    fork = log.signer.sign(Checkpoint(log.signer.name, size, bytes(32), "2030-01-01T00:00:00Z").text())
+    fork = tlog.signer.sign(Checkpoint(tlog.signer.name, size, bytes(32), "2030-01-01T00:00:00Z").text())
     from tests.witness.conftest import body
 
     assert witnesses.clients["w2"].post("/add-checkpoint", content=body(0, fork, [])).status_code == 200
-    run = cosigning(log, witnesses)
+    run = cosigning(tlog, witnesses)
     before = alarms("w2", "fork")
     outcomes = run.round()
     assert outcomes == {"w0": "cosigned", "w1": "cosigned", "w2": "fork"}
     assert alarms("w2", "fork") == before + 1
     witnesses.requests.clear()
     assert run.round()["w2"] == "idle" and not [n for n, _ in witnesses.requests if n == "w2"]  # held, not retried
-    grow(client, app_key, log, 2)
+    grow(client, app_key, tlog, 2)
     assert run.round()["w2"] == "fork" and alarms("w2", "fork") == before + 2  # a new checkpoint is tried once
     assert client.get("/readyz").json()["witness_quorum"] == "met"  # w0 and w1 still make the quorum
 
 
 def test_without_a_quorum_moves_go_on_and_readiness_and_metrics_say_so(
-        client: TestClient, app_key: str, log: Transparency, witnesses: Witnesses) -> None:  # noqa: F811
-    grow(client, app_key, log, 1)
-    run = cosigning(log, witnesses)
+        client: TestClient, app_key: str, tlog: Transparency, witnesses: Witnesses) -> None:  # noqa: F811
+    grow(client, app_key, tlog, 1)
+    run = cosigning(tlog, witnesses)
     witnesses.down.update({"w0", "w1"})
     assert run.round() == {"w0": "down", "w1": "down", "w2": "cosigned"}
     answer = client.get("/v1/log/checkpoint")
     assert answer.status_code == 404 and answer.json()["code"] == "log-not-cosigned"
-    size = grow(client, app_key, log, 2)  # moves are taken all the same
+    size = grow(client, app_key, tlog, 2)  # moves are taken all the same
     ready = client.get("/readyz")
     assert ready.status_code == 200
     assert (ready.json()["witness_quorum"], ready.json()["cosigned_behind"]) == ("not-met", size)
@@ -133,16 +101,16 @@ def test_without_a_quorum_moves_go_on_and_readiness_and_metrics_say_so(
 
 
 def test_without_a_policy_the_checkpoint_is_as_before(client: TestClient, app_key: str,  # noqa: F811
-                                                      log: Transparency) -> None:
-    size = grow(client, app_key, log, 1)
+                                                      tlog: Transparency) -> None:  # noqa: F811
+    size = grow(client, app_key, tlog, 1)
     served = client.get("/v1/log/checkpoint").json()
-    assert served["tree_size"] == size and served["checkpoint"] == log.checkpoint().note
+    assert served["tree_size"] == size and served["checkpoint"] == tlog.checkpoint().note
     assert "witness_quorum" not in client.get("/readyz").json()
 
 
-def test_a_witness_down_or_hung_costs_a_timeout_and_holds_no_other(log: Transparency, tmp_path: Path,
-                                                                   client: TestClient, app_key: str) -> None:  # noqa: F811
-    grow(client, app_key, log, 1)
+def test_a_witness_down_or_hung_costs_a_timeout_and_holds_no_other(
+        tlog: Transparency, tmp_path: Path, client: TestClient, app_key: str) -> None:  # noqa: F811
+    grow(client, app_key, tlog, 1)
     refused = socket.socket()
     refused.bind(("127.0.0.1", 0))
     down_port = refused.getsockname()[1]
@@ -151,7 +119,7 @@ def test_a_witness_down_or_hung_costs_a_timeout_and_holds_no_other(log: Transpar
     hung.bind(("127.0.0.1", 0))
     hung.listen(8)  # accepts connections (the kernel's backlog) and never answers
     try:
-        witnesses = Witnesses(log.verifier, tmp_path)
+        witnesses = Witnesses(tlog.verifier, tmp_path)
         ports = {"w0": down_port, "w1": hung.getsockname()[1]}
 
         def post(url: str, body: bytes, timeout_s: float) -> object:
@@ -160,7 +128,7 @@ def test_a_witness_down_or_hung_costs_a_timeout_and_holds_no_other(log: Transpar
                 return http_post(f"http://127.0.0.1:{ports[name]}/add-checkpoint", body, timeout_s)
             return witnesses.post(url, body, timeout_s)
 
-        run = cosigning(log, witnesses)
+        run = cosigning(tlog, witnesses)
         run.post = post  # type: ignore[assignment]
         run.timeout_s = 0.3
         done: dict[str, str] = {}
@@ -181,11 +149,11 @@ def test_the_api_process_collects_cosignatures_when_a_policy_is_set(tmp_path: Pa
     from settings import Settings
 
     key = Signer.generate("turnstile.test/log")
-    write_key(tmp_path / "log.key", key)
-    witnesses = Witnesses(key.verifier(), tmp_path)
+    write_key(tmp_path / "tlog.key", key)
+    made = Witnesses(key.verifier(), tmp_path)
     policy = tmp_path / "policy"
-    policy.write_text(witnesses.policy_text())
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 's.db'}", log_key=str(tmp_path / "log.key"),
+    policy.write_text(made.policy_text())
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 's.db'}", log_key=str(tmp_path / "tlog.key"),
                         witness_policy=str(policy))
     runtime = Runtime.open(settings, "api")
     try:
@@ -198,4 +166,4 @@ def test_the_api_process_collects_cosignatures_when_a_policy_is_set(tmp_path: Pa
         with pytest.raises(PolicyFileError):
             Runtime.open(Settings(database_url=settings.database_url, log_key=settings.log_key,
                                   witness_policy=str(bad)), "api")
-    witnesses.close()
+    made.close()

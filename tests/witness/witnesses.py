@@ -3,18 +3,23 @@ through the `post` a `Cosigning` takes (every request goes through the witness's
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 
+import pytest
 from litestar.testing import TestClient
 
 from api.witness_app import create_witness_app
 from ledger.cosignature import Cosigner
 from ledger.notes import Verifier
 from ledger.policy import Policy, parse_policy
-from service.log.cosigning import Reply
+from service.log.cosigning import Cosigning, Reply
+from service.log.transparency import Transparency
 from service.witness import Witness
 from store.witness_state import WitnessState
+from tests.api.http_play import create, play_moves
 
 
 class Witnesses:
@@ -61,3 +66,33 @@ class Witnesses:
 
     def close(self) -> None:
         self.stack.close()
+
+
+GAME = "expect-delays"
+
+
+@pytest.fixture
+def tlog(client: TestClient) -> Transparency:  # noqa: F811
+    found: Transparency = client.app.state.log
+    found.min_interval_s = 0  # a checkpoint at every catch-up
+    return found
+
+
+@pytest.fixture
+def witnesses(tlog: Transparency, tmp_path: Path) -> Iterator[Witnesses]:
+    made = Witnesses(tlog.verifier, tmp_path)
+    yield made
+    made.close()
+
+
+def grow(client: TestClient, app_key: str, log: Transparency, seed: int) -> int:  # noqa: F811
+    """A few moves of a new match, sequenced and signed; the tree's size."""
+    play_moves(client, create(client, app_key, GAME, 2), random.Random(seed), 3)
+    size = log.catch_up()
+    assert size is not None
+    return size
+
+
+def cosigning(log: Transparency, witnesses: Witnesses, quorum: str = "group g 2 w0 w1 w2\nquorum g\n") -> Cosigning:
+    log.policy = witnesses.policy(quorum)
+    return Cosigning(log.store, log.consistency, log.policy, timeout_s=1.0, post=witnesses.post)
