@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable
 from typing import Literal, TypeVar
 
-from service.log.cosigning import Cosigning, CosigningThread, PolicyFileError, load_policy
+from service.log.cosigning import Cosigning, CosigningThread, PolicyFileError, Witnessed, load_policy
 from service.log.transparency import Sequencer, Transparency, open_log
 from service.matches import snapshots
 from service.matches.deadlines import sweep as sweep_deadlines
@@ -150,9 +150,10 @@ class Runtime:
         if self.log.signer is None:
             raise PolicyFileError("a witness policy needs a log key (TURNSTILE_LOG_KEY): witnesses cosign signed "
                                   "checkpoints")
-        self.log.policy = policy = load_policy(policy_path, self.log.verifier.text())
+        policy = load_policy(policy_path, self.log.verifier.text())
         # Past this, a cosigned checkpoint older than the newest signed one means the quorum is not being met.
-        self.log.quorum_stale_s = 3 * settings.witness_interval_s + 2 * settings.witness_timeout_s
+        stale_s = 3 * settings.witness_interval_s + 2 * settings.witness_timeout_s
+        self.log.witnessed = Witnessed(self.store, policy, stale_s)
         cosigning = Cosigning(self.store, self.log.consistency, policy, timeout_s=settings.witness_timeout_s)
         self.cosigning = thread = CosigningThread(cosigning, settings.witness_interval_s)
         self._opened("cosigning", thread, thread.close)

@@ -168,19 +168,21 @@ class SqlTransparency:
                                "ON CONFLICT (size, witness) DO NOTHING"), (size, witness, line))
             _upsert_witness(conn, d, witness, size)
 
-    def cosigned_checkpoints(self, limit: int = 8) -> list[tuple[LogCheckpoint, list[str]]]:
-        """The newest `limit` checkpoints with at least one cosignature, newest first, each with its cosignature
-        lines (in witness name order)."""
+    def cosigned_checkpoints(self, limit: int = 16, above: int = 0,
+                             below: int | None = None) -> list[tuple[LogCheckpoint, list[str]]]:
+        """The newest `limit` checkpoints with at least one cosignature whose size is above `above` (and below
+        `below`), newest first, each with its cosignature lines (in witness name order)."""
         d = self.dialect
         with self._reading() as conn:
             rows = conn.execute(d.sql(
                 f"SELECT {_CHECKPOINT_COLUMNS} FROM log_checkpoints WHERE size IN (SELECT DISTINCT size FROM "
-                "log_cosignatures ORDER BY size DESC LIMIT ?) ORDER BY size DESC"), (limit,)).fetchall()
+                "log_cosignatures WHERE size > ? AND size < ? ORDER BY size DESC LIMIT ?) ORDER BY size DESC"),
+                (above, 2**63 - 1 if below is None else below, limit)).fetchall()
             if not rows:
                 return []
             lines = conn.execute(d.sql(
-                "SELECT size, line FROM log_cosignatures WHERE size >= ? ORDER BY size, witness"),
-                (int(rows[-1][0]),)).fetchall()
+                "SELECT size, line FROM log_cosignatures WHERE size >= ? AND size <= ? ORDER BY size, witness"),
+                (int(rows[-1][0]), int(rows[0][0]))).fetchall()
         by_size: dict[int, list[str]] = {}
         for size, line in lines:
             by_size.setdefault(int(size), []).append(line)

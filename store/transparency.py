@@ -105,6 +105,8 @@ class TransparencyStore(Protocol):
         """Keep `witness`'s cosignature line of the checkpoint of `size`, and `size` as the one it last cosigned."""
         ...
 
-    def cosigned_checkpoints(self, limit: int = 8) -> list[tuple[LogCheckpoint, list[str]]]:
-        """The newest `limit` checkpoints with a cosignature, newest first, each with its cosignature lines."""
+    def cosigned_checkpoints(self, limit: int = 16, above: int = 0,
+                             below: int | None = None) -> list[tuple[LogCheckpoint, list[str]]]:
+        """The newest `limit` checkpoints with a cosignature sized between `above` and `below` (exclusive), newest
+        first, each with its cosignature lines."""
         ...

@@ -15,7 +15,6 @@ from api.problem_codes import problem_responses
 from api.problems import ApiError
 from api.routes.matches import OPTIONAL_KEY
 from ledger.notes import Checkpoint, split_note
-from service.log.cosigning import newest_cosigned
 from service.log.transparency import BeyondTree, NotSequenced, ProofRangeError, Unsigned, leaf_hash_of
 
 MAX_SIZE = 2**53 - 1
@@ -50,8 +49,8 @@ class LogController(Controller):
         `log-not-cosigned` before the first)."""
         latest = log_answer(log.checkpoint)
         note = latest.note
-        if log.policy is not None:
-            cosigned = newest_cosigned(log.store, log.policy)
+        if log.witnessed is not None:
+            cosigned = log.witnessed.newest()
             if cosigned is None:
                 raise ApiError(404, "log-not-cosigned", "no checkpoint is cosigned by the witness policy's quorum yet "
                                                         f"(the newest signed has {latest.size} leaves)")

@@ -18,7 +18,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from api.problems import ApiError
-from service.log.cosigning import QuorumStatus, quorum_status
+from service.log.cosigning import QuorumStatus
 from service.log.transparency import Transparency
 from service.ops import metrics
 from service.ops.queue_status import QueueStatus
@@ -82,9 +82,9 @@ class Operations:
 
     def quorum(self) -> QuorumStatus | None:
         """The witness quorum's status (reads the store); None without a policy."""
-        if self.log is None or self.log.policy is None:
+        if self.log is None or self.log.witnessed is None:
             return None
-        return quorum_status(self.log.store, self.log.policy, self.log.quorum_stale_s)
+        return self.log.witnessed.status()
 
     def _store_answer(self) -> tuple[tuple[int, int], tuple[int, int] | None, QuorumStatus | None]:
         """The store's schema status, the replica's lag and the witness quorum's status, within `ready_timeout_s`

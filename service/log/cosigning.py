@@ -13,7 +13,7 @@ A `Cosigning` thread sends, at most every `interval_s`, the newest signed checkp
   checkpoint is tried once, and so on;
 - anything else (down, hung, 4xx/5xx): logged and counted; the next round tries again.
 
-Moves never wait for this: it runs on its own thread and reads only signed checkpoints. `newest_cosigned` is what
+Moves never wait for this: it runs on its own thread and reads only signed checkpoints. `Witnessed.newest` is what
 `GET /v1/log/checkpoint` serves under a policy: the newest checkpoint whose cosignatures meet the quorum.
 """
 
@@ -83,19 +83,7 @@ def load_policy(path: str, log_key: str | None = None) -> Policy:
     return policy
 
 
-def newest_cosigned(store: TransparencyStore, policy: Policy) -> tuple[LogCheckpoint, str] | None:
-    """The newest checkpoint whose cosignatures meet the policy's quorum, and its note with them; None if none."""
-    for checkpoint, lines in store.cosigned_checkpoints():
-        note = checkpoint.note + "".join(lines)
-        try:
-            policy.check(note)
-        except QuorumError:
-            continue
-        return checkpoint, note
-    if policy.quorum is None:  # `quorum none`: the newest checkpoint as it is
-        latest = store.latest_checkpoint()
-        return None if latest is None else (latest, latest.note)
-    return None
+PAGE = 16  # cosigned checkpoints read at a time, newest first
 
 
 @dataclass(frozen=True)
@@ -109,16 +97,54 @@ class QuorumStatus:
     behind: int
 
 
-def quorum_status(store: TransparencyStore, policy: Policy, stale_s: float) -> QuorumStatus:
-    """The quorum's status now (reads the store)."""
-    latest = store.latest_checkpoint()
-    cosigned = newest_cosigned(store, policy)
-    if latest is None:
-        return QuorumStatus(True, None, 0)
-    if cosigned is None:
-        return QuorumStatus(False, None, latest.size)
-    lag = (datetime.fromisoformat(latest.signed_at) - datetime.fromisoformat(cosigned[0].signed_at)).total_seconds()
-    return QuorumStatus(lag <= stale_s, cosigned[0].size, latest.size - cosigned[0].size)
+class Witnessed:
+    """A log's witness policy, and the newest checkpoint its quorum cosigned: what GET /v1/log/checkpoint serves and
+    exports carry. Each process remembers the newest one it found (the floor of the next search) and the checkpoints
+    found short of the quorum with the cosignatures they had, so a request checks only what is new."""
+
+    def __init__(self, store: TransparencyStore, policy: Policy, stale_s: float = 30.0) -> None:
+        self.store = store
+        self.policy = policy
+        self.stale_s = stale_s
+        self._best: tuple[LogCheckpoint, str] | None = None
+        self._short: dict[int, int] = {}  # size -> how many cosignature lines it had when found short
+
+    def newest(self) -> tuple[LogCheckpoint, str] | None:
+        """The newest checkpoint whose cosignatures meet the quorum, and its note with them; None if none."""
+        if self.policy.quorum is None:  # `quorum none`: the newest checkpoint as it is
+            latest = self.store.latest_checkpoint()
+            return None if latest is None else (latest, latest.note)
+        best = self._best
+        floor = 0 if best is None else best[0].size
+        below = None
+        while True:
+            page = self.store.cosigned_checkpoints(PAGE, floor, below)
+            for checkpoint, lines in page:
+                if self._short.get(checkpoint.size) == len(lines):
+                    continue
+                note = checkpoint.note + "".join(lines)
+                try:
+                    self.policy.check(note)
+                except QuorumError:
+                    self._short[checkpoint.size] = len(lines)
+                    continue
+                self._best = (checkpoint, note)
+                return self._best
+            if len(page) < PAGE:
+                return best
+            below = page[-1][0].size
+
+    def status(self) -> QuorumStatus:
+        """The quorum's status now (reads the store)."""
+        latest = self.store.latest_checkpoint()
+        cosigned = self.newest()
+        if latest is None:
+            return QuorumStatus(True, None, 0)
+        if cosigned is None:
+            return QuorumStatus(False, None, latest.size)
+        lag = (datetime.fromisoformat(latest.signed_at)
+               - datetime.fromisoformat(cosigned[0].signed_at)).total_seconds()
+        return QuorumStatus(lag <= self.stale_s, cosigned[0].size, latest.size - cosigned[0].size)
 
 
 class Cosigning:

@@ -27,10 +27,9 @@ from ledger.merkle import (
     needed_nodes,
 )
 from ledger.notes import Checkpoint, NoteError, Signer, Verifier, decode_b64, open_checkpoint, split_note
-from ledger.policy import Policy
 from ledger.records import LogProof
 from ledger.tlog_proof import TlogProof
-from service.log.cosigning import newest_cosigned
+from service.log.cosigning import Witnessed
 from store.base import RecordCorrupt, iso, utc_now
 from store.transparency import LogCheckpoint, TransparencyStore
 
@@ -167,9 +166,8 @@ class Transparency:
         self.clock = clock
         self.min_interval_s = min_interval_s
         # The witness policy (TURNSTILE_WITNESS_POLICY), when there is one: checkpoints are served once cosigned by
-        # its quorum (service/log/cosigning.py), and the quorum counts as not met past `quorum_stale_s`.
-        self.policy: Policy | None = None
-        self.quorum_stale_s = 30.0
+        # its quorum (service/log/cosigning.py).
+        self.witnessed: Witnessed | None = None
 
     @property
     def verifier(self) -> Verifier:
@@ -243,8 +241,8 @@ class Transparency:
         tree; None while that event is not in a signed tree (or there is no key). Under a witness policy, the newest
         checkpoint its quorum cosigned once that holds the event, with the cosignatures and the proof as a tlog-proof
         text too; until then, the newest signed checkpoint as without a policy."""
-        if self.policy is not None:
-            cosigned = newest_cosigned(self.store, self.policy)
+        if self.witnessed is not None:
+            cosigned = self.witnessed.newest()
             if cosigned is not None:
                 checkpoint, note = cosigned
                 try:

@@ -22,7 +22,7 @@ from cli import main
 from ledger.notes import Checkpoint, Signer
 from ledger.tlog_proof import TlogProof, parse_proof
 from service.log import log_client
-from service.log.cosigning import Cosigning
+from service.log.cosigning import Cosigning, Witnessed
 from service.log.transparency import Transparency
 from service.matches.tokens import new_secret, secret_hash
 from store.factory import open_store
@@ -49,11 +49,11 @@ class Log:
     def start(self) -> None:
         self.store = open_store(f"sqlite:///{self.path}")
         log = Transparency(self.store, self.signer, min_interval_s=0)
-        log.policy = self.witnesses.policy()
-        log.quorum_stale_s = 0  # no grace: a signed checkpoint newer than the cosigned one is a quorum not met
+        # No grace: a signed checkpoint newer than the cosigned one is a quorum not met.
+        log.witnessed = Witnessed(self.store, self.witnesses.policy(), stale_s=0)
         self.client = TestClient(create_app(self.store, log=log))
         self.client.__enter__()
-        self.cosigning = Cosigning(self.store, log.consistency, log.policy, post=self.witnesses.post)
+        self.cosigning = Cosigning(self.store, log.consistency, log.witnessed.policy, post=self.witnesses.post)
         self.key = new_secret("app")
         self.store.create_app_key("drill", secret_hash(self.key))
 

@@ -32,7 +32,8 @@ def test_the_quorum_cosigns_each_new_checkpoint_from_the_size_each_witness_last_
     assert tlog.store.witness_sizes() == {"w0": first, "w1": first, "w2": first}
     served = client.get("/v1/log/checkpoint").json()
     assert served["tree_size"] == first
-    assert tlog.policy is not None and tlog.policy.check(served["checkpoint"]).witnesses == {"w0", "w1", "w2"}
+    assert tlog.witnessed is not None
+    assert tlog.witnessed.policy.check(served["checkpoint"]).witnesses == {"w0", "w1", "w2"}
     assert run.round() == {"w0": "idle", "w1": "idle", "w2": "idle"}  # nothing new: nothing sent
 
     second = grow(client, app_key, tlog, 2)
@@ -157,7 +158,7 @@ def test_the_api_process_collects_cosignatures_when_a_policy_is_set(tmp_path: Pa
                         witness_policy=str(policy))
     runtime = Runtime.open(settings, "api")
     try:
-        assert "cosigning" in runtime.opened and runtime.log.policy is not None
+        assert "cosigning" in runtime.opened and runtime.log.witnessed is not None
     finally:
         runtime.close()
     other = tmp_path / "other"
@@ -167,3 +168,26 @@ def test_the_api_process_collects_cosignatures_when_a_policy_is_set(tmp_path: Pa
             Runtime.open(Settings(database_url=settings.database_url, log_key=settings.log_key,
                                   witness_policy=str(bad)), "api")
     made.close()
+
+
+def test_the_newest_quorum_is_found_behind_pages_of_checkpoints_short_of_it(
+        client: TestClient, app_key: str, tlog: Transparency, witnesses: Witnesses,  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from service.log import cosigning as module
+
+    monkeypatch.setattr(module, "PAGE", 2)
+    first = grow(client, app_key, tlog, 1)
+    run = cosigning(tlog, witnesses)
+    run.round()
+    witnesses.down.update({"w0", "w1"})
+    for seed in range(2, 7):  # five newer checkpoints, each cosigned by w2 alone
+        grow(client, app_key, tlog, seed)
+        run.round()
+    assert len(tlog.store.cosigned_checkpoints(16)) == 6
+    assert tlog.witnessed is not None
+    tlog.witnessed = module.Witnessed(tlog.store, tlog.witnessed.policy)  # a new process: nothing remembered
+    assert client.get("/v1/log/checkpoint").json()["tree_size"] == first
+    witnesses.down.clear()
+    newest = grow(client, app_key, tlog, 9)
+    run.round()
+    assert client.get("/v1/log/checkpoint").json()["tree_size"] == newest

@@ -15,7 +15,7 @@ from api.witness_app import create_witness_app
 from ledger.cosignature import Cosigner
 from ledger.notes import Verifier
 from ledger.policy import Policy, parse_policy
-from service.log.cosigning import Cosigning, Reply
+from service.log.cosigning import Cosigning, Reply, Witnessed
 from service.log.transparency import Transparency
 from service.witness import Witness
 from store.witness_state import WitnessState
@@ -94,5 +94,5 @@ def grow(client: TestClient, app_key: str, log: Transparency, seed: int) -> int:
 
 
 def cosigning(log: Transparency, witnesses: Witnesses, quorum: str = "group g 2 w0 w1 w2\nquorum g\n") -> Cosigning:
-    log.policy = witnesses.policy(quorum)
-    return Cosigning(log.store, log.consistency, log.policy, timeout_s=1.0, post=witnesses.post)
+    log.witnessed = Witnessed(log.store, witnesses.policy(quorum))
+    return Cosigning(log.store, log.consistency, log.witnessed.policy, timeout_s=1.0, post=witnesses.post)
