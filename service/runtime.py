@@ -154,7 +154,8 @@ class Runtime:
         # Past this, a cosigned checkpoint older than the newest signed one means the quorum is not being met.
         stale_s = 3 * settings.witness_interval_s + 2 * settings.witness_timeout_s
         self.log.witnessed = Witnessed(self.store, policy, stale_s)
-        cosigning = Cosigning(self.store, self.log.consistency, policy, timeout_s=settings.witness_timeout_s)
+        cosigning = Cosigning(self.store, self.log.consistency, policy, timeout_s=settings.witness_timeout_s,
+                              lease_s=stale_s)
         self.cosigning = thread = CosigningThread(cosigning, settings.witness_interval_s)
         self._opened("cosigning", thread, thread.close)
 

@@ -168,6 +168,17 @@ class SqlTransparency:
                                "ON CONFLICT (size, witness) DO NOTHING"), (size, witness, line))
             _upsert_witness(conn, d, witness, size)
 
+    def claim_cosigner(self, holder: str, now_s: float, lease_s: float) -> bool:
+        """Whether `holder` collects cosignatures until `now_s + lease_s`: it held the lease, or nobody holds it now
+        (a lease that expired is taken over)."""
+        with self._transaction() as conn:
+            cursor = conn.execute(self.dialect.sql(
+                "INSERT INTO log_cosigner (id, holder, until_s) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET "
+                "holder = excluded.holder, until_s = excluded.until_s "
+                "WHERE log_cosigner.holder = excluded.holder OR log_cosigner.until_s < ?"),
+                (holder, now_s + lease_s, now_s))
+            return bool(cursor.rowcount == 1)
+
     def cosigned_checkpoints(self, limit: int = 16, above: int = 0,
                              below: int | None = None) -> list[tuple[LogCheckpoint, list[str]]]:
         """The newest `limit` checkpoints with at least one cosignature whose size is above `above` (and below

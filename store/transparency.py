@@ -105,6 +105,10 @@ class TransparencyStore(Protocol):
         """Keep `witness`'s cosignature line of the checkpoint of `size`, and `size` as the one it last cosigned."""
         ...
 
+    def claim_cosigner(self, holder: str, now_s: float, lease_s: float) -> bool:
+        """Whether `holder` collects cosignatures until `now_s + lease_s` (it held the lease, or it had expired)."""
+        ...
+
     def cosigned_checkpoints(self, limit: int = 16, above: int = 0,
                              below: int | None = None) -> list[tuple[LogCheckpoint, list[str]]]:
         """The newest `limit` checkpoints with a cosignature sized between `above` and `below` (exclusive), newest

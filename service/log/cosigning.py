@@ -3,7 +3,8 @@
 A `Cosigning` thread sends, at most every `interval_s`, the newest signed checkpoint to every witness of the policy
 (`TURNSTILE_WITNESS_POLICY`) that has a URL, with the consistency proof from the size that witness last cosigned
 (kept in the store, `log_witnesses`), each request given up after `timeout_s` and the witnesses asked side by side
-(one hung witness holds no other). The answers:
+(one hung witness holds no other). One process at a time does so (a lease in the store, `log_cosigner`, renewed each
+round and taken over when it lapses), however many API processes serve. The answers:
 
 - 200: the cosignature lines, checked against the witness's key, kept beside the checkpoint (`log_cosignatures`);
 - 409 `text/x.tlog.size`: the witness last cosigned another size: remember it and ask again from it at once (a size
@@ -21,9 +22,13 @@ from __future__ import annotations
 
 import base64
 import logging
+import os
+import socket
 import threading
+import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -151,8 +156,13 @@ class Cosigning:
     """Sends the newest checkpoint to the policy's witnesses and keeps their cosignatures."""
 
     def __init__(self, store: TransparencyStore, consistency: Callable[[int, int], list[bytes]], policy: Policy, *,
-                 timeout_s: float = 5.0, post: Post = http_post) -> None:
+                 timeout_s: float = 5.0, post: Post = http_post, lease_s: float = 30.0,
+                 clock: Callable[[], float] = time.time) -> None:
         self.store = store
+        # One collector at a time across processes: this one's name, and how long a round's claim holds.
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.lease_s = lease_s
+        self.clock = clock
         self.consistency = consistency
         self.policy = policy
         self.timeout_s = timeout_s
@@ -163,9 +173,12 @@ class Cosigning:
         self.pool = ThreadPoolExecutor(max_workers=max(1, len(self.witnesses)), thread_name_prefix="turnstile-cosign")
 
     def round(self) -> dict[str, str]:
-        """Send the newest checkpoint to every witness (side by side); each witness's outcome."""
+        """Send the newest checkpoint to every witness (side by side); each witness's outcome (none when another
+        process holds the collector's lease)."""
+        if not self.witnesses or not self.store.claim_cosigner(self.holder, self.clock(), self.lease_s):
+            return {}
         latest = self.store.latest_checkpoint()
-        if latest is None or not self.witnesses:
+        if latest is None:
             return {}
         sizes = self.store.witness_sizes()
         futures = {w.name: self.pool.submit(self._submit, w, latest, sizes.get(w.name, 0)) for w in self.witnesses}

@@ -54,6 +54,7 @@ class Log:
         self.client = TestClient(create_app(self.store, log=log))
         self.client.__enter__()
         self.cosigning = Cosigning(self.store, log.consistency, log.witnessed.policy, post=self.witnesses.post)
+        self.cosigning.holder = "the drill's log"  # restarted, it takes its own lease back at once
         self.key = new_secret("app")
         self.store.create_app_key("drill", secret_hash(self.key))
 

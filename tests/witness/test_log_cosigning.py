@@ -191,3 +191,24 @@ def test_the_newest_quorum_is_found_behind_pages_of_checkpoints_short_of_it(
     newest = grow(client, app_key, tlog, 9)
     run.round()
     assert client.get("/v1/log/checkpoint").json()["tree_size"] == newest
+
+
+def test_one_process_at_a_time_collects_and_another_takes_over_a_lapsed_lease(
+        client: TestClient, app_key: str, tlog: Transparency, witnesses: Witnesses) -> None:  # noqa: F811
+    grow(client, app_key, tlog, 1)
+    now = [1000.0]
+    first, second = cosigning(tlog, witnesses), cosigning(tlog, witnesses)
+    first.clock = second.clock = lambda: now[0]
+    first.lease_s = second.lease_s = 25.0
+    assert set(first.round().values()) == {"cosigned"}
+    witnesses.requests.clear()
+    grow(client, app_key, tlog, 2)
+    now[0] += 20
+    assert second.round() == {} and not witnesses.requests  # the first holds the lease: the second sends nothing
+    assert set(first.round().values()) == {"cosigned"}  # renewed until 1045
+    now[0] += 24
+    assert second.round() == {}
+    now[0] += 2  # the first stopped renewing (its process died): the lease lapses
+    grow(client, app_key, tlog, 3)
+    assert set(second.round().values()) == {"cosigned"}
+    assert first.round() == {}

@@ -12,5 +12,12 @@ CREATE TABLE log_witnesses (
     witness text PRIMARY KEY,
     size    bigint NOT NULL CHECK (size >= 0)
 );
+-- Which process collects cosignatures (one at a time, whatever the number of API processes): a lease, renewed by its
+-- holder each round and taken over by another once `until_s` (POSIX seconds) has passed.
+CREATE TABLE log_cosigner (
+    id      integer PRIMARY KEY CHECK (id = 1),
+    holder  text NOT NULL,
+    until_s double precision NOT NULL
+);
 CREATE TRIGGER log_cosignatures_immutable BEFORE UPDATE OR DELETE ON log_cosignatures
     FOR EACH ROW EXECUTE FUNCTION turnstile_refuse_change();

@@ -9,6 +9,11 @@ CREATE TABLE log_witnesses (
     witness TEXT PRIMARY KEY,
     size    INTEGER NOT NULL CHECK (size >= 0)
 );
+CREATE TABLE log_cosigner (
+    id      INTEGER PRIMARY KEY CHECK (id = 1),
+    holder  TEXT NOT NULL,
+    until_s REAL NOT NULL
+);
 CREATE TRIGGER log_cosignatures_no_change BEFORE UPDATE ON log_cosignatures
 BEGIN
     SELECT RAISE(ABORT, 'turnstile: UPDATE on log_cosignatures is not allowed');
