@@ -7,6 +7,7 @@ from __future__ import annotations
 import socket
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from litestar.testing import TestClient
@@ -212,3 +213,22 @@ def test_one_process_at_a_time_collects_and_another_takes_over_a_lapsed_lease(
     grow(client, app_key, tlog, 3)
     assert set(second.round().values()) == {"cosigned"}
     assert first.round() == {}
+
+
+def test_serve_refuses_a_bad_policy_in_one_line_before_any_worker_starts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import uvicorn
+
+    import cli
+
+    ran: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: ran.append(args))
+    monkeypatch.setenv("TURNSTILE_DATABASE_URL", f"sqlite:///{tmp_path / 'serve.db'}")
+    policy = tmp_path / "policy"
+    policy.write_text("log not-a-key\nquorum none\n")
+    monkeypatch.setenv("TURNSTILE_WITNESS_POLICY", str(policy))
+    assert cli.main(["serve"]) == 2 and ran == []
+    err = capsys.readouterr().err
+    assert "line 1" in err and len(err.strip().splitlines()) == 1, err
+    policy.write_text("quorum none\n")
+    assert cli.main(["serve"]) == 2 and "names no log" in capsys.readouterr().err
