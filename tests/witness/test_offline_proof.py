@@ -143,3 +143,24 @@ def test_an_old_record_keeps_verifying_and_says_it_has_no_cosigned_proof(
     capsys.readouterr()
     assert main(["verify", str(with_log), "--policy", str(policy)]) == 1
     assert "no cosigned proof" in capsys.readouterr().out
+
+
+def test_a_finished_tournaments_record_verifies_offline_under_the_policy(
+        tlog: Transparency, witnesses: Witnesses, tmp_path: Path, offline: None) -> None:  # noqa: F811
+    import json
+
+    from tests.transparency.test_tournament_log import exported, finished_cup
+
+    tournament_id = finished_cup(tlog.store)
+    tlog.catch_up()
+    assert set(cosigning(tlog, witnesses).round().values()) == {"cosigned"}
+    document = exported(tlog.store, tlog, tournament_id)
+    assert document["header"]["transparency"]["tlog_proof"].startswith(HEADER)
+    path = tmp_path / "cup.json"
+    path.write_text(json.dumps(document))
+    policy = tmp_path / "policy"
+    policy.write_text(witnesses.policy_text())
+    assert main(["verify", str(path), "--policy", str(policy)]) == 0
+    document["header"]["head_hash"] = "00" * 32  # another head: its leaf is not the one the proof includes
+    path.write_text(json.dumps(document))
+    assert main(["verify", str(path), "--policy", str(policy)]) == 1
