@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from ledger.notes import DASH, NoteError
+from ledger.notes import DASH, NoteError, decode_b64, split_note
 from ledger.policy import Policy, PolicyError, PolicyWitness, QuorumError, parse_policy
 from service.ops import metrics
 from settings import SettingsError
@@ -209,7 +209,8 @@ class Cosigning:
         if reply.status == 409 and reply.content_type.split(";")[0].strip() == SIZE_TYPE:
             told = reply.body.strip()
             if not told.isdigit() or retried:
-                log.warning("witness %s answered 409 with size %r twice in a row", name, told[:40])
+                log.warning("witness %s answered 409 with size %r (not a size, or again after a re-sync)", name,
+                            told[:40])
                 return "conflict"
             self.store.set_witness_size(name, int(told))
             return self._submit(witness, latest, int(told), retried=True)
@@ -229,7 +230,8 @@ class Cosigning:
         except NoteError as exc:
             return self._alarm(witness, "bad-cosignature", f"its answer is not a valid cosignature: {exc}",
                                (self.store.witness_sizes().get(witness.name, 0), latest.size))
-        mine = "".join(f"{line}\n" for line in lines.splitlines() if line.startswith(f"{DASH}{witness.verifier.name} "))
+        mine = "".join(f"{DASH}{name} {sig}\n" for name, sig in split_note("x\n\n" + lines)[1]
+                       if name == witness.verifier.name and _key_id(sig) == witness.verifier.key_hash)
         self.store.add_cosignature(witness.name, latest.size, mine)
         self.done[witness.name] = latest.size
         return "cosigned"
@@ -245,6 +247,13 @@ class Cosigning:
         """Stop the request threads (a request under way ends within the timeout)."""
         self.pool.shutdown(wait=False, cancel_futures=True)
 
+
+def _key_id(signature: str) -> bytes:
+    """The 4-byte key id a signature line's base64 starts with (b"" when it is not base64)."""
+    try:
+        return decode_b64(signature, "a signature")[:4]
+    except NoteError:
+        return b""
 
 
 class CosigningThread:
