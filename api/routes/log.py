@@ -34,6 +34,19 @@ def log_answer(call: Any) -> Any:
         raise ApiError(422, "bad-proof-range", str(exc)) from None
 
 
+def served_checkpoint(log: Any) -> tuple[Any, str]:
+    """The checkpoint the log serves and its note: the newest signed one, or under a witness policy the newest one
+    its quorum cosigned, with their cosignature lines (404 `log-not-cosigned` before the first)."""
+    latest = log_answer(log.checkpoint)
+    if log.witnessed is None:
+        return latest, latest.note
+    cosigned = log.witnessed.newest()
+    if cosigned is None:
+        raise ApiError(404, "log-not-cosigned", "no checkpoint is cosigned by the witness policy's quorum yet "
+                                                f"(the newest signed has {latest.size} leaves)")
+    return cosigned
+
+
 class LogController(Controller):
     """One RFC 9162 Merkle tree over every event, in global log order; anyone may check it."""
 
@@ -47,14 +60,7 @@ class LogController(Controller):
         while the log grows. Anyone who keeps one can later demand a consistency proof to a newer one. Under a
         witness policy: the newest one its quorum of witnesses cosigned, with their cosignature lines (404
         `log-not-cosigned` before the first)."""
-        latest = log_answer(log.checkpoint)
-        note = latest.note
-        if log.witnessed is not None:
-            cosigned = log.witnessed.newest()
-            if cosigned is None:
-                raise ApiError(404, "log-not-cosigned", "no checkpoint is cosigned by the witness policy's quorum yet "
-                                                        f"(the newest signed has {latest.size} leaves)")
-            latest, note = cosigned
+        latest, note = served_checkpoint(log)
         parsed = Checkpoint.parse(split_note(note)[0])
         return LogCheckpointAnswer(origin=parsed.origin, tree_size=latest.size, root_hash=latest.root.hex(),
                                    signed_at=parsed.time, checkpoint=note)

@@ -17,7 +17,7 @@ from litestar.params import Parameter
 from api.deps import Log
 from api.problem_codes import problem_responses
 from api.problems import ApiError
-from api.routes.log import log_answer
+from api.routes.log import log_answer, served_checkpoint
 from ledger.tiles import Tile, TilePathError, parse_tile_path
 from service.log.tiles import entry_bundle, tile_data
 
@@ -74,11 +74,12 @@ class TilesController(Controller):
     tags = ["transparency log"]
 
     @get("/checkpoint", summary="The log's newest checkpoint, as a signed note", operation_id="getLogTilesCheckpoint",
-         sync_to_thread=True, media_type=NOTE, responses=problem_responses("log-not-signed"))
+         sync_to_thread=True, media_type=NOTE, responses=problem_responses("log-not-signed", "log-not-cosigned"))
     def checkpoint(self, log: Log) -> Response[str]:
         """The newest signed checkpoint as C2SP tlog-checkpoint text (origin, size, base64 root hash, time; a blank
-        line; the signature lines): the `checkpoint` field of `GET /v1/log/checkpoint`, as a tile client reads it."""
-        return Response(log_answer(log.checkpoint).note, media_type=NOTE, headers={"Cache-Control": CHECKPOINT_CACHE})
+        line; the signature lines): the `checkpoint` field of `GET /v1/log/checkpoint`, as a tile client reads it —
+        under a witness policy the newest one its quorum cosigned, with their cosignature lines."""
+        return Response(served_checkpoint(log)[1], media_type=NOTE, headers={"Cache-Control": CHECKPOINT_CACHE})
 
     @get("/tile/entries/{index:path}", summary="An entry bundle", operation_id="getLogEntryBundle",
          sync_to_thread=True, media_type=OCTETS,

@@ -35,6 +35,7 @@ def test_the_quorum_cosigns_each_new_checkpoint_from_the_size_each_witness_last_
     assert served["tree_size"] == first
     assert tlog.witnessed is not None
     assert tlog.witnessed.policy.check(served["checkpoint"]).witnesses == {"w0", "w1", "w2"}
+    assert client.get("/v1/log/tiles/checkpoint").text == served["checkpoint"]  # a tile client sees the same
     assert run.round() == {"w0": "idle", "w1": "idle", "w2": "idle"}  # nothing new: nothing sent
 
     second = grow(client, app_key, tlog, 2)
@@ -90,8 +91,9 @@ def test_without_a_quorum_moves_go_on_and_readiness_and_metrics_say_so(
     run = cosigning(tlog, witnesses)
     witnesses.down.update({"w0", "w1"})
     assert run.round() == {"w0": "down", "w1": "down", "w2": "cosigned"}
-    answer = client.get("/v1/log/checkpoint")
-    assert answer.status_code == 404 and answer.json()["code"] == "log-not-cosigned"
+    for path in ("/v1/log/checkpoint", "/v1/log/tiles/checkpoint"):
+        answer = client.get(path)
+        assert answer.status_code == 404 and answer.json()["code"] == "log-not-cosigned"
     size = grow(client, app_key, tlog, 2)  # moves are taken all the same
     ready = client.get("/readyz")
     assert ready.status_code == 200
