@@ -27,7 +27,7 @@ from service.tournaments.tournaments import TournamentService
 from store.base import EventStore
 from tests.store.conftest import Harness
 from tests.store.test_contract import ev, full_log, play, record, start
-from tests.transparency.test_tamper import sql, unlock
+from tests.adversary.test_operator_edits_the_store import sql, unlock
 
 PREFIX = "/v1/log/tiles/"
 IMMUTABLE = "public, max-age=31536000, immutable"

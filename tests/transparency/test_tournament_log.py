@@ -31,8 +31,8 @@ from service.tournaments import records as tournament_exports
 from service.tournaments.tournaments import TournamentService
 from store.base import RecordCorrupt
 from store.sql_tournaments import chained
+from tests.adversary.test_operator_edits_the_store import sql, unlock
 from tests.api.http_play import create, play_moves
-from tests.transparency.test_tamper import sql, unlock
 
 APP = "club"
 # One run per kind of database proves the point (the in-memory SQLite adds nothing to the file).

@@ -23,9 +23,9 @@ from service.matches.matches import MatchService
 from service.matches.tokens import new_secret, secret_hash
 from service.reads.audit import Audit
 from store.base import RecordCorrupt, Snapshot
+from tests.adversary.test_operator_edits_the_store import _json, assert_corrupt, sql, unlock
 from tests.api.http_play import create, play_moves
 from tests.store.conftest import Harness
-from tests.transparency.test_tamper import _json, assert_corrupt, sql, unlock
 
 GAME = "expect-delays"
 DRAWN = "expect-delays.cards-drawn"
