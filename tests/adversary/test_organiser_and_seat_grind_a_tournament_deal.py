@@ -39,11 +39,11 @@ def service(store: Any) -> Iterator[TournamentService]:
     appended = store.append_tournament
     finishes: list[str] = []
 
-    def append(tournament_id: str, expected_version: int, payloads: Any) -> Any:
+    def append(tournament_id: str, expected_version: int, payloads: Any, **cap: Any) -> Any:
         if any(p["type"] == "tournament.finished" for p in payloads):
             assert store.dealing_tournament_matches(tournament_id) == [], "the seed is revealed while dealing"
             finishes.append(tournament_id)
-        return appended(tournament_id, expected_version, payloads)
+        return appended(tournament_id, expected_version, payloads, **cap)
 
     store.append_tournament = append
     tournaments.finishes = finishes  # type: ignore[attr-defined]
