@@ -220,7 +220,7 @@ def _stored_tournaments(ids: list[str]) -> Iterator[tuple[str, TournamentVerdict
         tournaments, audit = TournamentService(store, MatchService(store)), Audit(store)
         for tournament_id in ids:
             loaded = tournaments.load(tournament_id)
-            exported = tournament_exports.export(loaded, audit, full=True)
+            exported = tournament_exports.export(loaded, audit, tournaments.revealed_seed(loaded), full=True)
             yield tournament_id, tournament_records.verify(msgspec.to_builtins(exported))
     finally:
         store.close()

@@ -166,6 +166,15 @@ class SqlTournaments:
                 (tournament_id,)).fetchall()
         return [(r[0], int(r[1])) for r in rows]
 
+    def orphaned_dealing_matches(self, limit: int = 100) -> list[tuple[str, str]]:
+        """(match id, tournament id) of each match still `dealing` of a tournament that has finished."""
+        with self._reading() as conn:
+            rows = conn.execute(self.dialect.sql(
+                "SELECT l.match_id, l.tournament_id FROM matches m JOIN tournament_matches l ON l.match_id = m.id "
+                "JOIN tournaments t ON t.id = l.tournament_id WHERE m.status = 'dealing' AND t.status = 'finished' "
+                "ORDER BY l.match_id LIMIT ?"), (limit,)).fetchall()
+        return [(r[0], r[1]) for r in rows]
+
     def tournament_link(self, match_id: str) -> TournamentLink | None:
         """The tournament a match was opened for, or None."""
         with self._reading() as conn:

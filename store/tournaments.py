@@ -122,6 +122,11 @@ class TournamentStore(Protocol):
         entropy): what must be called off before the tournament reveals its seed."""
         ...
 
+    def orphaned_dealing_matches(self, limit: int = 100) -> list[tuple[str, str]]:
+        """(match id, tournament id) of each match still `dealing` of a tournament that has finished: what a crash
+        left uncalled-off (the sweep calls them off; the seed stays hidden meanwhile)."""
+        ...
+
     def tournament_link(self, match_id: str) -> TournamentLink | None:
         """The tournament a match was opened for, or None."""
         ...

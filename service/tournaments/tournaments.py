@@ -246,6 +246,14 @@ class TournamentService:
             raise TournamentNotFound(tournament_id)
         return loaded
 
+    def revealed_seed(self, loaded: LoadedTournament) -> str | None:
+        """The tournament's seed, once it has finished and the store holds no match of it still dealing (a match a
+        crash left uncalled-off, however it came to be: the stream does not say, the store does); else None. With
+        the seed a seat works out a dealing match's server part and chooses its deal with its own entropy."""
+        if not loaded.state.finished or self.store.dealing_tournament_matches(loaded.record.id):
+            return None
+        return loaded.record.seed
+
     def owned(self, tournament_id: str, app: str) -> LoadedTournament:
         """The tournament, if `app` created it (a private one of another app does not exist; else 403)."""
         loaded = self.readable(tournament_id, app)
@@ -359,7 +367,9 @@ class TournamentService:
             self.drive(link.tournament_id, budget_s=self.budget_s)
 
     def sweep(self) -> int:
-        """Drive every running tournament (catching up on results a crash left unrecorded); how many moved on."""
+        """Call off the orphans of finished tournaments, then drive every running tournament (catching up on results
+        a crash left unrecorded); how many moved on."""
+        self.call_off_orphans()
         moved = 0
         for tournament_id in self.store.running_tournaments():
             try:
@@ -367,6 +377,17 @@ class TournamentService:
             except Exception:
                 log.exception("tournament %s: the sweep could not drive it", tournament_id)
         return moved
+
+    def call_off_orphans(self) -> int:
+        """Call off every match still dealing of a tournament that has finished: opened for a round another process
+        moved past, by a process that stopped before calling it off (`_open`). Until then its seed stays hidden
+        (`revealed_seed`); how many were called off."""
+        orphans = self.store.orphaned_dealing_matches()
+        for match_id, tournament_id in orphans:
+            log.warning("tournament %s: match %s still dealing after the finish; calling it off", tournament_id,
+                        match_id)
+            self._call_off(match_id)
+        return len(orphans)
 
     def drive(self, tournament_id: str, *, budget_s: float | None = None) -> int:
         """Open, record and advance until nothing is left to do now; the number of steps taken. A drive of the same

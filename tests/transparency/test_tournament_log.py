@@ -70,8 +70,10 @@ def fresh_load(store: Any, tournament_id: str) -> Any:
 
 
 def exported(store: Any, log: Transparency, tournament_id: str) -> dict[str, Any]:
-    loaded = fresh_load(store, tournament_id)
-    return msgspec.to_builtins(tournament_exports.export(loaded, Audit(store, log=log)))  # type: ignore[no-any-return]
+    tournaments = TournamentService(store, MatchService(store))  # a process that never read it
+    loaded = tournaments.load(tournament_id)
+    exported = tournament_exports.export(loaded, Audit(store, log=log), tournaments.revealed_seed(loaded))
+    return msgspec.to_builtins(exported)  # type: ignore[no-any-return]
 
 
 def test_a_tournaments_events_are_leaves_and_its_record_proves_its_head(harness: Any, client: TestClient,
