@@ -25,9 +25,9 @@ from ledger.tiles import Tile, parse_tile_path
 from service.matches.matches import MatchService
 from service.tournaments.tournaments import TournamentService
 from store.base import EventStore
+from tests.adversary.test_operator_edits_the_store import sql, unlock
 from tests.store.conftest import Harness
 from tests.store.test_contract import ev, full_log, play, record, start
-from tests.adversary.test_operator_edits_the_store import sql, unlock
 
 PREFIX = "/v1/log/tiles/"
 IMMUTABLE = "public, max-age=31536000, immutable"
