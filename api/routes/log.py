@@ -15,6 +15,7 @@ from api.problem_codes import problem_responses
 from api.problems import ApiError
 from api.routes.matches import OPTIONAL_KEY
 from ledger.notes import Checkpoint, split_note
+from ledger.replay import UnknownVersion
 from service.log.transparency import BeyondTree, NotSequenced, ProofRangeError, Unsigned, leaf_hash_of
 
 MAX_SIZE = 2**53 - 1
@@ -89,7 +90,7 @@ class LogController(Controller):
     @get("/proofs/inclusion", summary="An inclusion proof of one event", operation_id="getLogInclusion",
          sync_to_thread=True, security=OPTIONAL_KEY,
          responses=problem_responses("bad-authorization", "wrong-token", "unknown-match", "beyond-tree",
-                                     "not-sequenced", "log-not-signed"))
+                                     "unknown-version", "not-sequenced", "log-not-signed"))
     def inclusion(self, request: Request[Any, Any, Any], log: Log, auditor: Auditor, service: Service,
                   match_id: Annotated[str, Parameter(max_length=64, description="The match id")],
                   version: Annotated[int, Parameter(ge=1, le=2_147_483_647, description="The event's version")],
@@ -97,8 +98,12 @@ class LogController(Controller):
                                                         "newest checkpoint's)")] = None) -> InclusionProofAnswer:
         """The leaf index of event `version` of the match and its audit path in the tree of `size` leaves. A private
         match's events are leaves too, but a proof about one is answered only to its seats and its app (404
-        `unknown-match` to others)."""
-        seat_of(request, auditor.match(match_id), service.app_name)
+        `unknown-match` to others). A version past the match's head is 404 `unknown-version`; an event appended but
+        not yet in the tree of that size, 404 `not-sequenced` (it is sequenced within about a second)."""
+        record = auditor.match(match_id)
+        seat_of(request, record, service.app_name)
+        if version > record.version:  # never a leaf, however long one waits: not `not-sequenced`
+            raise UnknownVersion(version, record.version)
         proof = log_answer(lambda: log.inclusion(match_id, version, size))
         leaf = log.store.log_leaf(match_id, version)
         assert leaf is not None  # the proof was found from it; leaves are never removed
