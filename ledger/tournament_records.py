@@ -232,11 +232,12 @@ def _match_problem(text: str, opened: TableOpened, state: TournamentState,
         return f"does not verify: {verdict.message}", (None, None)
     created, header = state.created, record.header
     table = state.rounds[opened.round - 1].tables[opened.table]
-    players = players_of(state, opened.entrants or table)
+    seated = opened.entrants or table
+    seatings = (players_of(state, seated), players_of(state, seated, named=False))  # the latter: older records
     options = dict(created.options) | ({} if created.move_deadline is None else
                                        {"move_deadline": created.move_deadline})
-    if (header.game, header.rules_version, list(header.players)) != (created.game, created.rules_version, players) \
-            or any(header.options.get(k) != v for k, v in options.items()):
+    if (header.game, header.rules_version) != (created.game, created.rules_version) \
+            or list(header.players) not in seatings or any(header.options.get(k) != v for k, v in options.items()):
         return "is not the game, edition, options or seating the tournament paired", (None, None)
     if seed is not None and header.seed is not None:
         team = opened.entrants[0] if opened.entrants else None
