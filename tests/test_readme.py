@@ -108,7 +108,8 @@ def test_every_section_runs_as_written(served: tuple[str, dict[str, str]], tmp_p
                   '{"url":"http://127.0.0.1:8080/turnstile","kinds":["turn","match.ended"],"status":"active",'
                   '"secret":true}',
                   '{"current":"2","editions":["1","2"]}', '{"rules_version":"1"}',
-                  'consistent with the kept checkpoint of', "cache-control: public, max-age="):
+                  'consistent with the kept checkpoint of', "cache-control: public, max-age=",
+                  'id: 7\nevent: expect-delays.action-taken\n'):
         assert shown in out, (shown, out)
     assert re.search(r'"types":\["match.started","expect-delays.game-set-up"', out), out
 
