@@ -45,6 +45,8 @@ def shell_blocks(text: str) -> list[str]:
     return re.findall(r"```sh\n(.*?)```", text, flags=re.S)
 
 
+WRITTEN = ("match.ndjson", "fair.ndjson", "cup.json", "log.pub", "kept.checkpoint", "witness.checkpoint")
+
 # The sections whose blocks need what a test cannot start: everything else in the README is run.
 NOT_RUN = {
     "Two commands": "starts the server and the whole test suite (the session below runs against a server)",
@@ -83,8 +85,13 @@ def test_every_section_runs_as_written(served: tuple[str, dict[str, str]], tmp_p
     assert set(shell_blocks(section("Using the API"))) | set(shell_blocks(section("Transparency log"))) <= set(blocks)
     script = "set -euo pipefail\n" + "\n".join(blocks).replace("http://127.0.0.1:8000", base)
     script = script.replace("simulate --game expect-delays --matches 20", "simulate --game expect-delays --matches 2")
-    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
-                          check=False)
+    scratch = tmp_path / "scratch"  # where the README's `cd "$(mktemp -d)"` goes: files stay out of the clone
+    scratch.mkdir()
+    before = {path: path.exists() for path in (ROOT / name for name in WRITTEN)}
+    done = subprocess.run(["bash", "-c", script], cwd=ROOT, env={**env, "TMPDIR": str(scratch)}, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert {path: path.exists() for path in before} == before, "the session wrote into the clone"
+    assert all(any(scratch.glob(f"*/{name}")) for name in WRITTEN), "the session did not write in a scratch folder"
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
     for shown in ('"seed_source":"server+client"', '"visibility":"public"', '"you":0', '"duplicate":false',
@@ -123,9 +130,12 @@ def test_the_readme_lists_every_problem_code() -> None:
     assert (done.returncode, done.stdout) == (0, table()), "`turnstile problems` prints the table"
 
 
+ENVIRONMENT = {"PWD", "TURNSTILE_DATABASE_URL"}  # set by the shell, or by the reader (a default is given)
+
+
 def unset_variables(blocks: list[str]) -> list[tuple[str, str]]:
     """(variable, line) for each `$VARIABLE` a shell block uses before any block, or its own line, sets it."""
-    assigned: set[str] = set()
+    assigned: set[str] = set(ENVIRONMENT)
     unset = []
     for block in blocks:
         for line in block.splitlines():
