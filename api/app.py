@@ -29,6 +29,7 @@ from api.private import keep_private
 from api.problems import EXCEPTION_HANDLERS
 from api.ratelimit import RateLimiter
 from api.routes.audit import AuditController
+from api.routes.exports import ExportsController
 from api.routes.games import GamesController
 from api.routes.live import LiveController
 from api.routes.log import LogController
@@ -49,6 +50,7 @@ from service.matches.loading import StateCache
 from service.matches.matches import MatchService
 from service.outbox.webhooks import Webhooks
 from service.reads.audit import Audit
+from service.reads.exports import Exports
 from service.reads.live import Hub, Tails
 from service.reads.notify import Notifier
 from service.reads.statistics import Statistics
@@ -105,6 +107,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     stats = Statistics(store) if replica is None else Statistics(
         replica, wait_seconds=replica_wait_s, primary=Statistics(store))
     auditor = Audit(store, log=log) if replica is None else Audit(replica, primary=Audit(store, log=log), log=log)
+    exports = Exports(store, Audit(store, log=log))  # the primary's: a replica may lag a match it lists
     hub = Hub(streams_per_caller)
     tails = Tails(service, hub)
     limiter = limiter or RateLimiter()
@@ -115,6 +118,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
                         GamesController, MatchesController,
                         SeatingController, StatsController, AuditController, LiveController, WebhooksController,
                         LogController, TilesController, TournamentsController, MatchTournamentController,
+                        ExportsController,
                         create_static_files_router(path=DOCS_ASSETS, directories=[DOCS_FILES],
                                                    include_in_schema=False)],
         cors_config=cors(cors_origins),
@@ -126,7 +130,8 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
                       "ops": Provide(lambda: operations, sync_to_thread=False),
                       "hooks": Provide(lambda: hooks, sync_to_thread=False),
                       "log": Provide(lambda: log, sync_to_thread=False),
-                      "tournaments": Provide(lambda: tournaments, sync_to_thread=False)},
+                      "tournaments": Provide(lambda: tournaments, sync_to_thread=False),
+                      "exports": Provide(lambda: exports, sync_to_thread=False)},
         lifespan=[lambda _: live(service, hub)],
         on_shutdown=[limiter.buckets.close],
         exception_handlers=EXCEPTION_HANDLERS,
@@ -152,6 +157,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     app.state.hub = hub
     app.state.tails = tails
     app.state.log = log
+    app.state.exports = exports
     # Built once here; what /schema serves. Names first: the discriminators map tags to the final names.
     document = add_links(add_webhooks(describe_event_streams(type_headers(type_views(type_options(
         name_components(app.openapi_schema)))))))

@@ -432,6 +432,13 @@ class PostgresStore(SqlStore):
                             f"AND {_HORIZON} ORDER BY xid, position LIMIT %(limit)s",
                             {"after": after, "limit": limit}).fetchall()  # type: ignore[no-any-return]
 
+    def _ended_after(self, after: int) -> tuple[str, list[Any], str]:
+        """The export's `match.ended` events after the one at `after` in read_all's order: (xid, position) below
+        the horizon, so an export resumed from a position never passes over a match that finished committing late."""
+        cursor = "(coalesce((SELECT x.xid FROM events x WHERE x.position = ?), '0'::xid8), ?::bigint)"
+        return f"(events.xid, events.position) > {cursor} AND events.{_HORIZON}", [after, after], \
+            "events.xid, events.position"
+
     def _insert_log(self, conn: Any, leaves: list[tuple[Any, ...]], nodes: list[tuple[Any, ...]]) -> None:
         """The sequencer's rows as two statements of one JSON parameter each, whatever the batch (psycopg dumps
         arrays element by element in Python; one JSON document is one msgspec call)."""
