@@ -31,6 +31,7 @@ from api.ratelimit import RateLimiter
 from api.routes.audit import AuditController
 from api.routes.exports import ExportsController
 from api.routes.games import GamesController
+from api.routes.insights import InsightsController
 from api.routes.live import LiveController
 from api.routes.log import LogController
 from api.routes.matches import MatchesController
@@ -118,7 +119,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
                         GamesController, MatchesController,
                         SeatingController, StatsController, AuditController, LiveController, WebhooksController,
                         LogController, TilesController, TournamentsController, MatchTournamentController,
-                        ExportsController,
+                        ExportsController, InsightsController,
                         create_static_files_router(path=DOCS_ASSETS, directories=[DOCS_FILES],
                                                    include_in_schema=False)],
         cors_config=cors(cors_origins),

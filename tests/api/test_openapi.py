@@ -17,6 +17,7 @@ from schemathesis.schemas import BaseSchema
 
 from api.app import create_app
 from api.openapi_schema import OPENAPI_PATH, openapi_json
+from api.ratelimit import Limit, Limits, RateLimiter
 from domain.catalog import GAMES
 from domain.engine import setups
 from domain.lifecycle import LIFECYCLE_COMMANDS
@@ -78,7 +79,10 @@ def served(store: Store) -> Served:
             for g in GAMES]
     for created in live:
         play_random_moves(service, created.record.id, random.Random(1), 5)
-    return Served(app=create_app(store), key=key, live=live)
+    # Exports have a tight bucket of their own (TURNSTILE_RATE_EXPORT_*): its 429s are rate limiting, tested in
+    # tests/api/test_exports.py, not the schema's concern; here exports are not limited.
+    unlimited_exports = RateLimiter(Limits(export=Limit(0, 1)))
+    return Served(app=create_app(store, limiter=unlimited_exports), key=key, live=live)
 
 
 @pytest.fixture
