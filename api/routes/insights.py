@@ -13,8 +13,9 @@ from api.problem_codes import problem_responses
 from api.problems import ApiError
 from api.routes.stats import MinPosition, known_game
 from domain.catalog import GAMES
-from projections import insights
+from projections import insights, ratings
 from service.reads.insights import SMALL, Group, Insights
+from service.reads.statistics import UnknownPlayer
 
 Metric = Literal["win_rate", "mean_rank", "mean_score", "length_moves", "length_seconds"]
 Dimension = Literal["seat", "seats", "edition", "month", "opening", "bot", "rating_band"]
@@ -56,7 +57,34 @@ def filters(seat: str | None, seats: str | None, edition: str | None, month: str
     return {name: value for name, value in given.items() if value is not None}
 
 
-By = Annotated[list[Dimension], Parameter(description="One or two dimensions to group by (repeat `by`)")]
+By = Annotated[list[Dimension], Parameter(description="One or two dimensions to group by (repeat `by`)",
+                                          min_items=1, max_items=2)]
+
+
+class RatingPoint(msgspec.Struct, frozen=True):
+    """The player's conservative rating (`ordinal`, mu - 3 sigma) after the match that ended at log `position`."""
+
+    position: int
+    ordinal: float
+
+
+class GameRating(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's rating in one game now, and its history (the last 200 rated matches, oldest first)."""
+
+    game: str
+    ordinal: float
+    mu: float
+    sigma: float
+    matches: int
+    history: list[RatingPoint]
+
+
+class PlayerRatings(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's ratings, one per game rated in; `position`: the log position the ratings are folded up to."""
+
+    player: str
+    position: int
+    games: list[GameRating]
 
 
 class InsightsController(Controller):
@@ -93,3 +121,21 @@ class InsightsController(Controller):
         rows = Insights(read.store).answer(games, metric, list(grouped), filters(
             seat, seats, edition, month, opening, bot, rating_band), player)
         return InsightAnswer(metric=metric, by=grouped, game=game, player=player, position=position, rows=rows)
+
+    @get("/v1/players/{player:str}/ratings", summary="A player's rating history", operation_id="getPlayerRatings",
+         sync_to_thread=True, responses=problem_responses("unknown-player", "not-yet"))
+    def player_ratings(self, player: FromPath[str], stats: Stats, min_position: MinPosition = None) -> PlayerRatings:
+        """Per game the player is rated in: the rating now and after each of the last 200 rated matches (public
+        matches of a server seed, competitive, two seats or more), what the player's page draws."""
+        read, position = stats.fresh(ratings.NAME, min_position)
+        games = []
+        for game in GAMES:
+            found = read.store.docs(ratings.NAME, ratings.RATING, key=ratings.rating_key(game.slug, player), limit=1)
+            if found:
+                doc = found[0].doc
+                games.append(GameRating(game=game.slug, ordinal=doc["ordinal"], mu=doc["mu"], sigma=doc["sigma"],
+                                        matches=doc["matches"], history=[RatingPoint(position=p, ordinal=o)
+                                                                         for p, o in doc.get("history", [])]))
+        if not games:
+            raise UnknownPlayer(player)
+        return PlayerRatings(player=player, position=position, games=games)

@@ -121,7 +121,8 @@ def read_records(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
             same = len(results) > 1 and len({x["rank"] for x in results}) == 1
             result = ("win" if payload.get("team_won") else "loss") if cooperative else \
                 "draw" if same else "win" if r["winner"] else "loss"
-            rows.append({"match": header["match_id"], "game": game, "player": player, "seat": str(r["seat"]),
+            rows.append({"match": header["match_id"], "cursor": int(line["cursor"]), "game": game, "player": player,
+                         "seat": str(r["seat"]),
                          "seats": str(len(players)), "edition": header["rules_version"],
                          "month": ended["recorded_at"][:7], "opening": openings.get(r["seat"], "none"),
                          "bot": player[4:] if player.startswith("bot:") else "human",
@@ -212,7 +213,7 @@ def test_a_players_insights_are_the_games_rows_of_that_player(client: TestClient
 @pytest.mark.parametrize(("url", "params", "status", "code"), [
     ("/v1/games/chess/insights", {"metric": "win_rate", "by": "seat"}, 404, "unknown-game"),
     ("/v1/games/terminus/insights", {"metric": "win_rate", "by": ["seat", "seat"]}, 422, "bad-grouping"),
-    ("/v1/games/terminus/insights", {"metric": "win_rate", "by": ["seat", "month", "bot"]}, 422, "bad-grouping"),
+    ("/v1/games/terminus/insights", {"metric": "win_rate", "by": ["seat", "month", "bot"]}, 400, "invalid-request"),
     ("/v1/games/terminus/insights", {"metric": "luck", "by": "seat"}, 400, "invalid-request"),
     ("/v1/games/terminus/insights", {"metric": "win_rate", "by": "colour"}, 400, "invalid-request"),
     ("/v1/games/terminus/insights", {"metric": "win_rate"}, 400, "invalid-request"),
@@ -223,3 +224,20 @@ def test_bad_questions_are_typed_problems(client: TestClient, url: str, params: 
     """An unknown game, metric or dimension, or a grouping by none, one twice or three, is refused."""
     answer = client.get(url, params=params)
     assert (answer.status_code, answer.json()["code"]) == (status, code)
+
+
+def test_a_players_rating_history_is_what_the_exported_records_rate(client: TestClient, store: Any) -> None:
+    """Each point of `/v1/players/{p}/ratings` is the rating after one rated match (at the position its export line
+    names), and the rating a reader computes before the next one; unknown players are 404."""
+    populate(client.app.state.service, 5, 14)
+    catch_up(store)
+    rows = read_records([json.loads(line) for line in client.get("/v1/exports/matches").content.splitlines()])
+    answer = client.get("/v1/players/ada/ratings").json()
+    assert answer["games"]
+    for rated in answer["games"]:
+        mine = [r for r in rows if r["player"] == "ada" and r["game"] == rated["game"] and r["rating"] is not None]
+        history = rated["history"]
+        assert [point["position"] for point in history] == [r["cursor"] for r in mine] and rated["matches"] == len(mine)
+        assert [p["ordinal"] for p in history[:-1]] == pytest.approx([r["rating"] for r in mine[1:]])
+        assert history[-1]["ordinal"] == pytest.approx(rated["ordinal"])
+    assert client.get("/v1/players/nobody/ratings").json()["code"] == "unknown-player"
