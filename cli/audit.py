@@ -1,6 +1,7 @@
 """`turnstile verify` and `turnstile replay`: audit records, from files or from the store.
 
     turnstile verify RECORD.ndjson [...]     verify exported records ("-" reads standard input)
+    turnstile verify EXPORT.ndjson           verify every record of a bulk export (GET /v1/exports/matches)
     turnstile verify --match ID [...]        verify matches of the store named by TURNSTILE_DATABASE_URL
     turnstile verify --all                   verify every match of that store
     turnstile verify CUP.json                verify an exported tournament record (GET /v1/tournaments/{id}/record)
@@ -74,6 +75,12 @@ def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict | Tournam
 
     for path in args.records:
         text = _read(path)
+        if _is_export(text):  # GET /v1/exports/matches (or a dump): each line holds a record
+            for line in text.splitlines():
+                if line.strip():
+                    exported = msgspec.json.decode(line)
+                    yield f"{path}#{exported.get('cursor')}", verify_text(str(exported.get("record", "")))
+            continue
         yield path, tournament_records.verify(text) if _is_tournament(text) else verify_text(text)
     if args.tournament:
         yield from _stored_tournaments(args.tournament)
@@ -89,6 +96,16 @@ def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict | Tournam
                 yield match_id, audit.verify(match_id)
         finally:
             store.close()
+
+
+def _is_export(text: bytes) -> bool:
+    """An export's line is `{"cursor", "record": "<NDJSON text>"}`; a record's first line has no cursor."""
+    first = text.lstrip().split(b"\n", 1)[0]
+    try:
+        value = msgspec.json.decode(first)
+    except msgspec.DecodeError:
+        return False
+    return isinstance(value, dict) and "cursor" in value and isinstance(value.get("record"), str)
 
 
 def _is_tournament(text: bytes) -> bool:

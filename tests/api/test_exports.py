@@ -172,3 +172,25 @@ def test_a_match_ending_behind_a_running_transaction_waits_for_it(client: TestCl
         later = finish(service, "expect-delays", ["cy", "dee"])
         assert ids(lines(client)) == [first]
     assert ids(lines(client)) == [first, later]
+
+
+def test_turnstile_verify_checks_every_line_of_an_export(client: TestClient, tmp_path: Any,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """An export saved as is verifies line by line with `turnstile verify`; a line altered in transit fails."""
+    from cli import main
+
+    service: MatchService = client.app.state.service
+    for game in ("expect-delays", "terminus", "touched-on"):
+        finish(service, game, ["ada", "bob"])
+    saved = tmp_path / "export.ndjson"
+    saved.write_bytes(client.get(EXPORT).content)
+    assert main(["verify", str(saved)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 3 and all(line.startswith("OK") for line in out)
+    rows = saved.read_text().splitlines()
+    year = datetime.now(UTC).year
+    rows[1] = rows[1].replace(f'\\"recorded_at\\":\\"{year}', f'\\"recorded_at\\":\\"{year - 1}', 1)
+    assert rows[1] != saved.read_text().splitlines()[1]
+    saved.write_text("\n".join(rows) + "\n")
+    assert main(["verify", str(saved)]) == 1
+    assert [line.startswith("OK") for line in capsys.readouterr().out.splitlines()] == [True, False, True]
