@@ -71,12 +71,18 @@ class Exports:
             if len(batch) < self.page:
                 return
 
+    def line(self, finished: Finished) -> bytes | None:
+        """The export line of a finished match (with its newline); None when its stored record is damaged."""
+        try:
+            record = encode_record(self.auditor.export(finished.match.id, None)).decode()
+        except RecordCorrupt as exc:  # never served (the operator's `turnstile verify --match` inspects it)
+            log.error("export: left out match %s, its stored record is damaged: %s", exc.match_id, exc.reason)
+            return None
+        return msgspec.json.encode(ExportLine(cursor=str(finished.position), record=record)) + b"\n"
+
     def lines(self, query: ExportQuery, after: int, limit: int, bot: bool | None = None) -> Iterator[bytes]:
         """The export's NDJSON lines (each ending in a newline), up to `limit` records."""
         for finished in self.finished(query, after, limit, bot):
-            try:
-                record = encode_record(self.auditor.export(finished.match.id, None)).decode()
-            except RecordCorrupt as exc:  # never served (the operator's `turnstile verify --match` inspects it)
-                log.error("export: left out match %s, its stored record is damaged: %s", exc.match_id, exc.reason)
-                continue
-            yield msgspec.json.encode(ExportLine(cursor=str(finished.position), record=record)) + b"\n"
+            line = self.line(finished)
+            if line is not None:
+                yield line

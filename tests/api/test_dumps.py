@@ -1,0 +1,71 @@
+"""Monthly dumps: each match in exactly one dump, files as their manifest says, every line verifying, never recut."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar.testing import TestClient
+
+from ledger.verify import verify_text
+from service.reads.dumps import DumpError, cut, manifests, month_end
+from tests.api.test_exports import finish
+
+
+def dumped(folder: Path) -> list[str]:
+    """The match ids of every dump in `folder`, checking each file against its manifest and each record."""
+    ids = []
+    for manifest in manifests(folder):
+        for file in manifest.files:
+            data = (folder / manifest.month / file.name).read_bytes()
+            assert (len(data), hashlib.sha256(data).hexdigest()) == (file.bytes, file.sha256)
+            lines = [json.loads(line) for line in gzip.decompress(data).splitlines()]
+            assert len(lines) == file.records
+            for line in lines:
+                assert verify_text(line["record"]).ok
+                header = json.loads(line["record"].split("\n", 1)[0])
+                assert header["game"] == file.game
+                ids.append(header["match_id"])
+    return ids
+
+
+def test_a_match_finished_after_its_months_dump_goes_into_the_next(client: TestClient, tmp_path: Path) -> None:
+    """Two dumps cut in turn hold every finished public match once; the later one takes matches that ended in the
+    earlier month after it was cut. A month not over, a dump cut already, or one out of order is refused."""
+    service, exports = client.app.state.service, client.app.state.exports
+    month = datetime.now(UTC).strftime("%Y-%m")
+    following = month_end(month).strftime("%Y-%m")
+    early = [finish(service, game, ["ada", "bob"]) for game in ("expect-delays", "terminus")]
+    finish(service, "terminus", ["ada", "bob"], owner="tests", visibility="private")  # never in a dump
+    with pytest.raises(DumpError, match="not over"):
+        cut(exports, tmp_path, month, datetime.now(UTC), None)
+    first = cut(exports, tmp_path, month, month_end(month) + timedelta(days=1), None)
+    assert sorted(f.game for f in first.files) == ["expect-delays", "terminus"] and first.after == 0
+    late = finish(service, "expect-delays", ["cy", "dee"])  # ended this month, after its dump was cut
+    with pytest.raises(DumpError, match="cut already"):
+        cut(exports, tmp_path, month, month_end(month) + timedelta(days=1), None)
+    second = cut(exports, tmp_path, following, month_end(following) + timedelta(days=1), "a checkpoint")
+    assert second.after == first.cut and second.checkpoint == "a checkpoint"
+    assert dumped(tmp_path) == [*early, late]
+    with pytest.raises(DumpError, match="in order"):
+        cut(exports, tmp_path, "2020-01", datetime.now(UTC), None)
+
+
+def test_the_dump_command_cuts_a_month(client: TestClient, store: Any, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`turnstile dump --month` cuts from the configured store (an empty past month: a manifest and no files) and
+    refuses a malformed month."""
+    from cli import main
+
+    if type(store).__name__ != "SqliteStore":
+        pytest.skip("the command is the same on either store; the cut itself is tested on both above")
+    monkeypatch.setenv("TURNSTILE_DATABASE_URL", f"sqlite:///{tmp_path / 'store.db'}")
+    assert main(["dump", "--month", "2020-02", "--out", str(tmp_path / "dumps")]) == 0
+    assert [m.month for m in manifests(tmp_path / "dumps")] == ["2020-02"]
+    assert main(["dump", "--month", "2020-13", "--out", str(tmp_path / "dumps")]) == 2
+    assert "not a month" in capsys.readouterr().err
