@@ -89,6 +89,8 @@ class Settings:
     # token or address) also draws on a bucket of its own for them, on top of the one above. 0 a second: no limit.
     rate_export_per_s: float = 0.5
     rate_export_burst: int = 10
+    # Where `turnstile dump --month` cuts the monthly dumps and GET /v1/dumps serves them from (None: none served).
+    dumps_dir: str | None = None
     # When set, `GET /metrics` answers only `Authorization: Bearer <this>` (401 `metrics-token-required` else): its
     # counters (the log's head, events appended) move when private matches move. Unset: anyone may scrape it.
     metrics_token: str | None = None

@@ -29,6 +29,7 @@ from api.private import keep_private
 from api.problems import EXCEPTION_HANDLERS
 from api.ratelimit import RateLimiter
 from api.routes.audit import AuditController
+from api.routes.dumps import DumpFolder, DumpsController
 from api.routes.exports import ExportsController
 from api.routes.games import GamesController
 from api.routes.insights import InsightsController
@@ -88,7 +89,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
                replica: ReplicaReads | None = None, replica_wait_s: float = 0.5,
                log: Transparency | None = None, tournament_budget_s: float = 2.0, tournament_matches_max: int = 512,
                tournaments_running_per_app: int = 10, service: MatchService | None = None,
-               tournaments: TournamentService | None = None) -> Litestar:
+               tournaments: TournamentService | None = None, dumps_dir: str | None = None) -> Litestar:
     """The Litestar app serving `store`; `notifier` hears of every append (projections); `cache` keeps folded
     matches (512 by default); `limiter` keeps callers to their rate (default limits, in memory); `operations` is
     what readiness and metrics look at (the store alone by default); `webhooks` manages subscriptions (by default:
@@ -98,7 +99,8 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     tournament on plays its bots' matches for at most `tournament_budget_s`, the background driver the rest; a
     tournament may plan `tournament_matches_max` matches, an app have `tournaments_running_per_app` running.
     A process passes the `service` and `tournaments` its runtime (service/runtime.py) opened, with their `log`:
-    then `cache`, `notifier` and `tournament_budget_s` are theirs, not these."""
+    then `cache`, `notifier` and `tournament_budget_s` are theirs, not these. `dumps_dir`: where the monthly dumps
+    are (`turnstile dump`; none: GET /v1/dumps lists none)."""
     log = log or Transparency(store, Signer.generate(DEFAULT_ORIGIN))
     service = service or MatchService(store, cache=cache, notifier=notifier, reads=replica,
                                       snapshot_key=snapshots.key_from(log.signer))
@@ -119,7 +121,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
                         GamesController, MatchesController,
                         SeatingController, StatsController, AuditController, LiveController, WebhooksController,
                         LogController, TilesController, TournamentsController, MatchTournamentController,
-                        ExportsController, InsightsController,
+                        ExportsController, InsightsController, DumpsController,
                         create_static_files_router(path=DOCS_ASSETS, directories=[DOCS_FILES],
                                                    include_in_schema=False)],
         cors_config=cors(cors_origins),
@@ -132,7 +134,8 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
                       "hooks": Provide(lambda: hooks, sync_to_thread=False),
                       "log": Provide(lambda: log, sync_to_thread=False),
                       "tournaments": Provide(lambda: tournaments, sync_to_thread=False),
-                      "exports": Provide(lambda: exports, sync_to_thread=False)},
+                      "exports": Provide(lambda: exports, sync_to_thread=False),
+                      "dumps": Provide(lambda: DumpFolder(dumps_dir), sync_to_thread=False)},
         lifespan=[lambda _: live(service, hub)],
         on_shutdown=[limiter.buckets.close],
         exception_handlers=EXCEPTION_HANDLERS,

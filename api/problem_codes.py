@@ -38,6 +38,7 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "unknown-version": ((404,), "the match has no such version yet; `current_version` says where it is"),
     "unknown-player": ((404,), "no finished match of this player has been folded into statistics yet"),
     "unknown-tournament": ((404,), "no tournament has this id (or it is private, and the caller is not its app)"),
+    "unknown-dump": ((404,), "no monthly dump has this month and file name (GET /v1/dumps lists them)"),
     "unknown-webhook": ((404,), "the calling app has no webhook (or delivery) of this id"),
     "not-found": ((404,), "no such route"),
     "log-not-signed": ((404,), "the transparency log has no signed checkpoint yet (nothing sequenced so far), or the "
@@ -73,6 +74,7 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "too-few-entrants": ((409, 422), "fewer entrants than two (422, at creation), or than one table holds (409, at "
                                      "the start, after withdrawals)"),
     "request-too-large": ((413,), "the body is larger than the operation takes (64 KiB for matches and moves)"),
+    "range-not-satisfiable": ((416,), "the `Range` starts past the end of the file (its size is in GET /v1/dumps)"),
     "unsupported-media-type": ((415,), "a body that is not JSON (`application/json` or `application/*+json`) nor, "
                                        "for a record to verify, NDJSON or plain text"),
     "unknown-edition": ((409, 422), "no rules edition of this number (422: asked for on create; the game's `editions` "
@@ -117,6 +119,7 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
 
 TITLES = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
           409: "Conflict", 412: "Precondition Failed", 413: "Content Too Large", 415: "Unsupported Media Type",
+          416: "Range Not Satisfiable",
           422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error",
           503: "Service Unavailable"}
 # Every operation may meet these: a malformed request, a caller past its rate, a bug, or a store not answering.

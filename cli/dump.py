@@ -23,7 +23,9 @@ def cmd_dump(args: argparse.Namespace) -> int:
     from settings import Settings
     from store.base import utc_now
 
-    runtime = Runtime.open(Settings.from_env(), "cli")
+    settings = Settings.from_env()
+    folder = Path(args.out or settings.dumps_dir or "dumps")
+    runtime = Runtime.open(settings, "cli")
     try:
         store, log = runtime.store, runtime.log
         try:
@@ -31,7 +33,7 @@ def cmd_dump(args: argparse.Namespace) -> int:
         except Unsigned:
             checkpoint = None
         try:
-            manifest = cut(Exports(store, Audit(store, log=log)), Path(args.out), args.month, utc_now(), checkpoint)
+            manifest = cut(Exports(store, Audit(store, log=log)), folder, args.month, utc_now(), checkpoint)
         except DumpError as exc:
             raise UserError(str(exc)) from None
     finally:
@@ -47,5 +49,6 @@ def register(sub: Any) -> None:
     dump = sub.add_parser("dump", help="cut a month's dump of finished public matches (NDJSON, gzip, manifest)",
                           formatter_class=Defaults)
     dump.add_argument("--month", required=True, metavar="YYYY-MM", help="the month, once it is over")
-    dump.add_argument("--out", default="dumps", metavar="DIR", help="the folder dumps are kept in, one per month")
+    dump.add_argument("--out", default=None, metavar="DIR",
+                      help="the folder dumps are kept in, one per month (default: TURNSTILE_DUMPS_DIR, else dumps)")
     dump.set_defaults(run=cmd_dump)

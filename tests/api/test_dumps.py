@@ -69,3 +69,38 @@ def test_the_dump_command_cuts_a_month(client: TestClient, store: Any, tmp_path:
     assert [m.month for m in manifests(tmp_path / "dumps")] == ["2020-02"]
     assert main(["dump", "--month", "2020-13", "--out", str(tmp_path / "dumps")]) == 2
     assert "not a month" in capsys.readouterr().err
+
+
+def test_dump_files_are_served_whole_or_by_range_and_cached_for_good(store: Any, tmp_path: Path) -> None:
+    """GET /v1/dumps lists the manifests; a file comes whole or by one byte range (206, Content-Range), 416 past its
+    end, with immutable caching; only files a manifest lists are served, never a path built from the request."""
+    from api.app import create_app
+
+    folder = tmp_path / "dumps"
+    with TestClient(create_app(store, dumps_dir=str(folder))) as client:
+        month = datetime.now(UTC).strftime("%Y-%m")
+        finish(client.app.state.service, "terminus", ["ada", "bob"])
+        cut(client.app.state.exports, folder, month, month_end(month) + timedelta(days=1), None)
+        (listed,) = client.get("/v1/dumps").json()["items"]
+        (file,) = listed["files"]
+        url = f"/v1/dumps/{month}/{file['name']}"
+        whole = client.get(url)
+        assert whole.status_code == 200 and hashlib.sha256(whole.content).hexdigest() == file["sha256"]
+        assert whole.headers["cache-control"] == "public, max-age=31536000, immutable"
+        assert whole.headers["etag"] == f'"{file["sha256"]}"' and whole.headers["accept-ranges"] == "bytes"
+        size = len(whole.content)
+        for asked, part in (("bytes=0-9", whole.content[:10]), ("bytes=10-", whole.content[10:]),
+                            ("bytes=-7", whole.content[-7:]), (f"bytes=5-{size + 99}", whole.content[5:])):
+            answer = client.get(url, headers={"Range": asked})
+            assert (answer.status_code, answer.content) == (206, part), asked
+            assert answer.headers["content-range"].endswith(f"/{size}")
+        assert client.get(url, headers={"Range": "bytes=0-1,5-9"}).content == whole.content  # several: whole file
+        assert client.get(url, headers={"Range": f"bytes={size}-"}).json()["code"] == "range-not-satisfiable"
+        assert client.get(url, headers={"Range": f"bytes={size}-"}).status_code == 416
+        for bad in (f"/v1/dumps/{month}/manifest.json", f"/v1/dumps/{month}/..%2F..%2Fstore.db",
+                    f"/v1/dumps/..%2F{month}/{file['name']}", "/v1/dumps/2020-01/x.gz"):
+            assert client.get(bad).json()["code"] in ("unknown-dump", "not-found"), bad
+            assert client.get(bad).status_code == 404
+    with TestClient(create_app(store)) as client:
+        assert client.get("/v1/dumps").json() == {"items": []}
+        assert client.get(url).status_code == 404

@@ -91,7 +91,8 @@ def test_projection_status_shows_position_lag_and_errors(client: TestClient, app
                  seat=None, command=None, command_id=None)
     catch_up(store)
     status = client.get("/v1/projections").json()
-    assert {p["name"] for p in status["items"]} == {"match-summaries", "player-stats", "game-stats", "ratings"}
+    assert {p["name"] for p in status["items"]} == {"match-summaries", "player-stats", "game-stats", "ratings",
+                                                     "insights"}
     assert all(p["lag"] == 1 and "match.paused" in p["error"] for p in status["items"])
 
 
