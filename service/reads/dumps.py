@@ -15,6 +15,8 @@ import gzip
 import hashlib
 import os
 import re
+import shutil
+import tempfile
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -62,8 +64,8 @@ def month_end(month: str) -> datetime:
 
 
 def manifests(folder: Path) -> Iterator[Manifest]:
-    """The dumps cut in `folder`, by month."""
-    for path in sorted(folder.glob(f"*/{MANIFEST}")):
+    """The dumps cut in `folder`, by month (not the staging folders of cuts under way)."""
+    for path in sorted(folder.glob(f"[0-9]*/{MANIFEST}")):
         yield msgspec.json.decode(path.read_bytes(), type=Manifest)
 
 
@@ -89,8 +91,8 @@ def cut(exports: Exports, folder: Path, month: str, now: datetime, checkpoint: s
         line = exports.line(finished)
         if line is not None:
             by_game.setdefault(finished.match.game, []).append(line)
-    staging = folder / f".{month}.partial"
-    staging.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{month}.", dir=folder))  # one of its own: two cuts at once never mix
     files = []
     for game, lines in sorted(by_game.items()):
         data = gzip.compress(b"".join(lines), mtime=0)  # mtime 0: the same records make the same bytes
@@ -100,5 +102,9 @@ def cut(exports: Exports, folder: Path, month: str, now: datetime, checkpoint: s
                               sha256=hashlib.sha256(data).hexdigest()))
     manifest = Manifest(month=month, after=after, cut=position, checkpoint=checkpoint, files=files)
     (staging / MANIFEST).write_bytes(msgspec.json.format(msgspec.json.encode(manifest)) + b"\n")
-    os.rename(staging, target)
+    try:
+        os.rename(staging, target)  # atomic; refused when another cut of the month got there first
+    except OSError:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise DumpError(f"the dump of {month} was cut already; a dump never changes") from None
     return manifest

@@ -104,3 +104,28 @@ def test_dump_files_are_served_whole_or_by_range_and_cached_for_good(store: Any,
     with TestClient(create_app(store)) as client:
         assert client.get("/v1/dumps").json() == {"items": []}
         assert client.get(url).status_code == 404
+
+
+def test_two_cuts_of_one_month_at_once_leave_one_dump(client: TestClient, tmp_path: Path) -> None:
+    """Two processes cutting the same month at once: one dump is written whole, the other cut is refused, and no
+    staging folder is left behind."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    service, exports = client.app.state.service, client.app.state.exports
+    for game in ("expect-delays", "terminus", "touched-on"):
+        finish(service, game, ["ada", "bob"])
+    month = datetime.now(UTC).strftime("%Y-%m")
+    later = month_end(month) + timedelta(days=1)
+
+    folder = tmp_path / "dumps"
+
+    def attempt(_: int) -> str:
+        try:
+            return cut(exports, folder, month, later, None).month
+        except DumpError as exc:
+            return str(exc)
+
+    with ThreadPoolExecutor(2) as pool:
+        outcomes = list(pool.map(attempt, range(2)))
+    assert sorted(outcomes)[0] == month and "cut already" in sorted(outcomes)[1]
+    assert len(dumped(folder)) == 3 and [p.name for p in folder.iterdir()] == [month]

@@ -241,3 +241,42 @@ def test_a_players_rating_history_is_what_the_exported_records_rate(client: Test
         assert [p["ordinal"] for p in history[:-1]] == pytest.approx([r["rating"] for r in mine[1:]])
         assert history[-1]["ordinal"] == pytest.approx(rated["ordinal"])
     assert client.get("/v1/players/nobody/ratings").json()["code"] == "unknown-player"
+
+
+def test_private_and_caller_seeded_matches_never_reach_insights(client: TestClient, store: Any) -> None:
+    """An app's private match (and a match whose seed the caller chose) leaves no fact row: its players have no
+    insights, whoever asks."""
+    service: MatchService = client.app.state.service
+    opened = service.create("terminus", ["zed", "yan"], None, owner="tests", visibility="private")
+    service.play(opened.record.id, 0, Resign(), expected_version=None, command_id=None)
+    seeded = service.create("terminus", ["xia", "yan"], None, seed="chosen").record.id
+    service.play(seeded, 0, Resign(), expected_version=None, command_id=None)
+    catch_up(store)
+    for player in ("zed", "xia", "yan"):
+        answer = client.get(f"/v1/players/{player}/insights", params={"metric": "win_rate", "by": "seat"})
+        assert answer.status_code == 200 and answer.json()["rows"] == []
+    assert facts(store) == {}
+
+
+def test_insights_read_while_matches_finish(client: TestClient, store: Any) -> None:
+    """Answers asked while matches finish and the projection folds are each a consistent grouping (no error, n adds
+    up to the rows folded), and the last equals a fresh read."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    service: MatchService = client.app.state.service
+
+    def finish_some() -> None:
+        for seed in range(4):
+            populate(service, 100 + seed, 2)
+            catch_up(store, limit=5)
+
+    params = {"metric": "win_rate", "by": ["seats"]}
+    with ThreadPoolExecutor(1) as pool:
+        writer = pool.submit(finish_some)
+        answers = []
+        while not writer.done():
+            answers.append(client.get("/v1/games/terminus/insights", params=params))
+        writer.result()
+    assert all(a.status_code == 200 for a in answers)
+    final = client.get("/v1/games/terminus/insights", params=params).json()
+    assert sum(r["n"] for r in final["rows"]) == sum(1 for row in facts(store).values() if row["game"] == "terminus")
