@@ -100,7 +100,11 @@ def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict | Tournam
 
 def _is_export(text: bytes) -> bool:
     """An export's line is `{"cursor", "record": "<NDJSON text>"}`; a record's first line has no cursor."""
+    from ledger.json_limits import too_deep
+
     first = text.lstrip().split(b"\n", 1)[0]
+    if too_deep(first):  # not an export line; the record's own check names it malformed
+        return False
     try:
         value = msgspec.json.decode(first)
     except msgspec.DecodeError:
