@@ -8,12 +8,12 @@ ever written into their markup by the server.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 from litestar import Controller, Request, Response, get
 from litestar.exceptions import NotFoundException
-from litestar.params import FromPath
+from litestar.params import FromPath, Parameter
 from litestar.response import File, Redirect
 from litestar.static_files import create_static_files_router
 
@@ -27,6 +27,7 @@ from api.web.svg import Moment, not_set_up
 from domain import match
 from projections import game_stats, player_stats, ratings
 
+Layout = Annotated[Literal["wide", "narrow"], Parameter(description="`narrow`: one column for a phone")]
 STATIC = Path(__file__).parent / "static"
 SVG = "image/svg+xml"
 # Defence in depth: scripts and styles only from this origin, no inline script, no plug-ins, no framing.
@@ -100,8 +101,9 @@ class WebController(Controller):
 
     @get("/matches/{match_id:str}/table.svg", sync_to_thread=True)
     def table(self, request: Request[Any, Any, Any], match_id: MatchId, auditor: Auditor, service: Service,
-              version: Version = None) -> Response[str]:
-        """The table after event `version` drawn as the caller may see it (seat token: that seat; else a spectator)."""
+              version: Version = None, layout: Layout = "wide") -> Response[str]:
+        """The table after event `version` drawn as the caller may see it (seat token: that seat; else a spectator;
+        at the end: every hand, all public then), `narrow` laid out for a phone."""
         seat = seat_of(request, auditor.match(match_id), service.app_name)
         moment = auditor.state_at(match_id, version)
         title = f"{moment.record.game} match at version {moment.state.version}"
@@ -111,8 +113,10 @@ class WebController(Controller):
             state = moment.state
             view = msgspec.to_builtins(moment.game.view(state.game_state, seat))
             ended = state.ended.reason if state.ended is not None else None
+            public = (tuple(msgspec.to_builtins(moment.game.view(state.game_state, s))
+                            for s in range(len(state.players))) if state.finished else ())
             told = Moment(names=state.players, to_move=tuple(match.to_move(moment.game, state)), version=state.version,
-                          ended=ended)
+                          ended=ended, seat_views=public, narrow=layout == "narrow")
             body = drawing(moment.record.game)(view, told)
         return Response(body, media_type=SVG, headers={**PRIVATE_HEADERS, "X-Turnstile-Version":
                                                        str(moment.state.version)})

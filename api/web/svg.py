@@ -11,6 +11,8 @@ import msgspec
 from domain.narration import in_words
 
 NS = "http://www.w3.org/2000/svg"
+WIDE, NARROW = 760, 380  # a phone's page shows NARROW units in ≥ 388 CSS px: a unit is at least a pixel there
+MIN_TEXT = 12  # no text is drawn smaller (so none renders under 12 CSS px on a phone)
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
 
 
@@ -27,6 +29,14 @@ class Moment(msgspec.Struct, frozen=True, kw_only=True):
     to_move: tuple[int, ...]
     version: int
     ended: str | None = None  # the end's reason, once the version drawn is the end
+    # At the end every hand is public: each seat's view then (the hands it holds), in seat order; () before the end.
+    seat_views: tuple[dict[str, Any], ...] = ()
+    narrow: bool = False  # a phone's picture: NARROW wide, every text at least MIN_TEXT, laid out in one column
+
+    @property
+    def width(self) -> int:
+        """The width a drawing lays itself out in."""
+        return NARROW if self.narrow else WIDE
 
     def name(self, seat: int | None) -> str:
         """`Ada (seat 0)`; `nobody` for no seat."""
@@ -87,8 +97,24 @@ class Svg:
         return self.add("line", x1=round(x1, 1), y1=round(y1, 1), x2=round(x2, 1), y2=round(y2, 1), **attrs)
 
     def text(self, x: float, y: float, text: str, size: int = 12, **attrs: Any) -> ET.Element:
-        """A text, escaped."""
-        return self.add("text", text, x=round(x, 1), y=round(y, 1), font_size=size, **attrs)
+        """A text, escaped (never smaller than MIN_TEXT)."""
+        return self.add("text", text, x=round(x, 1), y=round(y, 1), font_size=max(size, MIN_TEXT), **attrs)
+
+    def para(self, x: float, y: float, text: str, width: float, size: int = 12, **attrs: Any) -> float:
+        """A text wrapped at word boundaries into lines that fit `width` (first baseline at `y`); the y below it."""
+        size = max(size, MIN_TEXT)
+        lines = wrap(text, width, size, bold=attrs.get("font_weight") == "bold")
+        element = self.add("text", x=round(x, 1), y=round(y, 1), font_size=size, **attrs)
+        for index, line in enumerate(lines):
+            dy = "0" if index == 0 else str(round(size * 1.3, 1))
+            ET.SubElement(element, "tspan", {"x": str(round(x, 1)), "dy": dy}).text = line
+        return y + size * 1.3 * len(lines)
+
+    def resize(self, width: float, height: float) -> None:
+        """The picture's final size, once the drawing knows how far down it went."""
+        self.root.set("viewBox", f"0 0 {round(width)} {round(height)}")
+        self.root.set("width", str(round(width)))
+        self.root.set("height", str(round(height)))
 
     def group(self, **attrs: Any) -> _Group:
         """A <g> that further elements go into, as a context manager."""
@@ -113,22 +139,64 @@ class _Group:
         self.svg.current = self.outer
 
 
-def hand(svg: Svg, cards: list[str] | None, y: float, *, width: int = 56, size: int = 12,
-         urgent: frozenset[str] = frozenset(), detail: Callable[[str], str] | None = None) -> None:
-    """The viewer's own hand, each card marked `data-card` (None: a spectator, who has none); `detail` gives the
-    line printed under a card's id (what the card is, from the component data)."""
+def wrap(text: str, width: float, size: int, bold: bool = False) -> list[str]:
+    """`text` broken at spaces into lines of at most `width` units (a character taken as 0.6 of the size, wider
+    than system-ui's average, so a line never runs past its width); a word is never split."""
+    per_line = max(1, int(width / (size * (0.66 if bold else 0.6))))
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= per_line:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def text_width(text: str, size: int) -> float:
+    """The width `wrap` reckons a one-line text takes."""
+    return len(text) * max(size, MIN_TEXT) * 0.6
+
+
+CardFace = Callable[[Svg, str, float, float], None]
+
+
+def card_rows(svg: Svg, cards: list[str], x0: float, y: float, right: float, card_w: float, card_h: float,
+              face: CardFace, gap: float = 6) -> float:
+    """Cards left to right from `x0`, wrapping before `right`; each drawn by `face(svg, card, x, y)`; the y below."""
+    per_row = max(1, int((right - x0 + gap) // (card_w + gap)))
+    for index, card in enumerate(cards):
+        face(svg, card, x0 + (card_w + gap) * (index % per_row), y + (card_h + gap) * (index // per_row))
+    return y + (card_h + gap) * max(1, -(-len(cards) // per_row))
+
+
+def hands(svg: Svg, mine: list[str] | None, moment: Moment, y: float, face: CardFace, card_w: float, card_h: float,
+          of: Callable[[dict[str, Any], int], list[str] | None] = lambda view, seat: view.get("hand")) -> float:
+    """The hands the viewer may see: at the end every seat's (`of` reads a seat's hand from its view), else the
+    viewer's own (None: a spectator sees none and nothing is drawn); each card marked `data-card`; the y below."""
+    shown = ([(f"{moment.short(seat)}'s hand:", of(view, seat)) for seat, view in enumerate(moment.seat_views)]
+             if moment.seat_views else [("Your hand:", mine)])
     with svg.group(data_zone="hand"):
-        if cards is None:
-            svg.text(16, y + 20, "Spectator: no hand is shown", 13)
-            return
-        svg.text(16, y + 20, "Your hand:", 13)
-        for index, card in enumerate(cards):
-            x = 100 + (width + 6) * index
-            svg.rect(x, y, width, 40 if detail else 34, fill="#ffe0e0" if card in urgent else "#fffbe6",
-                     stroke="#444444", rx=4, data_card=card)
-            svg.text(x + 5, y + (16 if detail else 22), card, size)
-            if detail:
-                svg.text(x + 5, y + 32, detail(card), 10, fill="#333333")
+        for label, cards in shown:
+            if cards is None:
+                continue
+            svg.text(16, y + 16, label if cards else f"{label} empty", 13, font_weight="bold")
+            y = card_rows(svg, cards, 16, y + 24, moment.width - 16, card_w, card_h, face) if cards else y + 24
+    return y + 6
+
+
+def face_card(name: Callable[[str], str], effect: Callable[[str], str], width: float = 112,
+              height: float = 78, urgent: frozenset[str] = frozenset(), mark: str = "data_card") -> CardFace:
+    """A card as printed: its name large, what it does wrapped under it, its code as a small label at the foot (all
+    from the component data); the box is marked `mark` with the code."""
+    def face(svg: Svg, card: str, x: float, y: float) -> None:
+        svg.rect(x, y, width, height, fill="#ffe0e0" if card in urgent else "#fffbe6", stroke="#444444", rx=4,
+                 **{mark: card})
+        svg.text(x + 5, y + 17, name(card) or card, 13, font_weight="bold")
+        said = effect(card)
+        if said:
+            svg.para(x + 5, y + 33, said, width - 10, 12, fill="#333333")
+        svg.text(x + 5, y + height - 6, card, 12, fill="#777777", data_code=card)
+    return face
 
 
 def not_set_up(title: str) -> str:

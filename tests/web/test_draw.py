@@ -132,13 +132,16 @@ def test_mass_transit_draws_routes_commuters_and_hands() -> None:
 
 
 def test_touched_on_draws_lines_carriages_hand_sizes_and_hand() -> None:
-    """Touched On: each Line's count, every carriage's cards and owner, each seat's hand size and Exp, the hand."""
+    """Touched On: each Line's count, every carriage's cards and owner (grouped by line), each seat's hand size and
+    Exp, the hand."""
     _, shown, root = picture("touched-on", 1)
     for line in shown["lines"]:
         assert group(root, "data-line", line["line"]).attrib["data-count"] == str(line["count"])
     carriages = all_with(root, "data-carriage")
     drawn = [(c.attrib["data-carriage"], c.attrib["data-owner"], values(c, "data-carriage-card")) for c in carriages]
-    assert drawn == [(c["line"], str(c["owner"]), list(c["cards"])) for c in shown["carriages"]]
+    # grouped by line, in play order within a line
+    assert drawn == [(c["line"], str(c["owner"]), list(c["cards"]))
+                     for c in sorted(shown["carriages"], key=lambda c: c["line"])]
     for seat in shown["seats"]:
         assert group(root, "data-seat", seat["seat"]).attrib["data-hand-size"] == str(seat["hand_size"])
     assert values(group(root, "data-zone", "hand"), "data-card") == list(shown["hand"])

@@ -13,38 +13,41 @@ from domain.games.metro_x.render import choice_words
 from domain.narration import plural
 
 CELL = 22
-MAP_W = 14 * CELL + 30
-MAP_H = 11 * CELL + 110
+MAP_W = 14 * CELL + 50
+MAP_H = 11 * CELL + 130
 PER_ROW = 2
 
 
 def _at(station: str) -> tuple[float, float]:
     """A station's place: its id is the grid coordinate "x.y"."""
     x, y = station.split(".")
-    return 20 + CELL * float(x), 60 + CELL * float(y)
+    return 44 + CELL * float(x), 60 + CELL * float(y)
 
 
 def draw(view: dict[str, Any], moment: Moment) -> str:
-    """Every seat's sheet over the map, and the face-up card."""
+    """Every seat's sheet over the map, and the face-up card (on a phone: one sheet a row)."""
     sheets = view["sheets"]
     # At most two sheets a row: three or more side by side would shrink every map's text below reading size.
-    columns = min(len(sheets), PER_ROW) or 1
+    columns = 1 if moment.narrow else min(len(sheets), PER_ROW) or 1
     rows = -(-len(sheets) // columns)
-    svg = Svg(max(MAP_W * columns, 420), MAP_H * rows + 60, title="Metro X table", data_game="metro-x",
-              **moment.attrs())
+    width = max(MAP_W * columns, moment.width)
+    svg = Svg(width, 100, title="Metro X table", data_game="metro-x", **moment.attrs())
     card = view["card"]
-    with svg.group(data_header=""):  # two lines: the card, then who is to move (one line overflows two sheets)
-        svg.text(16, 20, f"{view['title']} · turn {view['turn']} · card {card['id']} ({card['kind']} {card['value']}) "
-                         f"· deck {view['deck_left']} · windows left {view['windows_left']}", 13,
-                 data_face_up=card["id"], data_turn=view["turn"])
-        svg.text(16, 38, moment.status(), 13, font_weight="bold")
+    with svg.group(data_header=""):  # two paragraphs: the card, then who is to move
+        top = svg.para(16, 20, f"{view['title']} · turn {view['turn']} · card {card['id']} ({card['kind']} "
+                               f"{card['value']}) · deck {view['deck_left']} · windows left {view['windows_left']}",
+                       width - 32, 13, data_face_up=card["id"], data_turn=view["turn"])
+        top = svg.para(16, top, moment.status(), width - 32, 13, font_weight="bold") - 30
     for index, sheet in enumerate(sheets):
         with svg.group(data_seat=sheet["seat"], data_score=sheet["score"]["total"],
-                       transform=f"translate({index % columns * MAP_W},{20 + index // columns * MAP_H})"):
+                       transform=f"translate({index % columns * MAP_W},{round(top + index // columns * MAP_H)})"):
             _sheet(svg, view["map"], sheet, sheet["seat"] in moment.to_move, moment)
+    bottom = top + MAP_H * rows
     if view["my_choice"] is not None:
         sealed = choice_words(msgspec.convert(view["my_choice"], Choice))
-        svg.text(16, MAP_H * rows + 50, f"Your sealed choice: {sealed}", 12, data_zone="my-choice")
+        bottom = svg.para(16, bottom + 20, f"Your sealed choice: {sealed}", width - 32, 12,
+                          data_zone="my-choice")
+    svg.resize(width, bottom + 10)
     return svg.tostring()
 
 
@@ -52,8 +55,9 @@ def _sheet(svg: Svg, map_slug: str, sheet: dict[str, Any], to_move: bool, moment
     """One seat's map."""
     board = BOARDS[map_slug]
     colour = seat_colour(sheet["seat"])
-    svg.text(20, 44, f"{moment.name(sheet['seat'])}: {plural(sheet['score']['total'], 'point')}"
-                     f"{' · to move' if to_move else ''}{' · sealed' if sheet['submitted'] else ''}", 13, fill=colour)
+    svg.text(20, 44, f"{moment.short(sheet['seat'])}: {plural(sheet['score']['total'], 'point')}"
+                     f"{' · to move' if to_move else ''}{' · sealed' if sheet['submitted'] else ''}", 13, fill=colour,
+             font_weight="bold")
     for route in board.routes:
         points = " ".join(f"{x},{y}" for x, y in map(_at, route.stations))
         done = sheet["completed"].get(route.id)
@@ -72,16 +76,20 @@ def _sheet(svg: Svg, map_slug: str, sheet: dict[str, Any], to_move: bool, moment
         svg.text(x + 5, y - 5, str(value), 10, data_transfer=station)
     _legend(svg, board, sheet)
     done = ", ".join(f"{route} ({kind})" for route, kind in sorted(sheet["completed"].items())) or "none"
-    svg.text(20, MAP_H - 10, f"Completed: {done}", 11)
+    svg.para(20, MAP_H - 30, f"Completed: {done}", MAP_W - 30, 12)
 
 
 def _legend(svg: Svg, board: Any, sheet: dict[str, Any]) -> None:
     """Each route's letter in its colour at its first station, and below the map its windows filled of all."""
     per_row = 6
+    starts: dict[str, int] = {}  # routes already labelled at a station: the next label goes beside them
     for index, route in enumerate(board.routes):
         x, y = _at(route.stations[0])
-        svg.text(x - 14, y + 4, route.id, 11, fill=route.color, font_weight="bold", data_route_label=route.id)
+        beside = starts.get(route.stations[0], 0)
+        starts[route.stations[0]] = beside + 1
+        svg.text(x - 16 - 11 * beside, y + 4, route.id, 12, fill=route.color, font_weight="bold",
+                 data_route_label=route.id)
         filled = len(sheet["windows"].get(route.id, ()))
         col, row = index % per_row, index // per_row
-        svg.text(20 + 52 * col, MAP_H - 44 + 14 * row, f"{route.id} {filled}/{route.windows}", 11, fill=route.color,
+        svg.text(20 + 52 * col, MAP_H - 64 + 16 * row, f"{route.id} {filled}/{route.windows}", 12, fill=route.color,
                  font_weight="bold", data_route_windows=route.id)

@@ -1,77 +1,110 @@
-"""Touched On: the Line cards, the carriages in play, each seat's hand size and Exp, and the viewer's hand."""
+"""Touched On: the Line cards, the carriages in play grouped by line, each seat's hand size and Exp, the hands."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from api.web.svg import Moment, Svg, hand, seat_colour
-from domain.games.touched_on.components import DATA, evader_line, is_authorised, is_evader, is_undercover, power_kind
+from api.web.svg import Moment, Svg, card_rows, face_card, hands, seat_colour
+from domain.games.touched_on.components import (
+    DATA,
+    evader_line,
+    exp_value,
+    is_authorised,
+    is_evader,
+    is_undercover,
+    power_kind,
+)
 from domain.narration import plural
 
-CARD_W = 64
+LINE_LABEL = {line.id: line.label for line in DATA.lines}
+LINE_COLOUR = {"red": "#d62728", "yellow": "#d4a600", "green": "#2ca02c", "blue": "#1f77b4"}
+COLOUR = {line.id: LINE_COLOUR.get(line.colour, "#1f3a93") for line in DATA.lines}
+# What each Power card does, in a few words (rules/touched_on.md, the Power Notes).
+POWER = {"appeal": ("Appeal", "cancels an inspection of your carriage"),
+         "priority-seat": ("Priority Seat", "plays with Evaders"),
+         "feet-on-seat": ("Feet On Seat", "inspects like an Undercover"),
+         "peak-hour": ("Peak Hour", "others start no carriage"),
+         "tram-tracker": ("Tram Tracker", "take a card from a fan, give one")}
+CARD_W, CARD_H = 112, 94
+SMALL_W, SMALL_H = 110, 40  # a card in a carriage: its name and code
 
 
 def draw(view: dict[str, Any], moment: Moment) -> str:
-    """The table as the view shows it."""
-    carriages, seats = view["carriages"], view["seats"]
-    longest = max((len(c["cards"]) for c in carriages), default=0)
-    width = max(760, 160 + (CARD_W + 4) * longest)
-    width = max(width, 110 + 92 * len(view["hand"] or ()))  # the viewer's hand in one row, each card named
-    height = 100 + 50 * len(view["lines"]) + 50 * len(carriages) + 40 * len(seats) + 110
-    svg = Svg(width, height, title="Touched On table", data_game="touched-on", **moment.attrs())
+    """The table as the view shows it (a phone: one column)."""
+    width = moment.width
+    svg = Svg(width, 100, title="Touched On table", data_game="touched-on", **moment.attrs())
     line = f" on {view['current_line']}" if moment.to_move and view["current_line"] else ""
-    svg.text(16, 24, f"Journey {view['journey']} · {moment.status('to play')}{line} · "
-                     f"draw pile {view['draw_size']} · Exp left {view['exp_left']}"
-                     f"{' · over' if view['over'] else ''}", 14, data_journey=view["journey"], data_header="")
-    y = 50
-    for line in view["lines"]:
-        with svg.group(data_line=line["line"], data_count=line["count"]):
-            svg.rect(16, y, 130, 40, fill="#e8f0ff", stroke="#1f3a93", rx=5,
-                     stroke_width=3 if line["line"] == view["current_line"] else 1)
-            svg.text(24, y + 25, f"{line['line']}: {line['count']}{' · Exp' if line['exp_hidden'] else ''}", 13)
-        y += 50
-    for carriage in carriages:
-        _carriage(svg, carriage, y, moment)
-        y += 50
-    for seat in seats:
+    y = svg.para(16, 24, f"Journey {view['journey']} · {moment.status('to play')}{line} · "
+                         f"draw pile {view['draw_size']} · Exp left {view['exp_left']}"
+                         f"{' · over' if view['over'] else ''}", width - 32, 14, data_journey=view["journey"],
+                 data_header="", font_weight="bold") + 4
+    x = 16.0
+    for line_card in view["lines"]:
+        if x + 170 > width:
+            x, y = 16.0, y + 48
+        with svg.group(data_line=line_card["line"], data_count=line_card["count"]):
+            current = line_card["line"] == view["current_line"]
+            svg.rect(x, y, 170, 40, fill="#ffffff", stroke=COLOUR.get(line_card["line"], "#1f3a93"), rx=5,
+                     stroke_width=4 if current else 2)
+            svg.text(x + 8, y + 17, LINE_LABEL.get(line_card["line"], line_card["line"]), 13, font_weight="bold",
+                     fill=COLOUR.get(line_card["line"], "#1b1b1b"))
+            svg.text(x + 8, y + 33, f"{plural(line_card['count'], 'card')} left"
+                                    f"{' · Exp' if line_card['exp_hidden'] else ''}", 12)
+        x += 178
+    y += 56
+    for line_id in dict.fromkeys(c["line"] for c in sorted(view["carriages"], key=lambda c: c["line"])):
+        svg.text(16, y + 14, f"{LINE_LABEL.get(line_id, line_id)}: carriages", 13, font_weight="bold",
+                 fill=COLOUR.get(line_id, "#1b1b1b"), data_carriages_of=line_id)
+        y += 22
+        for carriage in (c for c in view["carriages"] if c["line"] == line_id):
+            y = _carriage(svg, carriage, y, moment)
+    for seat in view["seats"]:
         with svg.group(data_seat=seat["seat"], data_hand_size=seat["hand_size"], data_exp_total=seat["exp_total"]):
             place = f" · finished {seat['place']}" if seat["place"] else ""
-            svg.text(16, y + 18, f"{moment.name(seat['seat'])}: {plural(seat['hand_size'], 'card')} in hand · Exp "
-                                 f"{seat['exp_total']} ({plural(len(seat['exp']), 'card')}){place}", 13,
-                     fill=seat_colour(seat["seat"]), font_weight="bold" if seat["seat"] in moment.to_move else None)
-        y += 40
-    hand(svg, view["hand"], y, width=86, size=10, detail=_kind)
-    svg.text(16, y + 80, "Cards: EV-<line>-<n> an Evader of that line · AU-<line> its Inspector · UC-<n> an "
-                         "Undercover Inspector · PW-<n> a Power card, named by its power · XP-<n> an Exp card", 11,
-             data_zone="legend")
-    svg.text(16, y + 96, f"A Line shows how many of its cards are left; a carriage, the cards played on it. Card data: "
-                         f"{DATA.status}", 11, fill="#b00020" if DATA.status != "SEED" else "#555555",
-             data_status=DATA.status)
+            y = svg.para(16, y + 16, f"{moment.name(seat['seat'])}: {plural(seat['hand_size'], 'card')} in hand · "
+                                     f"Exp {seat['exp_total']} ({plural(len(seat['exp']), 'card')}){place}",
+                         width - 32, 13, fill=seat_colour(seat["seat"]),
+                         font_weight="bold" if seat["seat"] in moment.to_move else None) - 10
+    y = hands(svg, view["hand"], moment, y + 12, face_card(name, effect, CARD_W, CARD_H), CARD_W, CARD_H)
+    svg.resize(width, y + 6)
     return svg.tostring()
 
 
-def _kind(card: str) -> str:
-    """What a card is, from its id and the component data: an Evader of a line, an Inspector, a Power card."""
+def name(card: str) -> str:
+    """A card's name, from its id and the component data."""
     if is_evader(card):
         return f"Evader {evader_line(card)}"
     if is_authorised(card):
-        return "Inspector"
+        return f"Inspector {card.removeprefix('AU-')}"
     if is_undercover(card):
         return "Undercover"
     kind = power_kind(card)
-    return str(kind).replace("-", " ") if kind else ""
+    if kind:
+        return POWER[kind][0]
+    return f"Exp {exp_value(card)}" if card.startswith("XP-") else card
 
 
-def _carriage(svg: Svg, carriage: dict[str, Any], y: float, moment: Moment) -> None:
-    """A carriage: its line, its owner and the cards in it."""
+def effect(card: str) -> str:
+    """What a card does, in a few words."""
+    if is_evader(card):
+        return f"rides {LINE_LABEL.get(evader_line(card), evader_line(card))}"
+    if is_authorised(card):
+        return f"inspects a carriage of {card.removeprefix('AU-')}"
+    if is_undercover(card):
+        return "inspects any carriage"
+    kind = power_kind(card)
+    return POWER[kind][1] if kind else ""
+
+
+def _carriage(svg: Svg, carriage: dict[str, Any], y: float, moment: Moment) -> float:
+    """A carriage: its owner, then the cards in it (wrapping at the width); the y below."""
     owner = carriage["owner"]
     with svg.group(data_carriage=carriage["line"], data_owner=owner):
-        svg.text(16, y + 24, f"{carriage['line']} · {moment.short(owner)}", 12, fill=seat_colour(owner))
-        for index, card in enumerate(carriage["cards"]):
-            x = 160 + (CARD_W + 4) * index
-            svg.rect(x, y, CARD_W, 36, fill="#ffffff", stroke=seat_colour(owner), rx=4, data_carriage_card=card)
-            svg.text(x + 4, y + 15, card, 9)
-            kind = _kind(card)
-            if kind:  # what the card is, as on its face: fits the card's width
-                svg.text(x + 4, y + 29, kind if len(kind) <= 13 else kind[:12] + "…", 8, data_kind=kind)
+        svg.text(16, y + 14, f"{moment.short(owner)}'s carriage", 12, fill=seat_colour(owner), font_weight="bold")
 
+        def small(svg: Svg, card: str, x: float, y: float) -> None:
+            svg.rect(x, y, SMALL_W, SMALL_H, fill="#ffffff", stroke=seat_colour(owner), rx=4, data_carriage_card=card)
+            svg.text(x + 4, y + 16, name(card), 12, font_weight="bold", data_kind=name(card))
+            svg.text(x + 4, y + 33, card, 12, fill="#777777")
+
+        return card_rows(svg, carriage["cards"], 16, y + 20, moment.width - 16, SMALL_W, SMALL_H, small) + 4

@@ -18,14 +18,42 @@ function filters() {
   return wanted;
 }
 
+const titles = new Map(); // game slug → its title in the catalog
+
+/** A match as people name it: "Expect Delays: ada vs grace", its result once it is known, and its tournament. */
 function row(match) {
-  const players = match.seats.map((seat) => seat.player).join(", ");
-  return el("tr", { "data-match": match.id, "data-game": match.game, "data-status": match.status },
-    el("td", {}, el("a", { href: `/web/matches/${encodeURIComponent(match.id)}` }, match.game)),
-    el("td", { class: "players" }, players),
-    el("td", {}, match.status),
-    el("td", {}, match.version),
-    el("td", {}, new Date(match.created_at).toLocaleString()));
+  const players = match.seats.map((seat) => seat.player || "open").join(" vs ");
+  const result = el("td", { class: "result", "data-label": "Result" }, match.status);
+  const where = el("td", { class: "tournament", "data-label": "Tournament" });
+  const line = el("tr", { "data-match": match.id, "data-game": match.game, "data-status": match.status },
+    el("td", { "data-label": "Match" }, el("a", { href: `/web/matches/${encodeURIComponent(match.id)}` },
+      `${titles.get(match.game) || match.game}: ${players}`)),
+    result, where,
+    el("td", { "data-label": "Created" }, new Date(match.created_at).toLocaleString()));
+  describe(match, result, where);
+  return line;
+}
+
+/** Fills a row's result (who won, or the team's result) and its tournament, read from the match itself. */
+async function describe(match, result, where) {
+  const id = encodeURIComponent(match.id);
+  try {
+    const [detail, place] = await Promise.all([api(`/v1/matches/${id}`), api(`/v1/matches/${id}/tournament`)]);
+    const outcome = detail.outcome;
+    if (outcome) {
+      const name = (seat) => (detail.seats[seat] && detail.seats[seat].player) || `seat ${seat}`;
+      const winners = outcome.results.filter((r) => r.winner).map((r) => name(r.seat));
+      result.textContent = outcome.cooperative ? (outcome.team_won ? "the team won" : "the team lost")
+        : (winners.length ? `${winners.join(" and ")} won` : "no winner") + ` (${outcome.reason})`;
+    } else {
+      result.textContent = detail.status === "active" ? "in play" : detail.status;
+    }
+    const tournament = place.tournament;
+    where.replaceChildren(tournament ? el("a", { href: `/web/tournaments/${encodeURIComponent(tournament.tournament_id)}` },
+      `round ${tournament.round}, table ${tournament.table + 1}`) : "");
+  } catch (error) {
+    /* the row keeps its status: the listing itself was read */
+  }
 }
 
 async function load(append) {
@@ -50,6 +78,7 @@ async function games() {
   const select = document.getElementById("game");
   const nav = document.getElementById("games-nav");
   for (const game of catalog.items) {
+    titles.set(game.slug, game.title);
     select.append(el("option", { value: game.slug }, game.title));
     nav.append(el("a", { href: `/web/games/${encodeURIComponent(game.slug)}` }, game.title));
   }

@@ -8,6 +8,9 @@ import { audit } from "/web/static/audit.js";
 const matchId = decodeURIComponent(location.pathname.split("/")[3] || "");
 const $ = (id) => document.getElementById(id);
 const page = { detail: null, events: [], version: 1, latest: 1, pictures: new Map(), stream: null, token: null };
+// Below this width the table is drawn for a phone: one column, every text at least 12 CSS px.
+const PHONE = window.matchMedia("(max-width: 700px)");
+const layout = () => (PHONE.matches ? "narrow" : "wide");
 
 async function readLog() {
   const events = [];
@@ -24,7 +27,12 @@ async function readLog() {
 function logItem(item) {
   return el("li", { "data-version": item.version, "data-type": item.event.type, title: item.event.type, tabindex: -1,
     onclick: () => show(item.version) },
-    el("span", { class: "v" }, `${item.version}.`), " ", item.text || item.event.type);
+    el("span", { class: "v" }, `${item.version}.`), " ", ...unbroken(item.text || item.event.type));
+}
+
+/** Text whose hyphenated codes ("EV-L1-5") are kept whole: a line may break between words, never inside one. */
+export function unbroken(text) {
+  return text.split(/(\S*\w-\w\S*)/).map((part, index) => (index % 2 ? el("span", { class: "nowrap" }, part) : part));
 }
 
 // The players as of the version shown: who is to move then (from the picture, drawn from the rules' `to_move` at
@@ -84,7 +92,7 @@ async function addEntropy() {
 async function picture(version) {
   if (!page.pictures.has(version)) {
     const token = page.token;
-    const pending = api(`/web/matches/${encodeURIComponent(matchId)}/table.svg?version=${version}`,
+    const pending = api(`/web/matches/${encodeURIComponent(matchId)}/table.svg?version=${version}&layout=${layout()}`,
       { token, as: "text" }).catch((error) => { page.pictures.delete(version); throw error; });
     page.pictures.set(version, pending);
   }
@@ -194,8 +202,10 @@ async function load(at) {
   }
   page.events = await readLog();
   page.latest = page.detail.version;
-  document.title = `Turnstile · ${page.detail.game} match`;
-  $("title").textContent = `${page.detail.game} · ${matchId}`;
+  const title = await matchTitle(page.detail);
+  document.title = `${title} · Turnstile`;
+  $("title").textContent = title;
+  aboutData(page.detail.game);
   $("game-link").href = `/web/games/${encodeURIComponent(page.detail.game)}`;
   placeInTournament();
   $("log").replaceChildren(...page.events.map(logItem));
@@ -214,6 +224,32 @@ async function load(at) {
     page.stream = follow(matchId, page.token, () => page.latest, onEvent, onEnded);
   }
 }
+
+/** "Expect Delays: Ada vs Grace": the game's title from the catalog and the players' names. */
+async function matchTitle(detail) {
+  const names = detail.seats.map((seat) => seat.player || "open").join(" vs ");
+  return `${(await catalogEntry(detail.game))?.title || detail.game}: ${names}`;
+}
+
+let catalog = null;
+async function catalogEntry(slug) {
+  try {
+    catalog = catalog || (await api("/v1/games")).items;
+  } catch (error) {
+    return null;
+  }
+  return catalog.find((game) => game.slug === slug) || null;
+}
+
+/** Where the game's component data is not from a published source, a note says so (never on the table). */
+async function aboutData(slug) {
+  const game = await catalogEntry(slug);
+  const notes = game ? game.default_data : [];
+  $("about-data").hidden = !notes.length;
+  $("about-data-list").replaceChildren(...notes.map((note) => el("li", {}, note)));
+}
+
+PHONE.addEventListener("change", () => { page.pictures.clear(); show(page.version); });
 
 function step(delta) { show(page.version + delta); }
 

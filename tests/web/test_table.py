@@ -1,0 +1,130 @@
+"""The table as people use it, in a real Chromium at a phone's width (420 px) and a desktop's (1440 px): every text
+readable (never under 12 CSS px as rendered), no word broken inside, nothing clipped, no console error; the lobby
+and the titles name the players; a finished match shows every hand."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.web.conftest import ARTIFACTS
+from tests.web.site import Site
+
+GAMES = ["expect-delays", "metro-x", "terminus", "mass-transit", "touched-on"]
+
+# Measured in the page: each SVG text's rendered size (its font size times the picture's scale on screen) and whether
+# it lies inside the picture; each word of the page's own text on one line (a Range per word: one client rect).
+MEASURE = """() => {
+  const svg = document.querySelector('#table svg');
+  const box = svg.getBoundingClientRect();
+  const texts = [...svg.querySelectorAll('text')].map((t) => {
+    const r = t.getBoundingClientRect();
+    return { text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a,
+             inside: r.left >= box.left - 1 && r.right <= box.right + 1 };
+  });
+  const broken = [];
+  const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(), n = 0; node && n < 4000; node = walker.nextNode()) {
+    if (node.parentElement.closest('svg, #seed, #log li:nth-child(n+40), [hidden], details:not([open])')) continue;
+    for (const match of node.textContent.matchAll(/\\S+/g)) {
+      n += 1;
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      if (tops.size > 1) broken.push(match[0]);
+    }
+  }
+  const clipped = [...document.querySelectorAll('main, header, #controls, #table, aside, aside section, h1')]
+    .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.id || e.tagName);
+  return { texts, broken, clipped, pageWidth: document.documentElement.scrollWidth, viewport: innerWidth };
+}"""
+
+
+@pytest.fixture
+def sized(browser: Any) -> Iterator[Any]:
+    """Opens pages at a given width; collects console errors and page errors of them all."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def open_at(width: int) -> Any:
+        context = browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=True,
+                                      is_mobile=width < 700, device_scale_factor=1)
+        contexts.append(context)
+        opened = context.new_page()
+        opened.on("pageerror", lambda error: errors.append(str(error)))
+        opened.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        return opened
+
+    yield open_at
+    for context in contexts:
+        context.close()
+    assert errors == [], errors
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_every_game_reads_at_a_phones_and_a_desktops_width(site: Site, sized: Any, slug: str) -> None:
+    """At 420 px the table is drawn for a phone (one column) and no text renders under 12 px; at both widths no word
+    is broken inside, nothing is clipped, the page never scrolls sideways; the finished match shows every hand."""
+    match_id = site.finished[slug]
+    for width in (420, 1440):
+        page = sized(width)
+        page.goto(f"{site.base}/web/matches/{match_id}")
+        page.wait_for_selector("#table svg")
+        page.wait_for_function("document.querySelector('#badge').dataset.verdict === 'ok'")
+        measured = page.evaluate(MEASURE)
+        small = [(t["text"], round(t["px"], 1)) for t in measured["texts"] if t["px"] < 12 - 0.01]
+        assert small == [], (width, small[:10])
+        assert [t["text"] for t in measured["texts"] if not t["inside"]] == [], width
+        assert measured["broken"] == [] and measured["clipped"] == [], (width, measured["broken"],
+                                                                         measured["clipped"])
+        assert measured["pageWidth"] <= measured["viewport"], width
+        svg = page.locator("#table svg")
+        assert (float(svg.get_attribute("width")) <= 380) == (width == 420)  # the phone's layout, and only there
+        text = page.text_content("#table svg") or ""
+        assert "Card data" not in text and "Placeholder" not in text and "no hand is shown" not in text
+        if slug == "terminus":  # each player's board shows its Agendas and its secret one
+            assert page.locator("#table [data-secret]").count() == 2
+        elif slug != "metro-x":  # Metro X has no hands; every other game's end shows each seat's
+            assert text.count("'s hand:") == 2, text
+        page.screenshot(path=str(ARTIFACTS / f"table-{slug}-{width}.png"), full_page=True)
+
+
+def test_titles_and_the_lobby_name_the_players_the_result_and_the_tournament(site: Site, sized: Any) -> None:
+    """"Expect Delays: ada vs grace" titles the page; a lobby row names its players and who won (and its tournament);
+    there is no Version column; the game's data notes live in "About this data", not on the table."""
+    page = sized(1440)
+    match_id = site.finished["terminus"]
+    page.goto(f"{site.base}/web/matches/{match_id}")
+    page.wait_for_selector("#table svg")
+    page.wait_for_function("document.querySelector('#title').textContent.includes(' vs ')")
+    assert page.text_content("#title") == "Terminus: ada vs grace"
+    assert page.title() == "Terminus: ada vs grace · Turnstile"
+    page.wait_for_selector("#about-data", state="attached")
+    page.wait_for_function("!document.querySelector('#about-data').hidden")
+    assert "boards/default.toml" in page.text_content("#about-data-list")
+    page.goto(f"{site.base}/web/?game=terminus&status=finished")
+    row = page.locator(f"#matches tbody tr[data-match='{match_id}']")
+    row.wait_for()
+    assert row.locator("a").first.text_content() == "Terminus: ada vs grace"
+    page.wait_for_function(f"document.querySelector(\"tr[data-match='{match_id}'] .result\").textContent"
+                           ".includes('won') || document.querySelector(\"tr[data-match='{match_id}'] .result\")"
+                           ".textContent.includes('no winner')")
+    outcome = httpx.get(f"{site.base}/v1/matches/{match_id}").json()["outcome"]
+    winners = [["ada", "grace"][r["seat"]] for r in outcome["results"] if r["winner"]]
+    assert all(name in row.locator(".result").text_content() for name in winners)
+    assert "Version" not in page.text_content("#matches thead")
+    tournament_match = httpx.get(f"{site.base}/v1/tournaments/{site.live_tournament}").json()
+    page.goto(f"{site.base}/web/?game=expect-delays")
+    live = page.locator(f"#matches tbody tr[data-match='{site.live_match}']")
+    live.wait_for()
+    page.wait_for_function(f"document.querySelector(\"tr[data-match='{site.live_match}'] .tournament a\")")
+    assert "round 1" in live.locator(".tournament").text_content(), tournament_match
+    phone = sized(420)
+    phone.goto(f"{site.base}/web/")
+    phone.wait_for_selector("#matches tbody tr")
+    measured = phone.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    assert measured
