@@ -135,8 +135,9 @@ class WebController(Controller):
             body = charts.bars("Win rate by seat position", position, [(f"seat {s}", r) for s, r in rates], unit="%",
                                seats=True, empty=empty)
         elif chart == "lengths.svg":
-            lengths = sorted((int(moves), n) for moves, n in doc.get("lengths", {}).items())
-            body = charts.bars("Match length (moves): matches", position, [(str(m), n) for m, n in lengths])
+            lengths = {int(moves): n for moves, n in doc.get("lengths", {}).items()}
+            body = charts.bars("Match length: matches per range of moves", position,
+                               [(label, n) for label, _, _, n in charts.binned(lengths)], axis="moves per match")
         elif chart == "cooperative.svg":
             won, played = doc["cooperative_won"], doc["cooperative_played"]
             body = charts.bars(f"Cooperative results ({played} played)", position,

@@ -7,6 +7,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from domain.catalog import GAMES
 from domain.tournaments.commands import CreateTournament, EntryOf
@@ -40,6 +41,8 @@ class Site:
     live_match: str = ""  # its round-1 match
     live_token: str = ""  # a seat token of that match (as the owning app's feed told it)
     tournament_matches: int = 0  # how many matches the two tournaments opened (public: the browser lists them)
+    # game slug → an unlisted match of "lin" (seat 0) against a random bot, short settings, and lin's seat token
+    against_bot: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 def fill(url: str, site: Site) -> None:
@@ -52,6 +55,11 @@ def fill(url: str, site: Site) -> None:
             # A short Expect Delays (its default is 300 turns): the set-up time of the module stays small.
             options = {"max_turns": 12} if game.slug == "expect-delays" else None
             site.finished[game.slug] = play_random_match(service, game, ["ada", "grace"], rng, options)
+        short: dict[str, dict[str, Any]] = {"expect-delays": {"max_turns": 6}, "touched-on": {"max_journeys": 1},
+                                            "terminus": {"first_game": True}}
+        for game in GAMES:  # unlisted: the listings and filters the other tests count never show them
+            opened = service.create(game.slug, ["lin", "bot:random"], short.get(game.slug), visibility="unlisted")
+            site.against_bot[game.slug] = (opened.record.id, str(opened.tokens[0]))
         metro_x = next(game for game in GAMES if game.slug == "metro-x")
         for seats in (4, 6):  # Metro X draws one sheet a seat: the most crowded table of the five games
             players = ["ada", "grace", "ivy", "lin", "mae", "nell"][:seats]

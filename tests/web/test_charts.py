@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -56,16 +55,29 @@ def test_win_rate_by_seat_is_the_apis(client: TestClient[Any]) -> None:
     assert int(root.attrib["data-position"]) == stats["position"]
 
 
-def test_match_lengths_are_counted_one_by_one(client: TestClient[Any]) -> None:
-    """The length chart has one bar per length, as many matches as had it."""
+def test_match_lengths_are_counted_in_even_bins(client: TestClient[Any]) -> None:
+    """The length chart bins the lengths into at most 8 ranges of one round width, from the shortest match to the
+    longest, each bar as many matches as fell in it."""
     summaries = client.get("/v1/matches", params={"game": "expect-delays"}).json()["items"]
     assert len(summaries) == 4
     root = chart(client, "/web/games/expect-delays/charts/lengths.svg")
-    drawn = Counter({int(n.attrib["data-label"]): int(float(n.attrib["data-value"])) for n in all_with(root,
-                                                                                                     "data-value")})
-    assert sum(drawn.values()) == 4
+    labels = values(root, "data-label")
+    drawn = [int(float(v)) for v in values(root, "data-value")]
+    assert sum(drawn) == 4 and 1 <= len(labels) <= 8
+    ranges = [tuple(map(int, label.split("–"))) if "–" in label else (int(label), int(label)) for label in labels]
+    assert len({high - low for low, high in ranges}) == 1  # one width
+    assert all(b[0] == a[1] + 1 for a, b in zip(ranges, ranges[1:], strict=False))  # contiguous
     stats = client.get("/v1/games/expect-delays/stats").json()
-    assert (min(drawn), max(drawn)) == (stats["moves_min"], stats["moves_max"])
+    assert ranges[0][0] <= stats["moves_min"] <= ranges[0][1] and ranges[-1][0] <= stats["moves_max"] <= ranges[-1][1]
+
+
+def test_binning_keeps_every_count_and_a_round_width() -> None:
+    """Lengths 3..97 in bins of 20 (no more than 8 bins), every match counted once."""
+    counts = {3: 1, 17: 2, 40: 1, 97: 4}
+    bins = charts.binned(counts)
+    assert [label for label, *_ in bins] == ["0–19", "20–39", "40–59", "60–79", "80–99"]
+    assert [n for *_, n in bins] == [3, 0, 1, 0, 4]
+    assert charts.binned({5: 2, 6: 1}) == [("5", 5, 5, 2), ("6", 6, 6, 1)]
 
 
 def test_the_cooperative_win_rate_of_mass_transit(client: TestClient[Any]) -> None:

@@ -33,8 +33,9 @@ export class Problem extends Error {
 }
 
 /** Fetch from the API, the token (if any) in the Authorization header; JSON by default. */
-export async function api(path, { token = null, method = "GET", body = undefined, as = "json", signal } = {}) {
-  const headers = {};
+export async function api(path, { token = null, method = "GET", body = undefined, as = "json", signal,
+  headers: extra = {} } = {}) {
+  const headers = { ...extra };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const answer = await fetch(path, { method, headers, signal, body: body === undefined ? undefined : JSON.stringify(body) });

@@ -4,13 +4,19 @@
 import { api, el, say, seatToken } from "/web/static/common.js";
 import { follow } from "/web/static/stream.js";
 import { audit } from "/web/static/audit.js";
+import { markChanges, moveAt, movesOf } from "/web/static/moves.js";
+import { player } from "/web/static/play.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/")[3] || "");
 const $ = (id) => document.getElementById(id);
-const page = { detail: null, events: [], version: 1, latest: 1, pictures: new Map(), stream: null, token: null };
+const page = { detail: null, events: [], moves: [], version: 1, latest: 1, pictures: new Map(), stream: null,
+  token: null };
 // Below this width the table is drawn for a phone: one column, every text at least 12 CSS px.
 const PHONE = window.matchMedia("(max-width: 700px)");
 const layout = () => (PHONE.matches ? "narrow" : "wide");
+const play = player(document.getElementById("play-box"), () => ({ matchId, token: page.token,
+  you: page.detail ? page.detail.you : null, latest: page.latest, status: page.detail ? page.detail.status : null }),
+(events) => { for (const item of events) onEvent(item); });
 
 async function readLog() {
   const events = [];
@@ -28,6 +34,22 @@ function logItem(item) {
   return el("li", { "data-version": item.version, "data-type": item.event.type, title: item.event.type, tabindex: -1,
     onclick: () => show(item.version) },
     el("span", { class: "v" }, `${item.version}.`), " ", ...unbroken(item.text || item.event.type));
+}
+
+const seatName = (seat) => (seat === null || seat === undefined ? "the table"
+  : (page.detail.seats[seat] && page.detail.seats[seat].player) || `seat ${seat}`);
+
+// A move in the list: its number, who decided, and what happened, told event by event.
+function moveItem(move, index) {
+  return el("li", { "data-move": index + 1, "data-first": move.first, "data-last": move.last, tabindex: -1,
+    onclick: () => show(move.last) },
+    el("span", { class: "v" }, `${index + 1}.`), " ", el("b", {}, seatName(move.seat)), ": ",
+    ...unbroken(move.items.map((item) => item.text || item.event.type).join(" · ")));
+}
+
+function drawMoves() {
+  page.moves = movesOf(page.events);
+  $("moves").replaceChildren(...page.moves.map(moveItem));
 }
 
 /** Text whose hyphenated codes ("EV-L1-5") are kept whole: a line may break between words, never inside one. */
@@ -103,22 +125,33 @@ async function picture(version) {
 export async function show(version) {
   version = Math.max(1, Math.min(page.latest, Math.round(version) || 1));
   page.version = version;
-  $("slider").max = page.latest;
-  $("slider").value = version;
-  $("where").textContent = `version ${version} of ${page.latest}`;
+  const index = moveAt(page.moves, version);
+  const move = page.moves[index];
+  $("slider").max = page.moves.length;
+  $("slider").value = index + 1;
+  $("where").textContent = `move ${index + 1} of ${page.moves.length}` +
+    (move && version !== move.last ? ` (event ${version})` : "");
+  $("goto-move").max = page.moves.length;
   const url = new URL(location.href);
-  url.searchParams.set("version", version);
+  url.searchParams.delete("version");
+  url.searchParams.delete("move");
+  if (move && version === move.last) url.searchParams.set("move", index + 1); else url.searchParams.set("version", version);
   history.replaceState(null, "", url);
+  for (const item of document.querySelectorAll("#moves li.current")) item.classList.remove("current");
+  const line = document.querySelector(`#moves li[data-move="${index + 1}"]`);
+  if (line) { line.classList.add("current"); scrollLog(line, $("moves")); }
   for (const item of document.querySelectorAll("#log li.current")) item.classList.remove("current");
   const current = document.querySelector(`#log li[data-version="${version}"]`);
-  if (current) { current.classList.add("current"); scrollLog(current); }
+  if (current) { current.classList.add("current"); scrollLog(current, $("log")); }
   try {
     const text = await picture(version);
     if (page.version !== version) return; // a later step won the race
     const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
     if (svg.nodeName !== "svg") throw new Error("not a picture");
-    $("table").replaceChildren(document.importNode(svg, true));
+    const shown = document.importNode(svg, true);
+    $("table").replaceChildren(shown);
     $("table").dataset.version = version;
+    if (index > 0) highlight(shown, page.moves[index - 1].last, version);
     const toMove = (svg.getAttribute("data-to-move") || "").split(" ").filter(Boolean).map(Number);
     drawPlayers(toMove);
     for (const next of [version + 1, version - 1]) if (next >= 1 && next <= page.latest) picture(next).catch(() => {});
@@ -127,9 +160,21 @@ export async function show(version) {
   }
 }
 
-// Keeps the current log line in view by scrolling the log alone, never the page (the board stays where it is).
-function scrollLog(line) {
-  const log = $("log");
+// The pieces the move shown changed, framed on the table: the picture before it compared with this one.
+async function highlight(svg, before, version) {
+  try {
+    const text = await picture(before);
+    if (page.version !== version || !svg.isConnected) return;
+    const old = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+    $("table").dataset.changed = markChanges(svg, old);
+    $("table").dataset.changedAt = version;
+  } catch (error) {
+    /* the table is drawn; only its highlight is missing */
+  }
+}
+
+// Keeps the current line of a list in view by scrolling the list alone, never the page (the board stays put).
+function scrollLog(line, log) {
   const top = line.offsetTop; // #log is positioned: offsets are from its top
   if (top < log.scrollTop) log.scrollTop = top;
   else if (top + line.offsetHeight > log.scrollTop + log.clientHeight) log.scrollTop = top + line.offsetHeight - log.clientHeight;
@@ -148,10 +193,13 @@ function onEvent(item) {
   const following = page.version === page.latest;
   page.events.push(item);
   $("log").append(logItem(item));
+  drawMoves();
   page.latest = item.version;
   page.detail.version = item.version;
   if (SEATING.has(item.event.type)) refreshSeats();
+  if (item.event.type === "match.ended") page.detail.status = "finished";
   show(following ? page.latest : page.version);
+  play.refresh();
 }
 
 // A join names a new player (and the last one starts the match): the seats and status are read again.
@@ -209,17 +257,21 @@ async function load(at) {
   $("game-link").href = `/web/games/${encodeURIComponent(page.detail.game)}`;
   placeInTournament();
   $("log").replaceChildren(...page.events.map(logItem));
+  drawMoves();
   drawPlayers([]);
   drawEntropy();
   // `at`: a version to show; null: the newest; undefined (the first load): the one the URL names, else the newest.
-  const named = at === undefined ? new URL(location.href).searchParams.get("version") : null;
-  const wanted = at ?? Number(named || page.latest);
+  const query = new URL(location.href).searchParams;
+  const named = at === undefined ? query.get("version") : null;
+  const move = at === undefined ? Number(query.get("move")) : 0;
+  const wanted = at ?? (move ? page.moves[Math.min(move, page.moves.length) - 1].last : Number(named || page.latest));
   await show(wanted);
   audit(matchId, page.detail, page.token);
   // An open match (seats still to fill) and a dealing one are followed too: each join and each seat's entropy shows
   // at once, and the start (or the deal) lays out the table.
   const following = ["active", "open", "dealing"].includes(page.detail.status);
   $("live").hidden = !following;
+  play.refresh();
   if (following) {
     page.stream = follow(matchId, page.token, () => page.latest, onEvent, onEnded);
   }
@@ -251,16 +303,25 @@ async function aboutData(slug) {
 
 PHONE.addEventListener("change", () => { page.pictures.clear(); show(page.version); });
 
-function step(delta) { show(page.version + delta); }
+/** One move on or back: to the end of the next move, or of the one before the move shown. */
+function step(delta) {
+  const index = moveAt(page.moves, page.version);
+  const here = page.moves[index];
+  const target = delta < 0 && here && page.version !== here.last ? index : index + delta;
+  show(page.moves[Math.max(0, Math.min(page.moves.length - 1, target))].last);
+}
 
-$("first").addEventListener("click", () => show(1));
+const showMove = (n) => show(page.moves[Math.max(1, Math.min(page.moves.length, Math.round(n) || 1)) - 1].last);
+
+$("first").addEventListener("click", () => showMove(1));
 $("prev").addEventListener("click", () => step(-1));
 $("next").addEventListener("click", () => step(1));
 $("last").addEventListener("click", () => show(page.latest));
-$("slider").addEventListener("input", (event) => show(Number(event.target.value)));
+$("slider").addEventListener("input", (event) => showMove(Number(event.target.value)));
+$("goto").addEventListener("submit", (event) => { event.preventDefault(); showMove(Number($("goto-move").value)); });
 document.addEventListener("keydown", (event) => {
   if (event.target instanceof HTMLInputElement || event.altKey || event.ctrlKey || event.metaKey) return;
-  const moves = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => show(1), End: () => show(page.latest) };
+  const moves = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => showMove(1), End: () => show(page.latest) };
   if (moves[event.key]) { event.preventDefault(); moves[event.key](); }
 });
 $("seat-form").addEventListener("submit", (event) => {
