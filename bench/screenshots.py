@@ -6,7 +6,8 @@ current).
 
 Plays one seeded random match of each game into a fresh SQLite file, starts `turnstile serve` over it, and opens each
 match in headless Chromium at 1440 px, part-way through, as seat 0 (so its hand shows), the log telling each move;
-then a finished Swiss tournament of bots (docs/screenshots/tournament.png).
+then Expect Delays on a phone, 420 px (docs/screenshots/phone.png), and a finished Swiss tournament of bots
+(docs/screenshots/tournament.png).
 """
 
 from __future__ import annotations
@@ -115,6 +116,19 @@ def shoot(base: str, made: dict[str, tuple[str, str]], out: Path) -> None:
                 shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
                 print(f"{shown}: {path.stat().st_size // 1024} KB")
                 context.close()
+            match_id, token = made["expect-delays"]  # a phone: the table in one column, the seat's moves below it
+            context = browser.new_context(viewport={"width": 420, "height": 900}, is_mobile=True, bypass_csp=True)
+            page = context.new_page()
+            page.goto(f"{base}/web/")
+            page.evaluate("([id, token]) => sessionStorage.setItem(`turnstile.seat-token.${id}`, token)",
+                          [match_id, token])
+            page.goto(f"{base}/web/matches/{match_id}")
+            page.wait_for_selector("#table svg")
+            page.wait_for_function("document.querySelector('#badge').dataset.verdict === 'ok'")
+            page.evaluate("document.querySelector('#table').scrollIntoView()")
+            page.screenshot(path=str(out / "phone.png"))
+            print(f"phone.png: {(out / 'phone.png').stat().st_size // 1024} KB")
+            context.close()
             context = browser.new_context(viewport={"width": WIDTH, "height": 900})
             page = context.new_page()
             page.goto(f"{base}/web/tournaments/{made['tournament'][0]}")

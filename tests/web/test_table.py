@@ -18,6 +18,24 @@ from tests.web.test_browser import table_version
 
 GAMES = ["expect-delays", "metro-x", "terminus", "mass-transit", "touched-on"]
 
+# Each word of the page's own text (outside pictures) that the browser broke across lines, and whether the page is
+# wider than the window.
+WORDS = """() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement.closest('svg, #seed, [hidden], details:not([open])')) continue;
+    for (const match of node.textContent.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      if (tops.size > 1 && !match[0].includes('<')) broken.push(match[0]); // not the crafted <script> name
+    }
+  }
+  return { broken, wide: document.documentElement.scrollWidth > innerWidth };
+}"""
+
 # Measured in the page: each SVG text's rendered size (its font size times the picture's scale on screen) and whether
 # it lies inside the picture; each word of the page's own text on one line (a Range per word: one client rect).
 MEASURE = """() => {
@@ -243,3 +261,25 @@ def test_a_seat_plays_a_whole_match_of_every_game_against_a_bot_from_the_page(si
     moves = [r for r in posts if r.url.split("?")[0].endswith("/moves")]
     assert moves and all(r.headers.get("idempotency-key") for r in moves)
     assert all("expected_version" in (r.post_data or "") for r in moves)
+
+
+def test_the_other_pages_read_on_a_phone(site: Site, sized: Any) -> None:
+    """At 420 px the lobby, the tournaments, a tournament, a game's and a player's statistics break no word inside and
+    never scroll sideways (their tables stack); a cooperative game's empty leaderboard says why it is empty."""
+    httpx.get(f"{site.base}/v1/leaderboards/mass-transit", params={"min_position": httpx.get(
+        f"{site.base}/v1/projections").json()["head"]}, timeout=30)
+    page = sized(420)
+    pages = {"/web/": "#matches tbody tr", "/web/tournaments": "#tournaments tbody tr",
+             f"/web/tournaments/{site.tournament}": "section.round", "/web/games/expect-delays": "#charts img",
+             "/web/games/mass-transit": "#empty-why", "/web/players/ada": "#per-game tbody tr"}
+    for path, ready in pages.items():
+        page.goto(site.base + path)
+        page.wait_for_selector(ready)
+        page.wait_for_load_state("networkidle")
+        measured = page.evaluate(WORDS)
+        assert measured == {"broken": [], "wide": False}, (path, measured)
+        page.screenshot(path=str(ARTIFACTS / f"phone-{path.strip('/').replace('/', '-') or 'lobby'}.png"),
+                        full_page=True)
+    page.goto(site.base + "/web/games/mass-transit")
+    page.wait_for_selector("#empty-why")
+    assert "cooperative" in page.text_content("#empty-why")

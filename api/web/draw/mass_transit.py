@@ -8,7 +8,7 @@ from api.web.svg import Moment, Svg, hands, seat_colour
 from domain.games.mass_transit.components import CARDS, LINES
 from domain.narration import plural
 
-CARD_W, CARD_H, GAP = 84, 66, 6
+CARD_W, CARD_H, GAP = 84, 72, 6
 WIDE = 860  # a route of eight cards a row beside its Big City; a phone's picture is Moment.width, four a row
 # The seed's line colours (geekdad): grey road (bus), blue canal (ferry), red rail (train).
 LINE_COLOUR = {"road": "#8c8c8c", "canal": "#1f77b4", "rail": "#d62728"}
@@ -57,7 +57,7 @@ def _card(svg: Svg, card: str, x: float, y: float, **attrs: object) -> None:
         feature = face.feature(line)
         if feature == "none":
             continue
-        ly = y + 22 + 11 * row
+        ly = y + 22 + 13 * row
         svg.line(x + 4, ly, x + CARD_W - 22, ly, stroke=LINE_COLOUR[line], stroke_width=3)
         if FEATURE[feature]:
             svg.text(x + CARD_W - 19, ly + 5, FEATURE[feature], 12, fill=LINE_COLOUR[line], font_weight="bold")

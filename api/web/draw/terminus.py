@@ -31,9 +31,9 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
         _city(svg, view, index, cell)
     map_bottom = top + 24 + cell * max(p.y for p in index.plots) + 40
     if moment.narrow:
-        y = _markets(svg, view["markets"], 16, map_bottom + 10)
+        y = _markets(svg, view["markets"], 16, map_bottom + 10, width - 16)
     else:
-        y = max(map_bottom, _markets(svg, view["markets"], width - 280, top + 24))
+        y = max(map_bottom, _markets(svg, view["markets"], width - 280, top + 24, width - 16))
     finals = {line["player"]: line for line in view["final"]}
     for seat, player in enumerate(view["players"]):
         if moment.seat_views:  # the end: every hand and secret Agenda is public
@@ -133,21 +133,22 @@ def _city(svg: Svg, view: dict[str, Any], index: Any, cell: int) -> None:
                      stroke_width=1 + level, data_stop=place.id, data_owner=owner, data_level=LEVELS.get(level, level))
 
 
-def _markets(svg: Svg, markets: list[list[int]], x: float, y: float) -> float:
-    """Each resource market: its columns of cubes, drawn as cubes; the y below."""
+def _markets(svg: Svg, markets: list[list[int]], x: float, y: float, right: float) -> float:
+    """Each resource market: its columns of cubes, drawn as cubes, wrapping before `right`; the y below."""
+    per_row = max(1, int((right - x - 96 - 30) // 38) + 1)
     with svg.group(data_zone="markets"):
         svg.text(x, y + 12, "Markets", 13, font_weight="bold")
         y += 22
         for resource, columns in zip(RESOURCES, markets, strict=True):
             svg.text(x, y + 12, resource, 12, data_market=resource, data_cubes=sum(columns))
             for column, cubes in enumerate(columns):
-                cx = x + 100 + 40 * column
-                svg.rect(cx, y, 34, 18, fill="none", stroke="#bbbbbb", rx=2)
-                for cube in range(min(cubes, 3)):
-                    svg.rect(cx + 3 + 10 * cube, y + 5, 8, 8, fill=CUBE.get(resource, "#555555"))
+                cx, cy = x + 96 + 38 * (column % per_row), y + 24 * (column // per_row)
+                svg.rect(cx, cy, 34, 18, fill="none", stroke="#bbbbbb", rx=2)
+                for cube in range(cubes if cubes <= 3 else 1):  # more than three: one cube and the count
+                    svg.rect(cx + 3 + 10 * cube, cy + 5, 8, 8, fill=CUBE.get(resource, "#555555"))
                 if cubes > 3:
-                    svg.text(cx + 36, y + 12, f"+{cubes - 3}", 12)
-            y += 24
+                    svg.text(cx + 13, cy + 14, f"×{cubes}", 12)
+            y += 24 * max(1, -(-len(columns) // per_row))
     return y
 
 

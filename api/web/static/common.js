@@ -56,3 +56,19 @@ export function say(text, kind = "info") {
   line.textContent = text;
   line.dataset.kind = kind;
 }
+
+/** On a phone every table stacks (web.css): each cell is labelled with its column's heading, kept current as rows
+ * are added. */
+function stackable(table) {
+  table.classList.add("stack");
+  const label = () => {
+    const heads = [...table.querySelectorAll("thead th")].map((th) => th.textContent.trim());
+    for (const row of table.querySelectorAll("tbody tr")) {
+      [...row.children].forEach((cell, index) => { if (heads[index]) cell.dataset.label = heads[index]; });
+    }
+  };
+  new MutationObserver(label).observe(table, { childList: true, subtree: true });
+  label();
+}
+
+for (const table of document.querySelectorAll("main table")) stackable(table);

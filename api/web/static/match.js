@@ -132,6 +132,7 @@ export async function show(version) {
   $("where").textContent = `move ${index + 1} of ${page.moves.length}` +
     (move && version !== move.last ? ` (event ${version})` : "");
   $("goto-move").max = page.moves.length;
+  if (document.activeElement !== $("goto-move")) $("goto-move").value = index + 1;
   const url = new URL(location.href);
   url.searchParams.delete("version");
   url.searchParams.delete("move");

@@ -53,8 +53,14 @@ export function markChanges(svg, before) {
     const key = signature(node);
     if (old.get(key)) { old.set(key, old.get(key) - 1); continue; }
     if (node.querySelector("[data-changed]") || !node.getScreenCTM) continue;
+    if (["polyline", "line", "path"].includes(node.tagName)) { // a route or a rail: it glows, a frame would hide the map
+      node.setAttribute("data-changed", "");
+      node.classList.add("changed-glow");
+      marked += 1;
+      continue;
+    }
     const box = node.getBBox();
-    if (box.width * box.height > 0.3 * size.width * size.height) continue; // a whole zone: not one piece
+    if (box.width * box.height > 0.1 * size.width * size.height) continue; // a whole zone or route: not one piece
     const local = toRoot.inverse().multiply(node.getScreenCTM());
     const corner = new DOMPoint(box.x, box.y).matrixTransform(local);
     const frame = document.createElementNS("http://www.w3.org/2000/svg", "rect");
