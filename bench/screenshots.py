@@ -98,12 +98,13 @@ def shoot(base: str, made: dict[str, tuple[str, str]], out: Path) -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
-            for slug, (match_id, token) in made.items():
-                if slug == "tournament":
-                    continue
-                width, height = VIEWPORTS.get(slug, (WIDTH, HEIGHT))
-                viewport = {"width": width, "height": height}
-                context = browser.new_context(viewport=viewport, bypass_csp=True)
+            shots = [(slug, f"{slug}.png", VIEWPORTS.get(slug, (WIDTH, HEIGHT)))
+                     for slug in made if slug != "tournament"]
+            shots.append(("expect-delays", "phone.png", (420, 900)))  # a phone: one column, the seat's moves below
+            for slug, name, (width, height) in shots:
+                match_id, token = made[slug]
+                context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True,
+                                              is_mobile=width < 700)
                 page = context.new_page()
                 page.goto(f"{base}/web/")
                 page.evaluate("([id, token]) => sessionStorage.setItem(`turnstile.seat-token.${id}`, token)",
@@ -111,24 +112,13 @@ def shoot(base: str, made: dict[str, tuple[str, str]], out: Path) -> None:
                 page.goto(f"{base}/web/matches/{match_id}")
                 page.wait_for_selector("#table svg")
                 page.wait_for_function("document.querySelector('#badge').dataset.verdict === 'ok'")
-                path = out / f"{slug}.png"
+                if width < 700:  # a phone's page starts with the title and the steps: the shot starts at the table
+                    page.evaluate("document.querySelector('#table').scrollIntoView()")
+                path = out / name
                 page.screenshot(path=str(path))
                 shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
                 print(f"{shown}: {path.stat().st_size // 1024} KB")
                 context.close()
-            match_id, token = made["expect-delays"]  # a phone: the table in one column, the seat's moves below it
-            context = browser.new_context(viewport={"width": 420, "height": 900}, is_mobile=True, bypass_csp=True)
-            page = context.new_page()
-            page.goto(f"{base}/web/")
-            page.evaluate("([id, token]) => sessionStorage.setItem(`turnstile.seat-token.${id}`, token)",
-                          [match_id, token])
-            page.goto(f"{base}/web/matches/{match_id}")
-            page.wait_for_selector("#table svg")
-            page.wait_for_function("document.querySelector('#badge').dataset.verdict === 'ok'")
-            page.evaluate("document.querySelector('#table').scrollIntoView()")
-            page.screenshot(path=str(out / "phone.png"))
-            print(f"phone.png: {(out / 'phone.png').stat().st_size // 1024} KB")
-            context.close()
             context = browser.new_context(viewport={"width": WIDTH, "height": 900})
             page = context.new_page()
             page.goto(f"{base}/web/tournaments/{made['tournament'][0]}")
