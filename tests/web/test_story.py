@@ -33,7 +33,7 @@ def test_every_log_line_tells_its_move_in_words(site: Site, page: Any, slug: str
     match_id = site.finished[slug]
     told = httpx.get(f"{site.base}/v1/matches/{match_id}/events", params={"include": "text", "limit": 500}).json()
     page.goto(f"{site.base}/web/matches/{match_id}")
-    page.wait_for_selector("#log li")
+    page.wait_for_selector("#log li", state="attached")  # under "Every event" (the move list tells the same words)
     lines = page.locator("#log li").all_text_contents()
     assert len(lines) == len(told["items"]) > 1
     for line, item in zip(lines, told["items"], strict=False):
@@ -59,26 +59,30 @@ def test_version_one_of_a_finished_match_gives_nothing_of_the_end_away(site: Sit
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_every_header_agrees_with_the_api_about_who_is_to_move(site: Site, page: Any, slug: str) -> None:
-    """Stepping through a whole finished match, each picture's to-move and the Players panel say what GET .../state
-    says at that version."""
+    """Stepping through a whole finished match move by move, each picture's to-move and the Players panel say what
+    GET .../state says at the version shown."""
     match_id = site.finished[slug]
     latest = httpx.get(f"{site.base}/v1/matches/{match_id}").json()["version"]
     with httpx.Client(base_url=site.base, timeout=30) as http:
         states = [http.get(f"/v1/matches/{match_id}/state", params={"version": v}).json() for v in range(1, latest + 1)]
     page.goto(f"{site.base}/web/matches/{match_id}?version=1")
     wait_for_version(page, 1)
-    for state in states:
-        version = state["version"]
-        if version > 1:
-            page.keyboard.press("ArrowRight")
-            wait_for_version(page, version)
-        if state["view"] is None:  # inside the set-up append: no table yet
-            continue
-        drawn = page.get_attribute("#table svg", "data-to-move")
-        assert drawn == " ".join(map(str, state["to_move"])), version
-        marked = [int(li.get_attribute("data-seat")) for li in page.locator("#players li").all()
-                  if "to move" in li.text_content()]
-        assert marked == [seat for seat in state["to_move"] if seat >= 0], version
+    shown = []
+    while True:
+        version = int(page.get_attribute("#table", "data-version"))
+        shown.append(version)
+        state = states[version - 1]
+        if state["view"] is not None:  # else inside the set-up append: no table yet
+            drawn = page.get_attribute("#table svg", "data-to-move")
+            assert drawn == " ".join(map(str, state["to_move"])), version
+            marked = [int(li.get_attribute("data-seat")) for li in page.locator("#players li").all()
+                      if "to move" in li.text_content()]
+            assert marked == [seat for seat in state["to_move"] if seat >= 0], version
+        if version == latest:
+            break
+        page.keyboard.press("ArrowRight")  # to the end of the next move
+        page.wait_for_function(f"Number(document.querySelector('#table').dataset.version) > {version}")
+    assert len(shown) > 2
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -107,8 +111,8 @@ def phone_sees_the_board(site: Site, browser: Any, match_id: str) -> None:
         wait_for_version(phone, latest)
         for step in ("load", "prev"):
             if step == "prev":
-                phone.click("#prev")
-                wait_for_version(phone, latest - 1)
+                phone.click("#prev")  # to the end of the move before the last
+                phone.wait_for_function(f"Number(document.querySelector('#table').dataset.version) < {latest}")
             assert phone.evaluate("document.documentElement.scrollWidth") <= 420, step
             top, bottom = phone.evaluate("(() => { const r = document.querySelector('#table svg')"
                                          ".getBoundingClientRect(); return [r.top, r.bottom]; })()")
