@@ -195,3 +195,34 @@ def test_every_text_of_every_picture_reads_as_english(slug: str) -> None:
                 text = "".join(element.itertext())
                 bad |= {(flaw, text) for flaw in flaws(text)}
     assert not bad, sorted(bad)
+
+
+@pytest.mark.parametrize("slug", GAME_SLUGS)
+@pytest.mark.parametrize("seat", [None, 0, 1])
+def test_a_phones_picture_is_narrow_legible_and_hides_the_same(slug: str, seat: int | None) -> None:
+    """The narrow layout fits 380 units, draws no text under 12 units (a unit is at least a CSS pixel on a 420 px
+    phone) and shows its viewer nothing more than the wide one."""
+    loaded = played(slug, MID_GAME)
+    shown = view(loaded, seat)
+    text = drawing(slug)(shown, msgspec.structs.replace(moment(loaded), narrow=True))
+    root = parse(text)
+    assert float(root.attrib["width"]) <= 380
+    assert min(float(n.attrib["font-size"]) for n in all_with(root, "font-size")) >= 12
+    assert leaked(text, loaded.game, loaded, seat) == []
+
+
+@pytest.mark.parametrize("slug", GAME_SLUGS)
+def test_the_end_shows_every_hand_and_before_it_a_spectator_sees_none(slug: str) -> None:
+    """With every seat's view at the end (all public then) each seat's cards are drawn; without it, a spectator's
+    picture draws no card."""
+    loaded = played(slug, 10_000)
+    assert loaded.state.finished
+    views = tuple(msgspec.to_builtins(loaded.game.view(loaded.state.game_state, s))
+                  for s in range(len(loaded.state.players)))
+    at_end = parse(drawing(slug)(view(loaded, None), msgspec.structs.replace(moment(loaded), seat_views=views)))
+    hands = [view_of_seat.get("hand") or view_of_seat.get("players", [{}] * 2)[s].get("hand")
+             for s, view_of_seat in enumerate(views)]
+    expected = sorted(card for cards in hands if isinstance(cards, (list, tuple)) for card in cards)
+    assert sorted(values(at_end, "data-card")) == expected
+    spectator = parse(drawing(slug)(view(loaded, None), moment(loaded)))
+    assert values(spectator, "data-card") == []

@@ -115,6 +115,7 @@ def test_the_table_at_a_version_is_the_table_then(client: TestClient[Any], activ
 @pytest.mark.parametrize(("query", "headers", "status", "code"), [
     ("?version=abc", {}, 400, "invalid-request"),
     ("?version=0", {}, 400, "invalid-request"),
+    ("?layout=sideways", {}, 400, "invalid-request"),
     ("?version=99999", {}, 404, "unknown-version"),
     ("", {"Authorization": "Basic abc"}, 401, "bad-authorization"),
     ("", {"Authorization": "Bearer seat_not-a-token"}, 403, "wrong-token"),
