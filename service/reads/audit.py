@@ -20,7 +20,7 @@ from ledger.records import Record, build_record
 from ledger.replay import UnknownVersion
 from ledger.rules_checks import Check
 from ledger.verify import Verdict, verify_record
-from service.log.transparency import Transparency, check_against_log
+from service.log.transparency import Transparency, check_against_log, log_disagreement
 from service.matches.deadlines import at
 from service.matches.model import status_of
 from store.base import MatchNotFound, RecordCorrupt, match_key
@@ -62,6 +62,9 @@ class Moment:
         return self.record.status == "finished"
 
 
+READS = 3  # reads of a match row that a concurrent append moved on, before its disagreement with the log counts
+
+
 class Audit:
     """Replays, records and verification of the matches of one store."""
 
@@ -89,6 +92,25 @@ class Audit:
         """The match row and all its events, or RecordCorrupt when they do not reach the head the row records, an
         event does not hash to its hash, or (the seed being the server's) a commitment does not open to its event's
         stored full payload and command."""
+        if self.log is None:
+            return self._chain_intact(match_id)
+        log_store = self.log.store
+        for attempt in range(READS):
+            record, stored = self._chain_intact(match_id)
+            tail = self.primary is None  # a replica may lag the log's leaves: only the primary's row bounds them
+            if log_disagreement(log_store, match_id, record.version, stored, tail=tail) is None:
+                return record, stored
+            # The row and its events are one read, the log's leaves another: a move committed and sequenced between
+            # the two puts a leaf past the row read. Only a row that stays as it was read is a tail cut (or an edit).
+            if attempt + 1 < READS and self.store.get_match(match_id) not in (None, record):
+                continue
+            break
+        check_against_log(log_store, match_id, record.version, stored, tail=tail)  # logs it and raises
+        return record, stored
+
+    def _chain_intact(self, match_id: str) -> tuple[MatchRecord, list[StoredEvent]]:
+        """The match row and all its events, or RecordCorrupt unless the events chain to the row's head, each hashes
+        to its hash and each commitment opens."""
         record, stored = self.store.match_with_events(match_id)
         broken = chain_break(record.version, record.head_hash, 0, GENESIS, stored)
         if broken is not None:
@@ -99,8 +121,6 @@ class Audit:
         unopened = commitment_break(record.seed, stored)
         if unopened is not None:
             raise RecordCorrupt(match_id, unopened)
-        if self.log is not None:  # a replica may lag the log's leaves: only the primary's row bounds them
-            check_against_log(self.log.store, match_id, record.version, stored, tail=self.primary is None)
         return record, stored
 
     def match(self, match_id: str) -> MatchRecord:

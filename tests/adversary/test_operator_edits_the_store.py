@@ -18,7 +18,7 @@ from api.app import create_app
 from domain.catalog import by_slug
 from domain.codec import event_from_builtins
 from ledger.chain import GENESIS, link_hash, opened_commitment
-from ledger.events import StoredEvent
+from ledger.events import MatchRecord, StoredEvent
 from ledger.records import parse_record
 from ledger.sealing import public_form
 from service.log.log_client import LogCheckFailed, LogServer, check_extends, check_record, opened, witness
@@ -138,6 +138,31 @@ def test_a_finished_matchs_tail_cut_and_its_row_rewritten_is_caught(harness: Har
     assert_corrupt(harness, created, "past the row's version")
     verdict = Audit(harness.store, log=Transparency(harness.store, None)).verify(created["id"])
     assert (verdict.ok, verdict.code) == (False, "log-mismatch")
+
+
+def test_a_row_read_just_before_an_append_is_read_again_not_called_corrupt(
+        harness: Harness, served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A row read just before a move commits and the leaves read just after it was sequenced: the leaf past the row
+    is a race, not a tail cut; the row is read again (a row that stays behind its leaves is the tail cut above)."""
+    client, key = served
+    created = create(client, key, "expect-delays", 2, {"max_turns": 8})
+    play_moves(client, created, random.Random(4), 6)
+    client.app.state.log.catch_up()  # every event is a leaf now
+    real = harness.store.match_with_events
+    record, stored = real(created["id"])
+    reads: list[str] = []
+
+    def before_the_last_move(match_id: str) -> tuple[MatchRecord, list[StoredEvent]]:
+        """The first read sees the row and events as they were before the last append committed."""
+        reads.append(match_id)
+        if len(reads) > 1:
+            return real(match_id)
+        earlier = stored[:-1]
+        return msgspec.structs.replace(record, version=earlier[-1].version, head_hash=earlier[-1].hash), earlier
+
+    monkeypatch.setattr(harness.store, "match_with_events", before_the_last_move)
+    moment = Audit(harness.store, log=Transparency(harness.store, None)).state_at(created["id"], None)
+    assert moment.state.version == record.version and len(reads) == 2
 
 
 def test_an_events_public_form_edited_is_caught_before_it_is_even_sequenced(harness: Harness, served: Any) -> None:
