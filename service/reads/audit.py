@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -92,21 +92,27 @@ class Audit:
         """The match row and all its events, or RecordCorrupt when they do not reach the head the row records, an
         event does not hash to its hash, or (the seed being the server's) a commitment does not open to its event's
         stored full payload and command."""
-        if self.log is None:
-            return self._chain_intact(match_id)
-        log_store = self.log.store
-        for attempt in range(READS):
-            record, stored = self._chain_intact(match_id)
-            tail = self.primary is None  # a replica may lag the log's leaves: only the primary's row bounds them
-            if log_disagreement(log_store, match_id, record.version, stored, tail=tail) is None:
-                return record, stored
-            # The row and its events are one read, the log's leaves another: a move committed and sequenced between
-            # the two puts a leaf past the row read. Only a row that stays as it was read is a tail cut (or an edit).
-            if attempt + 1 < READS and self.store.get_match(match_id) not in (None, record):
-                continue
-            break
-        check_against_log(log_store, match_id, record.version, stored, tail=tail)  # logs it and raises
+        record, stored, disagrees = self._settled(match_id, self._chain_intact)
+        if disagrees and self.log is not None:  # logs it and raises RecordCorrupt
+            check_against_log(self.log.store, match_id, record.version, stored, tail=self.primary is None)
         return record, stored
+
+    def _settled(self, match_id: str, read: Callable[[str], tuple[MatchRecord, list[StoredEvent]]],
+                 ) -> tuple[MatchRecord, list[StoredEvent], bool]:
+        """The row and events by `read`, read again while they disagree with the log because a move landed meanwhile;
+        and whether they still disagree with it (the log's leaves are read once when they agree).
+
+        The row and its events are one read, the log's leaves another: a move committed and sequenced between the two
+        puts a leaf past the row read. Only a row that stays as it was read is a tail cut (or an edit)."""
+        for attempt in range(READS):
+            record, stored = read(match_id)
+            # a replica may lag the log's leaves: only the primary's row bounds them
+            if self.log is None or log_disagreement(self.log.store, match_id, record.version, stored,
+                                                     tail=self.primary is None) is None:
+                return record, stored, False
+            if attempt + 1 == READS or self.store.get_match(match_id) in (None, record):
+                break
+        return record, stored, True
 
     def _chain_intact(self, match_id: str) -> tuple[MatchRecord, list[StoredEvent]]:
         """The match row and all its events, or RecordCorrupt unless the events chain to the row's head, each hashes
@@ -150,11 +156,11 @@ class Audit:
         With the transparency log, a record that passed every check but disagrees with the log's leaves (a tail cut
         and its row rewritten, hashes spliced consistently) fails `log` with code `log-mismatch`.
         """
-        record, stored = self.store.match_with_events(match_id)
+        record, stored, disagrees = self._settled(match_id, self.store.match_with_events)
         # The complete record needs no rules to build, so a match of a game no longer served still gets a verdict.
         verdict = verify_record(build_record(by_slug(record.game), record, stored, seat=None, full=True),
                                 held_seed=record.seed)
-        if not verdict.ok or self.log is None:
+        if not verdict.ok or self.log is None or not disagrees:
             return verdict
         try:
             check_against_log(self.log.store, match_id, record.version, stored, tail=self.primary is None)

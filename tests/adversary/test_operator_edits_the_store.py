@@ -161,8 +161,12 @@ def test_a_row_read_just_before_an_append_is_read_again_not_called_corrupt(
         return msgspec.structs.replace(record, version=earlier[-1].version, head_hash=earlier[-1].hash), earlier
 
     monkeypatch.setattr(harness.store, "match_with_events", before_the_last_move)
-    moment = Audit(harness.store, log=Transparency(harness.store, None)).state_at(created["id"], None)
+    audit = Audit(harness.store, log=Transparency(harness.store, None))
+    moment = audit.state_at(created["id"], None)
     assert moment.state.version == record.version and len(reads) == 2
+    reads.clear()  # verification too: the stale read is read again, and the record verifies
+    verdict = audit.verify(created["id"])
+    assert verdict.ok and len(reads) == 2, verdict
 
 
 def test_an_events_public_form_edited_is_caught_before_it_is_even_sequenced(harness: Harness, served: Any) -> None:
