@@ -87,6 +87,7 @@ class Game(Generic[S]):
     - `scores(state)` -> each seat's current score (used to rank the others when a seat resigns).
     - `hidden_from(state, seat)` -> tokens (card ids) that seat (None: a spectator) must not learn now.
     - `scramble(state, seat, rng)` -> a state differing only in what `seat` (None: a spectator) cannot see.
+    - `determinize(state, seat, rng)` -> a state drawn from what `seat` sees alone (a search bot's sample).
     - `render(state)` -> a plain-text picture of the table.
     - `describe(event, names)` -> the event, as given (redacted or not), in one sentence (domain/narration.py).
 
@@ -126,6 +127,7 @@ class Game(Generic[S]):
     scores: Callable[[S], Sequence[float]]
     hidden_from: Callable[[S, int | None], frozenset[str]]
     scramble: Callable[[S, int | None, Rng], S]
+    determinize: Callable[[S, int, Rng], S]
     render: Callable[[S], str]
     describe: Narrator
 
