@@ -114,6 +114,9 @@ class Game(Generic[S]):
     # (seat count, options) pairs the conformance suite plays; empty means min and max seats, default options.
     sample_setups: tuple[tuple[int, dict[str, Any]], ...] = ()
     bots: tuple[tuple[str, Callable[[S, int, Rng], Command]], ...] = ()
+    # How many times the reference iterations each search level (domain/bots.py) affords in this game: its rules
+    # step fast enough to search more in the same time (bench/bots.py).
+    search_scale: int = 1
     # Commands that do nothing for a seat (a pass), played for a seat that misses its deadline when legal.
     idle: tuple[type[Command], ...] = ()
     start: Callable[[Any, int, Rng], Sequence[Event]]
