@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +33,7 @@ from domain.engine import Command, Game
 from domain.rng import Rng
 
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1]
+MASK64 = (1 << 64) - 1
 MARGIN_SHARE = 0.2  # the part of a reward that comes from the score margin rather than the rank
 
 
@@ -46,21 +46,25 @@ class Budget:
 
 
 class SearchRng(Rng):
-    """The search's randomness: Python's Mersenne Twister, seeded from a SHA-256 key, drawing only through
-    `random()`, whose sequence Python promises to keep across versions (`randrange`/`shuffle` carry no such promise).
-    Much faster than the rules' SHA-256 stream, which a search would spend most of its time in."""
+    """The search's randomness: SplitMix64 (Steele, Lea & Flood 2014) seeded from SHA-256 of the key, a draw in
+    [0, n) by multiply-and-shift. Fully specified here, so a decision re-runs the same on any Python; far cheaper than
+    the rules' SHA-256 stream, which a search would otherwise spend most of its time in."""
 
-    __slots__ = ("_random",)
+    __slots__ = ("_state",)
 
     def __init__(self, key: bytes) -> None:
         super().__init__(key)
-        self._random = random.Random(int.from_bytes(hashlib.sha256(key).digest(), "big"))
+        self._state = int.from_bytes(hashlib.sha256(key).digest()[:8], "big")
 
     def below(self, n: int) -> int:
-        """An integer in [0, n) (bias below 2^-40 for any n a game uses)."""
+        """An integer in [0, n) (bias below n / 2^64)."""
         if n <= 0:
             raise ValueError("below() needs n > 0")
-        return min(int(self._random.random() * n), n - 1)
+        self._state = (self._state + 0x9E3779B97F4A7C15) & MASK64
+        z = self._state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return ((z ^ (z >> 31)) * n) >> 64
 
 
 @dataclass(eq=False)

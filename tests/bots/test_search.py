@@ -71,8 +71,8 @@ def test_the_levels_play_through_the_bot_policy_from_the_match_seed() -> None:
 
 
 def test_the_search_randomness_is_fixed_by_its_key() -> None:
-    """The search's draws come from its key alone (Mersenne Twister through `random()` only): the same key, the
-    same stream; every draw in range."""
+    """The search's draws come from its key alone (SplitMix64, specified in the module): the same key, the same
+    stream; every draw in range; the generator is SplitMix64 itself (its published first output for seed 0)."""
     one, two, other = SearchRng(b"k"), SearchRng(b"k"), SearchRng(b"j")
     firsts = [one.below(1000) for _ in range(50)]
     assert firsts == [two.below(1000) for _ in range(50)]
@@ -81,6 +81,9 @@ def test_the_search_randomness_is_fixed_by_its_key() -> None:
     with pytest.raises(ValueError):
         one.below(0)
     assert sorted(one.shuffled(range(10))) == list(range(10))
+    zero = SearchRng(b"")
+    zero._state = 0
+    assert zero.below(1 << 64) == 0xE220A8397B1DCDAF  # SplitMix64's first output from state 0
 
 
 def test_a_cooperative_game_is_searched_for_the_team() -> None:
