@@ -9,6 +9,8 @@
                                              also check the record's transparency log proof (and that the server's
                                              current tree still extends a checkpoint kept from before, and the
                                              record's: exit 1 naming a rollback or fork otherwise)
+    turnstile verify RECORD --bots sample=N  re-run only N of the search bots' moves (picked by a salt drawn here,
+                                             so the server cannot know which); default `--bots all`
     turnstile replay RECORD.ndjson --to N    print the table after event N (default: the last)
     turnstile replay --match ID --to N
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -39,6 +42,9 @@ def register(sub: Any) -> None:
     verify.add_argument("--tournament", action="append", default=[], metavar="ID",
                         help="a tournament of the store (its record and every match it opened)")
     verify.add_argument("--json", action="store_true", help="print each verdict as a JSON line")
+    verify.add_argument("--bots", type=bot_sample, default=None, metavar="all|sample=N",
+                        help="re-decide every search bot move (all, the default: up to a second a move at the top "
+                             "level) or a random sample of N of them")
     verify.add_argument("--key", metavar="FILE_OR_URL", default=None,
                         help="the log's public key (a key file, or a server URL): check each record's log proof")
     verify.add_argument("--url", metavar="URL", default=None,
@@ -60,14 +66,26 @@ def _read(path: str) -> bytes:
     return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
 
 
+def bot_sample(text: str) -> int | None:
+    """`--bots`: `all` (None) or `sample=N` (N >= 1)."""
+    if text == "all":
+        return None
+    name, _, count = text.partition("=")
+    if name != "sample" or not count.isdigit() or int(count) < 1:
+        raise argparse.ArgumentTypeError("expected `all` or `sample=N` (N >= 1)")
+    return int(count)
+
+
 def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict | TournamentVerdict]]:
     from ledger import tournament_records
     from ledger.verify import verify_text
     from service.reads.audit import Audit
 
+    salt = os.urandom(16)  # the sample of bot moves is the verifier's choice, unknown to the server
     for path in args.records:
         text = _read(path)
-        yield path, tournament_records.verify(text) if _is_tournament(text) else verify_text(text)
+        yield path, tournament_records.verify(text) if _is_tournament(text) else verify_text(
+            text, bot_sample=args.bots, bot_salt=salt)
     if args.tournament:
         yield from _stored_tournaments(args.tournament)
     if args.match or args.all:

@@ -12,7 +12,9 @@ import random
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
+from litestar.testing import TestClient
 
 from cli import main
 from domain import bots, match
@@ -25,6 +27,7 @@ from ledger.records import Record, encode_record
 from ledger.verify import verify_record
 from service.matches.matches import MatchService
 from service.reads.audit import Audit
+from settings import VERIFY_BOT_SAMPLE
 from store.base import EventStore
 
 GAME = "expect-delays"
@@ -42,11 +45,11 @@ def peeking_next_bot_move(game: Game[Any], state: MatchState, seed: str) -> tupl
     return seat, bots.search_policy(seer, name)(state.game_state, seat, bots.bot_rng(seed, state.version))
 
 
-def played_record(store: EventStore, seed: int) -> Record:
+def played_record(store: EventStore, seed: int, options: dict[str, Any] | None = None) -> Record:
     """ada (random legal moves) against `ismcts-1` to the end, exported as the operator's full record."""
     service = MatchService(store)
     # A caller's seed (a test's) keeps the record the same on every run.
-    match_id = service.create(GAME, PLAYERS, OPTIONS, owner="tests", seed=f"honesty-{seed}").record.id
+    match_id = service.create(GAME, PLAYERS, options or OPTIONS, owner="tests", seed=f"honesty-{seed}").record.id
     rng = random.Random(seed)
     for _ in range(500):
         loaded = service.load(match_id)
@@ -102,3 +105,37 @@ def match_states(game: Game[Any], record: Record) -> list[MatchState]:
     fold, states = check_fold(game, record)
     assert fold.status == "passed"
     return states
+
+
+def test_turnstile_verify_re_runs_all_or_a_sample_of_the_bot_moves(store: EventStore, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """`--bots all` (the default) re-runs every bot move; `--bots sample=N` N of them (partial); nonsense is a usage
+    error."""
+    path = tmp_path / "honest.ndjson"
+    path.write_bytes(encode_record(played_record(store, 1)))
+    assert main(["verify", "--json", str(path)]) == 0
+    every = next(c for c in json_verdict(capsys)["checks"] if c["name"] == "bots")
+    assert every["status"] == "passed"
+    assert main(["verify", "--json", "--bots", "sample=1", str(path)]) == 0
+    verdict = json_verdict(capsys)
+    assert verdict["code"] == "partial"
+    assert next(c for c in verdict["checks"] if c["name"] == "bots")["detail"].startswith("1 of ")
+    with pytest.raises(SystemExit):
+        main(["verify", "--bots", "sample=0", str(path)])
+
+
+def test_post_verifications_catches_the_peeking_bot(store: EventStore, client: TestClient,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The API re-runs a sample of at most VERIFY_BOT_SAMPLE bot moves; this short match has no more, so all."""
+    monkeypatch.setattr(bots, "next_bot_move", peeking_next_bot_move)
+    record = played_record(store, 2, {"max_turns": 3})
+    game = match_game(record)
+    assert len(decisions(game, record, match_states(game, record))) <= VERIFY_BOT_SAMPLE
+    answer = client.post("/v1/verifications", json={"record": encode_record(record).decode()})
+    assert answer.status_code == 200, answer.text
+    assert (answer.json()["ok"], answer.json()["code"]) == (False, "bot-mismatch")
+
+
+def json_verdict(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    out = capsys.readouterr().out
+    return dict(msgspec.json.decode(out.strip().splitlines()[-1]))
