@@ -52,7 +52,7 @@ class Level:
 SEARCH: dict[str, tuple[int, Budget]] = {
     "ismcts-1": (2, Budget(iterations=16, rollout=8)),
     "ismcts-2": (3, Budget(iterations=64, rollout=16)),
-    "ismcts-3": (4, Budget(iterations=224, rollout=16)),
+    "ismcts-3": (4, Budget(iterations=192, rollout=16)),
 }
 SEARCH_KEY = "turnstile/bot/ismcts/v1"
 
