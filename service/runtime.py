@@ -25,6 +25,7 @@ from typing import Literal, TypeVar
 
 from service.log.transparency import Sequencer, Transparency, open_log
 from service.matches import snapshots
+from service.matches.bot_runner import BotRunner
 from service.matches.deadlines import sweep as sweep_deadlines
 from service.matches.loading import StateCache
 from service.matches.matches import MatchService
@@ -130,6 +131,10 @@ class Runtime:
         self.service = self._opened("service", MatchService(
             store, cache=StateCache(settings.state_cache_size), notifier=notifier, reads=replica,
             snapshot_key=snapshots.key_from(self.log.signer), watchers=watchers))
+        # Search bots play on this process's own thread, never a request's (a crash's leftovers: the sweep's).
+        runner = BotRunner(self.service)
+        self._opened("bots", runner, runner.close)
+        self.service.watchers.append(runner.moved)
         self.tournaments = self._opened("tournaments", TournamentService(
             store, self.service, budget_s=settings.tournament_drive_budget_s,
             matches_max=settings.tournament_matches_max, running_per_app=settings.tournaments_running_per_app))

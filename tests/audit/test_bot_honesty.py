@@ -55,8 +55,11 @@ def played_record(store: EventStore, seed: int, options: dict[str, Any] | None =
         loaded = service.load(match_id)
         if loaded.state.finished:
             break
-        service.play(match_id, 0, rng.choice(match.legal(loaded.game, loaded.state, 0)), expected_version=None,
-                     command_id=None)
+        if 0 in match.to_move(loaded.game, loaded.state):
+            service.play(match_id, 0, rng.choice(match.legal(loaded.game, loaded.state, 0)), expected_version=None,
+                         command_id=None)
+        else:  # the search bot's turn, which the service plays in the background (bot_runner.py, the sweep)
+            service.play_bots(loaded, searching=True)
     return Audit(store).export(match_id, None)
 
 
