@@ -70,6 +70,7 @@ class Runtime:
         self.dispatcher: WebhookDispatcher | None = None
         self.webhooks: Webhooks | None = None
         self.sweep_thread: threading.Thread | None = None  # a looping worker's
+        self.bots: BotRunner | None = None  # the API process's: plays the search bots' turns (bot_runner.py)
         self.opened: list[str] = []  # the names of the parts opened, in order (those with nothing to close too)
         self.closed: list[str] = []  # the names of the parts closed, in order
         self._closers: list[tuple[str, Callable[[], object]]] = []
@@ -132,7 +133,7 @@ class Runtime:
             store, cache=StateCache(settings.state_cache_size), notifier=notifier, reads=replica,
             snapshot_key=snapshots.key_from(self.log.signer), watchers=watchers))
         # Search bots play on this process's own thread, never a request's (a crash's leftovers: the sweep's).
-        runner = BotRunner(self.service)
+        self.bots = runner = BotRunner(self.service)
         self._opened("bots", runner, runner.close)
         self.service.watchers.append(runner.moved)
         self.tournaments = self._opened("tournaments", TournamentService(
