@@ -20,6 +20,7 @@ from cli import main
 from domain import bots, match
 from domain.codec import to_builtins
 from domain.engine import Command, Game
+from domain.lifecycle import AddEntropy
 from domain.match import MatchState
 from ledger.bot_moves import decisions
 from ledger.chain import canonical
@@ -45,11 +46,15 @@ def peeking_next_bot_move(game: Game[Any], state: MatchState, seed: str) -> tupl
     return seat, bots.search_policy(seer, name)(state.game_state, seat, bots.bot_rng(seed, state.version))
 
 
-def played_record(store: EventStore, seed: int, options: dict[str, Any] | None = None) -> Record:
-    """ada (random legal moves) against `ismcts-1` to the end, exported as the operator's full record."""
+def played_record(store: EventStore, seed: int, options: dict[str, Any] | None = None, *,
+                  server_seed: bool = False) -> Record:
+    """ada (random legal moves) against `ismcts-1` to the end, exported as the operator's full record. A caller's
+    seed (a test's) keeps the record the same on every run; `server_seed`: the server's secret seed, as in play."""
     service = MatchService(store)
-    # A caller's seed (a test's) keeps the record the same on every run.
-    match_id = service.create(GAME, PLAYERS, options or OPTIONS, owner="tests", seed=f"honesty-{seed}").record.id
+    match_id = service.create(GAME, PLAYERS, options or OPTIONS, owner="tests",
+                              seed=None if server_seed else f"honesty-{seed}").record.id
+    if (options or {}).get("entropy") == "seats":
+        service.play(match_id, 0, AddEntropy(entropy="ada's dice"), expected_version=None, command_id=None)
     rng = random.Random(seed)
     for _ in range(500):
         loaded = service.load(match_id)
@@ -73,6 +78,16 @@ def test_every_move_of_an_honest_search_bot_is_re_decided(store: EventStore) -> 
     sampled = verify_record(record, bot_sample=2, bot_salt=b"verifier's own")
     assert sampled.code == "partial" and sampled.ok
     assert "2 of" in next(check for check in sampled.checks if check.name == "bots").detail
+
+
+@pytest.mark.parametrize("options", [{"max_turns": 3}, {"max_turns": 3, "entropy": "seats"}],
+                         ids=["server-seed", "seats-entropy"])
+def test_the_bot_key_is_the_revealed_seed_whoever_made_it(store: EventStore, options: dict[str, Any]) -> None:
+    """The server's secret seed, and a deal from the seats' entropy: the seed the record reveals is the one the bot
+    drew from, so every bot move re-decides."""
+    verdict = verify_record(played_record(store, 4, options, server_seed=True))
+    assert verdict.code == "verified", verdict.message
+    assert next(check for check in verdict.checks if check.name == "bots").status == "passed"
 
 
 def test_a_bot_that_sees_the_hidden_table_is_caught(store: EventStore, monkeypatch: pytest.MonkeyPatch,
