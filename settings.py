@@ -88,6 +88,12 @@ class Settings:
     rate_seat_burst: int = 2000
     rate_address_per_s: float = 100.0
     rate_address_burst: int = 2000
+    # Bulk exports (GET /v1/exports/...) stream up to thousands of records a request: each caller (app key, seat
+    # token or address) also draws on a bucket of its own for them, on top of the one above. 0 a second: no limit.
+    rate_export_per_s: float = 0.5
+    rate_export_burst: int = 10
+    # Where `turnstile dump --month` cuts the monthly dumps and GET /v1/dumps serves them from (None: none served).
+    dumps_dir: str | None = None
     # When set, `GET /metrics` answers only `Authorization: Bearer <this>` (401 `metrics-token-required` else): its
     # counters (the log's head, events appended) move when private matches move. Unset: anyone may scrape it.
     metrics_token: str | None = None
@@ -107,6 +113,13 @@ class Settings:
     # checkpoint is signed (set it, to the same file, for every API and worker process). Snapshots' HMAC key is
     # derived from it.
     log_key: str | None = None
+    # Witnesses (c2sp.org/tlog-policy): a policy file naming this log, its witnesses with their URLs, and the quorum
+    # of cosignatures a checkpoint needs. Set: the API process sends each new checkpoint to every witness of it (at
+    # most every `witness_interval_s`, each request given up after `witness_timeout_s`), and GET /v1/log/checkpoint
+    # serves the newest checkpoint that meets the quorum, with its cosignatures. Unset: checkpoints as before.
+    witness_policy: str | None = None
+    witness_interval_s: float = 5.0
+    witness_timeout_s: float = 5.0
     # Webhooks. Receivers on private, loopback or link-local addresses are refused unless the operator allows them
     # (`TURNSTILE_WEBHOOK_ALLOW_PRIVATE=1`: tests and receivers on the same private network).
     webhook_allow_private: bool = False
@@ -131,16 +144,17 @@ class Settings:
     def __post_init__(self) -> None:
         positive = ("notify_timeout_s", "notify_breaker_failures", "projection_batch", "inprocess_projection_batch",
                     "sweep_seconds", "state_cache_size", "streams_per_caller", "rate_app_burst", "rate_seat_burst",
-                    "rate_address_burst", "webhooks_per_app", "webhook_timeout_s", "webhook_retry_s",
-                    "webhook_give_up_s", "webhook_senders", "webhook_poll_s", "webhook_lease_s", "replica_timeout_s",
-                    "ready_timeout_s", "tournament_matches_max", "tournaments_running_per_app")
+                    "rate_address_burst", "rate_export_burst", "webhooks_per_app", "webhook_timeout_s",
+                    "webhook_retry_s", "webhook_give_up_s", "webhook_senders", "webhook_poll_s", "webhook_lease_s",
+                    "replica_timeout_s", "ready_timeout_s", "tournament_matches_max", "tournaments_running_per_app",
+                    "witness_interval_s", "witness_timeout_s")
         for name in positive:
             if getattr(self, name) <= 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} must be positive, not {getattr(self, name)!r}")
         for name in ("notify_breaker_cool_down_s", "projection_delay_s", "workers", "inprocess_projection_interval_s",
-                     "rate_app_per_s", "rate_seat_per_s", "rate_address_per_s", "webhook_max_attempts",
-                     "replica_cool_down_s", "replica_wait_s", "webhook_fold_interval_s", "statement_timeout_s",
-                     "tournament_drive_budget_s"):
+                     "rate_app_per_s", "rate_seat_per_s", "rate_address_per_s", "rate_export_per_s",
+                     "webhook_max_attempts", "replica_cool_down_s", "replica_wait_s", "webhook_fold_interval_s",
+                     "statement_timeout_s", "tournament_drive_budget_s"):
             if getattr(self, name) < 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} may not be negative")
         for proxy in self.proxies():

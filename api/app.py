@@ -30,7 +30,10 @@ from api.private import keep_private
 from api.problems import EXCEPTION_HANDLERS
 from api.ratelimit import RateLimiter
 from api.routes.audit import AuditController
+from api.routes.dumps import DumpFolder, DumpsController
+from api.routes.exports import ExportsController
 from api.routes.games import GamesController
+from api.routes.insights import InsightsController
 from api.routes.live import LiveController
 from api.routes.log import LogController
 from api.routes.matches import MatchesController
@@ -38,6 +41,7 @@ from api.routes.ops import Operations, OperationsController
 from api.routes.problem_docs import ProblemDocsController
 from api.routes.seating import SeatingController
 from api.routes.stats import StatsController
+from api.routes.tiles import TilesController
 from api.routes.tournaments import MatchTournamentController, TournamentsController
 from api.routes.webhooks import WebhooksController
 from api.web.routes import WEB_ASSETS, WebController, favicon, home
@@ -50,6 +54,7 @@ from service.matches.loading import StateCache
 from service.matches.matches import MatchService
 from service.outbox.webhooks import Webhooks
 from service.reads.audit import Audit
+from service.reads.exports import Exports
 from service.reads.live import Hub, Tails
 from service.reads.notify import Notifier
 from service.reads.statistics import Statistics
@@ -86,7 +91,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
                replica: ReplicaReads | None = None, replica_wait_s: float = 0.5,
                log: Transparency | None = None, tournament_budget_s: float = 2.0, tournament_matches_max: int = 512,
                tournaments_running_per_app: int = 10, service: MatchService | None = None,
-               tournaments: TournamentService | None = None) -> Litestar:
+               tournaments: TournamentService | None = None, dumps_dir: str | None = None) -> Litestar:
     """The Litestar app serving `store`; `notifier` hears of every append (projections); `cache` keeps folded
     matches (512 by default); `limiter` keeps callers to their rate (default limits, in memory); `operations` is
     what readiness and metrics look at (the store alone by default); `webhooks` manages subscriptions (by default:
@@ -96,7 +101,8 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     tournament on plays its bots' matches for at most `tournament_budget_s`, the background driver the rest; a
     tournament may plan `tournament_matches_max` matches, an app have `tournaments_running_per_app` running.
     A process passes the `service` and `tournaments` its runtime (service/runtime.py) opened, with their `log`:
-    then `cache`, `notifier` and `tournament_budget_s` are theirs, not these."""
+    then `cache`, `notifier` and `tournament_budget_s` are theirs, not these. `dumps_dir`: where the monthly dumps
+    are (`turnstile dump`; none: GET /v1/dumps lists none)."""
     log = log or Transparency(store, Signer.generate(DEFAULT_ORIGIN))
     shutdown: list[Callable[[], object]] = []
     if service is None:  # this app's own service: its own thread plays the search bots (a runtime's has one already)
@@ -111,16 +117,18 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     stats = Statistics(store) if replica is None else Statistics(
         replica, wait_seconds=replica_wait_s, primary=Statistics(store))
     auditor = Audit(store, log=log) if replica is None else Audit(replica, primary=Audit(store, log=log), log=log)
+    exports = Exports(store, Audit(store, log=log))  # the primary's: a replica may lag a match it lists
     hub = Hub(streams_per_caller)
     tails = Tails(service, hub)
     limiter = limiter or RateLimiter()
-    operations = operations or Operations(store, replica=replica)
+    operations = operations or Operations(store, replica=replica, log=log)
     hooks = webhooks or Webhooks(store)
     app = Litestar(
         route_handlers=[OperationsController, ProblemDocsController, home, favicon, WebController, WEB_ASSETS,
                         GamesController, MatchesController,
                         SeatingController, StatsController, AuditController, LiveController, WebhooksController,
-                        LogController, TournamentsController, MatchTournamentController,
+                        LogController, TilesController, TournamentsController, MatchTournamentController,
+                        ExportsController, InsightsController, DumpsController,
                         create_static_files_router(path=DOCS_ASSETS, directories=[DOCS_FILES],
                                                    include_in_schema=False)],
         cors_config=cors(cors_origins),
@@ -132,7 +140,9 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
                       "ops": Provide(lambda: operations, sync_to_thread=False),
                       "hooks": Provide(lambda: hooks, sync_to_thread=False),
                       "log": Provide(lambda: log, sync_to_thread=False),
-                      "tournaments": Provide(lambda: tournaments, sync_to_thread=False)},
+                      "tournaments": Provide(lambda: tournaments, sync_to_thread=False),
+                      "exports": Provide(lambda: exports, sync_to_thread=False),
+                      "dumps": Provide(lambda: DumpFolder(dumps_dir), sync_to_thread=False)},
         lifespan=[lambda _: live(service, hub)],
         on_shutdown=[limiter.buckets.close, *shutdown],
         exception_handlers=EXCEPTION_HANDLERS,
@@ -158,6 +168,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     app.state.hub = hub
     app.state.tails = tails
     app.state.log = log
+    app.state.exports = exports
     # Built once here; what /schema serves. Names first: the discriminators map tags to the final names.
     document = add_links(add_webhooks(describe_event_streams(type_headers(type_views(type_options(
         name_components(app.openapi_schema)))))))

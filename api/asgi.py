@@ -31,8 +31,9 @@ def create(settings: Settings | None = None) -> Litestar:
                          streams_per_caller=settings.streams_per_caller,
                          limiter=RateLimiter(Limits.from_settings(settings), buckets),
                          operations=Operations(runtime.store, runtime.queue, settings.metrics_dir, runtime.replica,
-                                               settings.ready_timeout_s, settings.metrics_token),
-                         webhooks=runtime.webhooks, replica=runtime.replica, replica_wait_s=settings.replica_wait_s)
+                                               settings.ready_timeout_s, settings.metrics_token, runtime.log),
+                         webhooks=runtime.webhooks, replica=runtime.replica, replica_wait_s=settings.replica_wait_s,
+                         dumps_dir=settings.dumps_dir)
     except BaseException:
         runtime.close()
         raise

@@ -31,3 +31,6 @@ class VerificationRequest(Strict, frozen=True):
 
     record: Annotated[str, msgspec.Meta(max_length=10_000_000, description="The record's NDJSON text, as exported",
                                         examples=['{"record":"turnstile.match-record/1", ...}\n{"version":1, ...}\n'])]
+    cursor: Annotated[str, msgspec.Meta(max_length=64, description=(
+        "Ignored: a line of `GET /v1/exports/matches` carries its cursor, so a line may be posted as it is"))] \
+        | None = None

@@ -14,7 +14,9 @@ class LogCheckpointAnswer(msgspec.Struct, frozen=True, kw_only=True):
 
     `checkpoint` is the signed-note text (Go's sumdb note format): four lines (origin, tree size, root hash in
     base64, time signed), a blank line, and `— <origin> <base64(key id ‖ Ed25519 signature)>`. Keep it: a later
-    checkpoint must be consistent with it (`GET /v1/log/proofs/consistency`)."""
+    checkpoint must be consistent with it (`GET /v1/log/proofs/consistency`). Under a witness policy it is the newest
+    checkpoint cosigned by the policy's quorum, with the witnesses' cosignature lines (c2sp.org/tlog-cosignature)
+    after the log's signature."""
 
     origin: str
     tree_size: int

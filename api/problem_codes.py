@@ -16,6 +16,9 @@ RULES = "<the rule's own code>"  # a refusal by a game's rules: each game lists 
 CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "invalid-request": ((400,), "a parameter, header or body is malformed; `errors` names each field and why"),
     "invalid-cursor": ((400,), "a `cursor` that is not a `next_cursor` this API gave (see the parameter's pattern)"),
+    "bad-tile-path": ((400,), "a tile path not written as C2SP tlog-tiles writes it: `<L>/<N>[.p/<W>]` or "
+                              "`entries/<N>[.p/<W>]`, N in groups of three digits, all but the last prefixed with `x`, "
+                              "no leading zeros, L 0 to 63, W 1 to 255"),
     "bad-authorization": ((401,), "the Authorization header is not `Bearer <token>`"),
     "app-key-required": ((401,), "creating matches, listing an app's own and its webhooks need an app key"),
     "seat-token-required": ((401, 403), "moves, legal moves and a seat's entropy need one of the match's seat tokens "
@@ -28,15 +31,20 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "not-your-tournament": ((403,), "only the app that created the tournament may start it or withdraw its entrants"),
     "wrong-place-code": ((403,), "no open place of this tournament has this join code"),
     "wrong-token": ((403,), "this token holds no seat at this match and is no app key"),
+    "entries-withheld": ((403,), "this entry bundle holds an event of an unlisted or private match or tournament, "
+                                 "whose id is not published; the level-0 tile of the same index holds its leaf hashes"),
     "unknown-game": ((404,), "no game has this slug"),
     "unknown-match": ((404,), "no match has this id (or it is private, and the caller has no part in it)"),
     "unknown-version": ((404,), "the match has no such version yet; `current_version` says where it is"),
     "unknown-player": ((404,), "no finished match of this player has been folded into statistics yet"),
     "unknown-tournament": ((404,), "no tournament has this id (or it is private, and the caller is not its app)"),
+    "unknown-dump": ((404,), "no monthly dump has this month and file name (GET /v1/dumps lists them)"),
     "unknown-webhook": ((404,), "the calling app has no webhook (or delivery) of this id"),
     "not-found": ((404,), "no such route"),
     "log-not-signed": ((404,), "the transparency log has no signed checkpoint yet (nothing sequenced so far), or the "
                                "server has no log key (`TURNSTILE_LOG_KEY`)"),
+    "log-not-cosigned": ((404,), "no checkpoint of the transparency log is cosigned by the quorum of witnesses its "
+                                 "policy (`TURNSTILE_WITNESS_POLICY`) names, yet"),
     "beyond-tree": ((404,), "the transparency log's tree is smaller than the size asked for"),
     "not-sequenced": ((404,), "the event is not a leaf of the tree of that size (events are sequenced within about "
                               "a second of their append)"),
@@ -66,6 +74,7 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "too-few-entrants": ((409, 422), "fewer entrants than two (422, at creation), or than one table holds (409, at "
                                      "the start, after withdrawals)"),
     "request-too-large": ((413,), "the body is larger than the operation takes (64 KiB for matches and moves)"),
+    "range-not-satisfiable": ((416,), "the `Range` starts past the end of the file (its size is in GET /v1/dumps)"),
     "unsupported-media-type": ((415,), "a body that is not JSON (`application/json` or `application/*+json`) nor, "
                                        "for a record to verify, NDJSON or plain text"),
     "unknown-edition": ((409, 422), "no rules edition of this number (422: asked for on create; the game's `editions` "
@@ -88,6 +97,8 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "no-such-entrant": ((422,), "the tournament has no entrant of this index"),
     "bad-webhook-url": ((422,), "the URL is not http(s), its host does not resolve, or it resolves to a private, "
                                 "loopback or link-local address the operator does not allow"),
+    "bad-grouping": ((422,), "insights group by one or two different dimensions"),
+    "bad-time-range": ((422,), "`since` is not before `until`: the range holds no time"),
     "bad-proof-range": ((422,), "a consistency proof goes from a size of at least 1 to a size no smaller"),
     "expected-version-disagrees": ((422,), "If-Match and `expected_version` name different versions"),
     "idempotency-key-reused": ((422,), "this Idempotency-Key was used for another move of this match"),
@@ -108,6 +119,7 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
 
 TITLES = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
           409: "Conflict", 412: "Precondition Failed", 413: "Content Too Large", 415: "Unsupported Media Type",
+          416: "Range Not Satisfiable",
           422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error",
           503: "Service Unavailable"}
 # Every operation may meet these: a malformed request, a caller past its rate, a bug, or a store not answering.

@@ -1,5 +1,7 @@
 """Rate limits: a token bucket per app key, per seat token, and per client address for requests with neither.
 
+A bulk export (`/v1/exports/...`) also takes a token of the caller's export bucket (`TURNSTILE_RATE_EXPORT_*`).
+
 A bearer credential that is not a known app key or seat token (a made-up one) counts against its caller's address.
 
 A caller at its limit gets 429 `rate-limited` with `Retry-After` and nothing happens. Buckets live in Redis when
@@ -27,6 +29,7 @@ from settings import Settings
 
 log = logging.getLogger("turnstile.ratelimit")
 LIMITED_PREFIX = "/v1/"  # health, readiness, metrics and the docs are never limited
+EXPORTS_PREFIX = "/v1/exports/"  # bulk exports: a bucket of their own per caller, on top of the caller's own
 
 
 class RateLimited(Exception):
@@ -53,13 +56,15 @@ class Limits:
     app: Limit = Limit(100.0, 2000)  # the defaults of settings.py
     seat: Limit = Limit(100.0, 2000)
     address: Limit = Limit(100.0, 2000)
+    export: Limit = Limit(0.5, 10)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Limits:
         """The limits the settings name (TURNSTILE_RATE_<KIND>_PER_S and _BURST)."""
         return cls(app=Limit(settings.rate_app_per_s, settings.rate_app_burst),
                    seat=Limit(settings.rate_seat_per_s, settings.rate_seat_burst),
-                   address=Limit(settings.rate_address_per_s, settings.rate_address_burst))
+                   address=Limit(settings.rate_address_per_s, settings.rate_address_burst),
+                   export=Limit(settings.rate_export_per_s, settings.rate_export_burst))
 
 
 class Buckets(Protocol):
@@ -191,11 +196,15 @@ class RateLimiter:
         found, kind = ((False, None) if secret is None or credentials is None
                        else credentials.remembered(secret, scope["path"]))
         if secret is not None and kind is not None:
-            await self.take(kind, secret_key(kind, secret))
-            return
-        await self.take("address", address_key(scope))
-        if secret is not None and credentials is not None and not found:
-            await credentials.look_up(secret, scope["path"])
+            key = secret_key(kind, secret)
+            await self.take(kind, key)
+        else:
+            key = address_key(scope)
+            await self.take("address", key)
+            if secret is not None and credentials is not None and not found:
+                await credentials.look_up(secret, scope["path"])
+        if scope["path"].startswith(EXPORTS_PREFIX):
+            await self.take("export", f"export:{key}")
 
     async def take(self, kind: str, key: str) -> None:
         """Take a token of `key`'s bucket, limited as `kind` callers are; RateLimited when there is none."""
@@ -205,7 +214,8 @@ class RateLimiter:
         wait = await self.buckets.take(key, limit)
         if wait > 0:
             RATE_LIMITED.labels(kind).inc()
-            raise RateLimited("app key" if kind == "app" else "seat token" if kind == "seat" else "address", wait)
+            names = {"app": "app key", "seat": "seat token", "export": "caller's exports"}
+            raise RateLimited(names.get(kind, kind), wait)
 
     def middleware(self, credentials: Credentials | None = None) -> Callable[[ASGIApp], ASGIApp]:
         """Litestar middleware: 429 (through the exception handlers) before the handler runs; `credentials` tell

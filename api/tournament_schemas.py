@@ -230,8 +230,9 @@ def entrant_view(index: int, entrant: Entrant, state: TournamentState) -> Entran
                        members=list(entrant.members), open=entrant.open, withdrawn=index in state.withdrawn)
 
 
-def detail(loaded: LoadedTournament) -> TournamentDetail:
-    """The view of a tournament (nothing secret: the seed only once it has finished)."""
+def detail(loaded: LoadedTournament, seed: str | None = None) -> TournamentDetail:
+    """The view of a tournament (nothing secret: `seed` as the service reveals it, `TournamentService.revealed_seed`:
+    only once it has finished with no match still dealing)."""
     record, state = loaded.record, loaded.state
     created = state.created
     rounds = [RoundView(round=r.number, byes=list(r.byes), standings=None if r.standings is None else
@@ -247,7 +248,7 @@ def detail(loaded: LoadedTournament) -> TournamentDetail:
         standings=list(state.final if state.final is not None else standings(state)),
         tiebreaks=list(TIEBREAKS[created.format]), seed_commitment=created.seed_commitment, version=record.version,
         head_hash=record.head_hash, created_at=record.created_at, options=dict(created.options),
-        move_deadline=created.move_deadline, seed=record.seed if state.finished else None,
+        move_deadline=created.move_deadline, seed=seed if state.finished else None,
         entropy=state.start_entropy)
 
 

@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from cli import audit, background, log, serve, witness
+from cli import audit, background, dump, log, serve, witness
 from cli.errors import UserError
 
 
@@ -20,7 +20,8 @@ def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="turnstile", description=__doc__,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = root.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for register in (serve.register, background.register, audit.register, log.register, witness.register):
+    for register in (serve.register, background.register, audit.register, dump.register, log.register,
+                     witness.register):
         register(sub)
     return root
 

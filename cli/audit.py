@@ -1,6 +1,7 @@
 """`turnstile verify` and `turnstile replay`: audit records, from files or from the store.
 
     turnstile verify RECORD.ndjson [...]     verify exported records ("-" reads standard input)
+    turnstile verify EXPORT.ndjson           verify every record of a bulk export (GET /v1/exports/matches)
     turnstile verify --match ID [...]        verify matches of the store named by TURNSTILE_DATABASE_URL
     turnstile verify --all                   verify every match of that store
     turnstile verify CUP.json                verify an exported tournament record (GET /v1/tournaments/{id}/record)
@@ -9,6 +10,9 @@
                                              also check the record's transparency log proof (and that the server's
                                              current tree still extends a checkpoint kept from before, and the
                                              record's: exit 1 naming a rollback or fork otherwise)
+    turnstile verify RECORD --policy FILE [--checkpoint OLD --url URL]
+                                             check the record's tlog-proof offline against a witness policy: the
+                                             log's signature, the quorum of cosignatures, the head's inclusion
     turnstile verify RECORD --bots sample=N  re-run only N of the search bots' moves (picked by a salt drawn here,
                                              so the server cannot know which); default `--bots all`
     turnstile replay RECORD.ndjson --to N    print the table after event N (default: the last)
@@ -49,6 +53,10 @@ def register(sub: Any) -> None:
                         help="the log's public key (a key file, or a server URL): check each record's log proof")
     verify.add_argument("--url", metavar="URL", default=None,
                         help="the record's server: its log key (without --key) and consistency proofs")
+    verify.add_argument("--policy", metavar="FILE", default=None,
+                        help="a witness policy (c2sp.org/tlog-policy): check each record's tlog-proof offline (its "
+                             "log's signature, the quorum of cosignatures, the inclusion of its head); with --url and "
+                             "--checkpoint, the server's current checkpoint must meet the quorum too")
     verify.add_argument("--checkpoint", metavar="OLD", default=None,
                         help="a checkpoint kept from before (its signed note): the server's current tree (--url) "
                              "must still extend it, and the record's tree be part of it")
@@ -84,6 +92,13 @@ def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict | Tournam
     salt = os.urandom(16)  # the sample of bot moves is the verifier's choice, unknown to the server
     for path in args.records:
         text = _read(path)
+        if _is_export(text):  # GET /v1/exports/matches (or a dump): each line holds a record
+            for line in text.splitlines():
+                if line.strip():
+                    exported = msgspec.json.decode(line)
+                    yield f"{path}#{exported.get('cursor')}", verify_text(
+                        str(exported.get("record", "")), bot_sample=args.bots, bot_salt=salt)
+            continue
         yield path, tournament_records.verify(text) if _is_tournament(text) else verify_text(
             text, bot_sample=args.bots, bot_salt=salt)
     if args.tournament:
@@ -100,6 +115,16 @@ def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict | Tournam
                 yield match_id, audit.verify(match_id)
         finally:
             store.close()
+
+
+def _is_export(text: bytes) -> bool:
+    """An export's line is `{"cursor", "record": "<NDJSON text>"}`; a record's first line has no cursor."""
+    first = text.lstrip().split(b"\n", 1)[0]
+    try:
+        value = msgspec.json.decode(first)
+    except msgspec.DecodeError:
+        return False
+    return isinstance(value, dict) and "cursor" in value and isinstance(value.get("record"), str)
 
 
 def _is_tournament(text: bytes) -> bool:
@@ -160,32 +185,45 @@ def _log_check(args: argparse.Namespace) -> Callable[[str], bool] | None:
     from service.log.log_client import (
         LogCheckFailed,
         LogServer,
+        check_cosigned,
         check_current,
         check_extends,
         check_record,
+        load_policy,
         load_verifier,
         opened,
     )
 
-    if not (args.key or args.url or args.checkpoint):
+    if not (args.key or args.url or args.checkpoint or args.policy):
         return None
     if args.checkpoint and not args.url:
         raise LogCheckFailed("--checkpoint needs --url: the record's server gives the consistency proof")
     server = LogServer(args.url) if args.url else None
-    verifier = load_verifier(args.key) if args.key else server.verifier()  # type: ignore[union-attr]
+    policy = load_policy(args.policy) if args.policy else None
+    if args.key:
+        verifier = load_verifier(args.key)
+    elif policy is not None:  # the policy names the log's key: no network needed
+        verifier = policy.logs[0].verifier
+    else:
+        verifier = server.verifier()  # type: ignore[union-attr]
     kept = None if not args.checkpoint else opened(Path(args.checkpoint).read_text(encoding="utf-8"), verifier,
                                                     f"the kept checkpoint {args.checkpoint}")
     current: list[Checkpoint] = []  # the server's current checkpoint, once it is seen to extend the kept one
 
     def check(path: str) -> bool:
         try:
-            checkpoint = check_record(_header(_read(path)), verifier)
-            said = f"head event is leaf of the signed tree of {checkpoint.size} (key {verifier.key_id})"
+            header = _header(_read(path))
+            if policy is not None:
+                checkpoint = check_cosigned(header, policy)
+                said = f"head event is leaf of the tree of {checkpoint.size} cosigned by the policy's quorum"
+            else:
+                checkpoint = check_record(header, verifier)
+                said = f"head event is leaf of the signed tree of {checkpoint.size} (key {verifier.key_id})"
             if kept is not None and server is not None:
                 # The record's checkpoint alone proves nothing about today's log (it may be the kept one itself):
                 # the server's current tree must extend the kept one, and the record's tree be a prefix of it.
                 if not current:
-                    current.append(check_current(kept, server, verifier))
+                    current.append(check_current(kept, server, verifier, policy))
                 now = current[0]
                 if checkpoint.size > now.size:
                     raise LogCheckFailed(f"rollback: the record's checkpoint signed a tree of {checkpoint.size} "
@@ -218,7 +256,7 @@ def _stored_tournaments(ids: list[str]) -> Iterator[tuple[str, TournamentVerdict
         tournaments, audit = TournamentService(store, MatchService(store)), Audit(store)
         for tournament_id in ids:
             loaded = tournaments.load(tournament_id)
-            exported = tournament_exports.export(loaded, audit, full=True)
+            exported = tournament_exports.export(loaded, audit, tournaments.revealed_seed(loaded), full=True)
             yield tournament_id, tournament_records.verify(msgspec.to_builtins(exported))
     finally:
         store.close()

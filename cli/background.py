@@ -82,7 +82,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         service = MatchService(store)
         rng = random.Random(args.seed)
-        pool = ["ada", "grace", "alan", "edsger", "barbara", "donald", "frances", "ken"]
+        # Under `sim:`, which no person's handle can hold (no colon), so made-up history never mixes with people's.
+        pool = [f"sim:{name}" for name in ("ada", "grace", "alan", "edsger", "barbara", "donald", "frances", "ken")]
         choices = [n for n, _ in setups(game)]
         for number in range(1, args.matches + 1):
             play_random_match(service, game, rng.sample(pool, args.seats or rng.choice(choices)), rng)

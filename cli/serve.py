@@ -52,6 +52,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         signer = key_for(settings.log_key, settings.database_url)
         if signer is not None:
             check_key(store, signer)  # not the key that signed the tree: refused here, before any worker starts
+        if settings.witness_policy:  # a bad policy file is one line too (a SettingsError)
+            from service.log.cosigning import load_policy
+
+            load_policy(settings.witness_policy, signer.verifier().text() if signer else None)
     except LogKeyError as exc:
         raise UserError(str(exc)) from None
     finally:

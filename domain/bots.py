@@ -24,7 +24,7 @@ from domain.rng import Rng
 from domain.search import Budget, search
 
 Policy = Callable[[Any, int, Rng], Command]
-PREFIX = BOT_PREFIX  # a bot's player handle is `bot:<policy>`; people's handles cannot hold a colon
+PREFIX = BOT_PREFIX  # a bot's player handle is `bot:<policy>[:<label>]`; people's handles cannot hold a colon
 
 
 def random_policy(game: Game[Any]) -> Policy:
@@ -105,14 +105,17 @@ def is_search(name: str | None) -> bool:
     return name in SEARCH
 
 
-def player(name: str) -> str:
-    """The player handle of a bot."""
-    return PREFIX + name
+def player(name: str, label: str | None = None) -> str:
+    """The player handle of a bot: `bot:<policy>`, or `bot:<policy>:<label>` for a bot with a name of its own (a
+    tournament's entrant `r1`), so that each seat says which entrant holds it."""
+    return PREFIX + name + ("" if label is None else f":{label}")
 
 
 def bot_name(player_handle: str) -> str | None:
-    """The policy name of a bot's handle, None for a person."""
-    return player_handle[len(PREFIX):] if player_handle.startswith(PREFIX) else None
+    """The policy name of a bot's handle (its label left off), None for a person."""
+    if not player_handle.startswith(PREFIX):
+        return None
+    return player_handle[len(PREFIX):].split(":", 1)[0]
 
 
 def bot_rng(seed: str, version: int) -> Rng:

@@ -29,7 +29,7 @@ from domain.lifecycle import (
 Names = Sequence[str]
 Tell = Callable[[Any, Names], str]
 
-__all__ = ["Narrator", "cards", "describe", "listed", "plural", "who", "words"]
+__all__ = ["Narrator", "cards", "describe", "in_words", "listed", "ordinal", "plural", "who", "words"]
 
 
 def who(names: Names, seat: int) -> str:
@@ -59,15 +59,27 @@ def cards(shown: Sequence[str], count: int, label: Callable[[str], str], noun: s
     return plural(count, noun)
 
 
+def in_words(code: str) -> str:
+    """A code of the rules told as words: `turn-limit` is "turn limit", `buy_power` "buy power"."""
+    return code.replace("-", " ").replace("_", " ")
+
+
+def ordinal(number: int) -> str:
+    """`1st`, `2nd`, `3rd`, `4th`, `11th`, `22nd`."""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
 def _ended(event: MatchEnded, names: Names) -> str:
+    reason = in_words(event.reason)
     if event.cooperative:
         verdict = "the team won" if event.team_won else "the team lost"
-        return f"The match ended ({event.reason}): {verdict}."
+        return f"The match ended ({reason}): {verdict}."
     winners = [who(names, r.seat) for r in event.results if r.winner]
     ranks = "; ".join(f"{who(names, r.seat)} rank {r.rank} ({r.score:g})" for r in sorted(event.results,
                                                                                            key=lambda r: r.rank))
     head = f"{listed(winners)} won" if winners else "nobody won"
-    return f"The match ended ({event.reason}): {head}. {ranks}."
+    return f"The match ended ({reason}): {head}. {ranks}."
 
 
 LIFECYCLE: dict[type[Event], Tell] = {

@@ -59,8 +59,12 @@ def encode_b64(data: bytes) -> str:
 def split_note(note: str) -> tuple[str, list[tuple[str, str]]]:
     """A signed note's text (with its final newline) and its signature lines as (key name, base64 signature).
 
-    The text ends at the note's last blank line; NoteError when there is none or a signature line is malformed.
+    The text ends at the note's last blank line; NoteError when there is none or a signature line is malformed. A note
+    ends with its last signature line's newline; one more final newline, which a shell tool adds when it saves a note
+    (`jq -r .checkpoint > kept.checkpoint`), is forgiven, and nothing else.
     """
+    if note.endswith("\n\n"):
+        note = note[:-1]  # that one extra newline; a second leaves an empty signature block, refused below
     text, sep, signatures = note.rpartition("\n\n")
     if not sep or not signatures.endswith("\n"):
         raise NoteError("not a signed note (text, a blank line, signature lines)")

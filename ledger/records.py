@@ -8,8 +8,10 @@ Format 2 (record scheme 2, every match created since commitments exist):
   (absent in records written before it existed); `entropy` is `"seats"` for a match dealt from its seats' entropy
   (its `options.entropy`), whose revealed `seed` is the deal's seed and `server_seed` the server's committed part.
   `transparency` (absent while the head event is not yet in a signed tree) is `{"checkpoint": "<signed note>",
-  "leaf_index", "tree_size", "inclusion": ["<hex>", ...]}`: the log's checkpoint and the proof that the head event is
-  a leaf of it (service/log/transparency.py).
+  "leaf_index", "tree_size", "inclusion": ["<hex>", ...] [, "tlog_proof"]}`: the log's checkpoint and the proof that
+  the head event is a leaf of it (service/log/transparency.py). Under a witness policy, once a checkpoint holding the
+  head is cosigned by the quorum, `checkpoint` carries the witnesses' cosignatures and `tlog_proof` is the same proof
+  as a c2sp.org/tlog-proof text (ledger/tlog_proof.py), checked offline by `turnstile verify --policy`.
 - Event line: `{"version", "event", "public"?, "commitment", "command", "seat", "recorded_at", "hash", "prev_hash"
   [, "redacted": true]}`. The hash covers the public form (`public` when given, else `event`) and the commitment
   (ledger/chain.py), so every line carries its hash and a spectator's record of a live match verifies as a chain.
@@ -47,7 +49,7 @@ MEDIA_TYPE = "application/x-ndjson"
 FIXED_TIME = "2026-01-01T00:00:00.000000Z"
 
 
-class LogProof(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class LogProof(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """The head event's place in the transparency log: a signed checkpoint and the inclusion proof of the leaf of
     (match id, version, head hash) at `leaf_index` in its tree of `tree_size` leaves (audit path in hex)."""
 
@@ -55,6 +57,7 @@ class LogProof(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     leaf_index: int
     tree_size: int
     inclusion: list[str]
+    tlog_proof: str | None = None  # c2sp.org/tlog-proof, once the checkpoint is cosigned by a policy's quorum
 
 
 class RecordHeader(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):

@@ -6,12 +6,15 @@ Checks, in order: `format`, `chain` (every hash recomputes and links, ending at 
 revealed seed matches the commitment in `tournament.created`), `pairings` (`rederive`: every event, each round's
 pairing and standings included, is what the seed and the record's own causes give), `matches` (every match the
 record opened is present, verifies on its own, seats the round's table in order under the tournament's game,
-edition and options, and was dealt from the seed the tournament derives for it) and `results` (each recorded result
-is what its match's end gives). A tournament still being played verifies "so far": chain and matches only.
+edition and options, and was dealt from the seed the tournament derives for it; in a fair-deal tournament whose
+record reveals the seed, no match was still dealing when it was revealed: each was dealt or called off at or before
+`tournament.finished`, or the check fails `seed-revealed-while-dealing`) and `results` (each recorded result is what
+its match's end gives). A tournament still being played verifies "so far": chain and matches only.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
@@ -25,7 +28,7 @@ from domain.tournaments.verify import team_seed
 from ledger.chain import GENESIS, verify_chain
 from ledger.events import StoredEvent
 from ledger.json_limits import MAX_DEPTH, too_deep
-from ledger.records import LogProof, RecordError, parse_record
+from ledger.records import LogProof, Record, RecordError, parse_record
 from ledger.replay import replay
 from ledger.rules_checks import Check
 from ledger.verify import verify_record
@@ -145,6 +148,10 @@ def _matches(exported: TournamentExport, events: list[Event], state: TournamentS
     ends: dict[str, tuple[Any, Any]] = {}
     end: tuple[Any, Any] | None
     played = None if exported.header.seed is None else seed_for(exported.header.seed, state)
+    try:
+        revealed_at = _revealed_at(exported, state)
+    except ValueError as exc:
+        return _failed("matches", state.version, f"the finish's time does not read: {exc}"), _not_run()
     for index, event in enumerate(events, start=1):
         if not isinstance(event, TableOpened):
             continue
@@ -152,6 +159,11 @@ def _matches(exported: TournamentExport, events: list[Event], state: TournamentS
         if text is None:
             return _failed("matches", index, f"match {event.match_id} is not in the record"), _not_run()
         problem, end = _match_problem(text, event, state, played)
+        if problem is None and revealed_at is not None:
+            dealing = _dealing_after(parse_record(text), revealed_at)
+            if dealing is not None:
+                return Check(name="matches", status="failed", version=index, code="seed-revealed-while-dealing",
+                             detail=f"match {event.match_id}: {dealing}"), _not_run()
         if problem is not None:
             return _failed("matches", index, f"match {event.match_id}: {problem}"), _not_run()
         ends[event.match_id] = end
@@ -176,6 +188,37 @@ def _matches(exported: TournamentExport, events: list[Event], state: TournamentS
             Check(name="results", status="passed", detail=f"{checked} results are their matches' own"))
 
 
+def _revealed_at(exported: TournamentExport, state: TournamentState) -> datetime | None:
+    """When a fair-deal tournament whose record reveals its seed revealed it (its `tournament.finished`); None when
+    the record reveals none, or its matches' deals do not wait for their seats (nothing to deal after it)."""
+    if exported.header.seed is None or state.created.options.get("entropy") != "seats":
+        return None
+    finished = [line for line in exported.events if line.event.get("type") == "tournament.finished"]
+    return _moment(finished[0].recorded_at) if finished else None
+
+
+def _dealing_after(record: Record, revealed_at: datetime) -> str | None:
+    """Why the match was still dealing when the seed was revealed (None: it was dealt or called off by then). It
+    stops dealing with its `match.entropy-closed` (the deal follows in that append) or an end before any deal."""
+    stopped = next((line for line in record.lines if line.type in ("match.entropy-closed", "match.ended")), None)
+    if stopped is None:
+        return "still dealing in a record that reveals the tournament's seed"
+    try:
+        late = _moment(stopped.recorded_at) > revealed_at
+    except ValueError as exc:
+        return f"the time of its {stopped.type} does not read: {exc}"
+    if late:
+        return (f"dealing until {stopped.recorded_at} ({stopped.type} at version {stopped.version}), after the "
+                f"tournament revealed its seed at {revealed_at.isoformat()}: a seat could choose its deal")
+    return None
+
+
+def _moment(stamp: str) -> datetime:
+    """A recorded time as an aware datetime (the store's ISO 8601 text)."""
+    moment = datetime.fromisoformat(stamp)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 def _match_problem(text: str, opened: TableOpened, state: TournamentState,
                    seed: str | None) -> tuple[str | None, tuple[Any, Any]]:
     """Why one opened match does not fit (None: it fits), and its (end, final state) once it has ended (`seed`: the
@@ -189,11 +232,12 @@ def _match_problem(text: str, opened: TableOpened, state: TournamentState,
         return f"does not verify: {verdict.message}", (None, None)
     created, header = state.created, record.header
     table = state.rounds[opened.round - 1].tables[opened.table]
-    players = players_of(state, opened.entrants or table)
+    seated = opened.entrants or table
+    seatings = (players_of(state, seated), players_of(state, seated, named=False))  # the latter: older records
     options = dict(created.options) | ({} if created.move_deadline is None else
                                        {"move_deadline": created.move_deadline})
-    if (header.game, header.rules_version, list(header.players)) != (created.game, created.rules_version, players) \
-            or any(header.options.get(k) != v for k, v in options.items()):
+    if (header.game, header.rules_version) != (created.game, created.rules_version) \
+            or list(header.players) not in seatings or any(header.options.get(k) != v for k, v in options.items()):
         return "is not the game, edition, options or seating the tournament paired", (None, None)
     if seed is not None and header.seed is not None:
         team = opened.entrants[0] if opened.entrants else None

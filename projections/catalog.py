@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from projections import game_stats, match_summaries, player_stats, ratings
+from projections import game_stats, insights, match_summaries, player_stats, ratings
 from projections.log import Projection
 
 PROJECTIONS: tuple[Projection, ...] = (
@@ -10,6 +10,7 @@ PROJECTIONS: tuple[Projection, ...] = (
     player_stats.PROJECTION,
     game_stats.PROJECTION,
     ratings.PROJECTION,
+    insights.PROJECTION,
 )
 
 

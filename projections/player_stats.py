@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.handles import identity
 from projections import common
 from projections.log import Docs, LogEntry, Projection, check_lifecycle
 
 NAME = "player-stats"
-STATS = "stats"  # key: "<game>|<player>"
-PLAYER = "player"  # key: player; which games they played
+STATS = "stats"  # key: "<game>|<player identity>", group: the player's identity
+PLAYER = "player"  # key: the player's identity; which games they played
 
 
 def stats_key(game: str, player: str) -> str:
-    """The key of one player's statistics in one game."""
-    return f"{game}|{player}"
+    """The key of one player's statistics in one game, whichever way the handle is spelt."""
+    return f"{game}|{identity(player)}"
 
 
 def empty(game: str, player: str) -> dict[str, Any]:
@@ -66,13 +67,14 @@ def apply(docs: Docs, entry: LogEntry) -> None:
     game = info["game"]
     found, _, cooperative, team_won = common.results(NAME, entry)
     for result in sorted(found, key=lambda r: r["seat"]):
-        player = info["players"][result["seat"]]
+        player = info["players"][result["seat"]]  # as this match wrote it; the documents keep the first spelling
         key = stats_key(game, player)
         doc = docs.get(STATS, key) or empty(game, player)
         docs.put(STATS, key, updated(doc, result, verdict(result, found, cooperative, team_won), entry.position),
-                 group=player)
-        games = docs.get(PLAYER, player) or {"player": player, "games": {}}
-        docs.put(PLAYER, player, {**games, "games": {**games["games"], game: doc["played"] + 1}})
+                 group=identity(player))
+        games = docs.get(PLAYER, identity(player)) or {"player": player, "games": {}}
+        docs.put(PLAYER, identity(player), {**games, "games": {**games["games"], game: doc["played"] + 1}})
 
 
-PROJECTION = Projection(name=NAME, version=2, apply=apply)  # 2: only public matches of a server seed count
+PROJECTION = Projection(name=NAME, version=3, apply=apply)  # 2: only public matches of a server seed count;
+# 3: one player per handle identity ("Ada" and "ada" are one)

@@ -11,19 +11,20 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from domain.handles import identity
 from projections import common
 from projections.log import Docs, LogEntry, Projection, check_lifecycle
 
 NAME = "ratings"
-RATING = "rating"  # key: "<game>|<player>", group: game, rank: ordinal
+RATING = "rating"  # key: "<game>|<player identity>", group: game, rank: ordinal
 MODEL = PlackettLuce()
 
 HISTORY = 200  # ratings kept per player and game
 
 
 def rating_key(game: str, player: str) -> str:
-    """The key of a player's rating in a game."""
-    return f"{game}|{player}"
+    """The key of a player's rating in a game, whichever way the handle is spelt."""
+    return f"{game}|{identity(player)}"
 
 
 def rate(current: list[tuple[float, float]], ranks: list[int]) -> list[tuple[float, float]]:
@@ -38,7 +39,7 @@ def rated_match(info: dict[str, Any], entry: LogEntry) -> list[tuple[str, int]] 
     found, _, cooperative, _ = common.results(NAME, entry)
     players = [info["players"][r["seat"]] for r in found]
     if not common.counted(info) or not common.played(entry) or cooperative or len(found) < 2 \
-            or len(set(players)) < len(players):
+            or len({identity(player) for player in players}) < len(players):
         return None
     return [(player, int(result["rank"])) for player, result in zip(players, found, strict=True)]
 
@@ -67,9 +68,10 @@ def apply(docs: Docs, entry: LogEntry) -> None:
         # The last HISTORY ratings, by the position of the match that set each: the rating history charts draw them.
         history = [*(doc.get("history", []) if doc else [])[1 - HISTORY:], [entry.position, ordinal]]
         docs.put(RATING, rating_key(game, player),
-                 {"game": game, "player": player, "mu": mu, "sigma": sigma, "ordinal": ordinal, "matches": matches,
+                 {"game": game, "player": doc["player"] if doc else player,  # the spelling seen first
+                  "mu": mu, "sigma": sigma, "ordinal": ordinal, "matches": matches,
                   "position": entry.position, "history": history}, group=game, rank=ordinal)
 
 
-PROJECTION = Projection(name=NAME, version=3, apply=apply)  # 2: only public matches of a server seed are rated;
-# 3: each rating keeps its history
+PROJECTION = Projection(name=NAME, version=4, apply=apply)  # 2: only public matches of a server seed are rated;
+# 3: each rating keeps its history; 4: one rating per handle identity ("Ada" and "ada" are one player)

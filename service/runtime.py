@@ -23,6 +23,7 @@ import threading
 from collections.abc import Callable
 from typing import Literal, TypeVar
 
+from service.log.cosigning import Cosigning, CosigningThread, PolicyFileError, Witnessed, load_policy
 from service.log.transparency import Sequencer, Transparency, open_log
 from service.matches import snapshots
 from service.matches.bot_runner import BotRunner
@@ -67,6 +68,7 @@ class Runtime:
         self.queue: QueueStatus | None = None
         self.replica: ReplicaReads | None = None
         self.sequencer: Sequencer | None = None
+        self.cosigning: CosigningThread | None = None  # with a witness policy, the API process's
         self.dispatcher: WebhookDispatcher | None = None
         self.webhooks: Webhooks | None = None
         self.sweep_thread: threading.Thread | None = None  # a looping worker's
@@ -129,6 +131,8 @@ class Runtime:
         self.sequencer = sequencer = Sequencer(self.log)
         self._opened("sequencer", sequencer, sequencer.close)
         watchers.insert(0, sequencer.appended)  # only sets a flag
+        if settings.witness_policy:
+            self._cosign(settings.witness_policy)
         self.service = self._opened("service", MatchService(
             store, cache=StateCache(settings.state_cache_size), notifier=notifier, reads=replica,
             snapshot_key=snapshots.key_from(self.log.signer), watchers=watchers))
@@ -145,6 +149,21 @@ class Runtime:
             service = self.service
             notifier.tasks.append(lambda: sweep_deadlines(service))
             notifier.tasks.append(self.tournaments.sweep)  # results a crash left unrecorded
+
+    def _cosign(self, policy_path: str) -> None:
+        """Ask the policy's witnesses to cosign, on a thread of its own (moves never wait for it)."""
+        settings = self.settings
+        if self.log.signer is None:
+            raise PolicyFileError("a witness policy needs a log key (TURNSTILE_LOG_KEY): witnesses cosign signed "
+                                  "checkpoints")
+        policy = load_policy(policy_path, self.log.verifier.text())
+        # Past this, a cosigned checkpoint older than the newest signed one means the quorum is not being met.
+        stale_s = 3 * settings.witness_interval_s + 2 * settings.witness_timeout_s
+        self.log.witnessed = Witnessed(self.store, policy, stale_s)
+        cosigning = Cosigning(self.store, self.log.consistency, policy, timeout_s=settings.witness_timeout_s,
+                              lease_s=stale_s)
+        self.cosigning = thread = CosigningThread(cosigning, settings.witness_interval_s)
+        self._opened("cosigning", thread, thread.close)
 
     def _open_cli(self) -> None:
         self.store = store = self._store("store")

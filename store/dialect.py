@@ -22,6 +22,9 @@ class Dialect:
     now: Callable[[], Any]  # the current time as the driver takes it
     seats_player: str  # SQL that is true when the match seats a player, with one placeholder for it
     player: Callable[[str], Any]  # the parameter of `seats_player`
+    # SQL that holds a lock named by its one text parameter until the transaction ends, so transactions that count
+    # and then write under one name take turns; "" where a write transaction already excludes every other writer
+    lock_name: str = ""
 
     def sql(self, text: str) -> str:
         """`text` with `?` placeholders in this dialect."""

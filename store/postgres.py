@@ -97,6 +97,7 @@ DIALECT = Dialect(
     now=utc_now,
     seats_player="seats @> %s",  # served by the GIN (jsonb_path_ops) index
     player=lambda player: Jsonb([{"player": player}]),
+    lock_name="SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
 )
 # Events go in as one JSON array of rows, whatever their number (`jsonb_to_recordset`): one statement text for
 # appends of any size (psycopg converts it once and PostgreSQL prepares it once), and the rows become one parameter
@@ -430,6 +431,13 @@ class PostgresStore(SqlStore):
         return conn.execute(f"SELECT match_id, version, hash, position FROM events WHERE (xid, position) > {_CURSOR} "
                             f"AND {_HORIZON} ORDER BY xid, position LIMIT %(limit)s",
                             {"after": after, "limit": limit}).fetchall()  # type: ignore[no-any-return]
+
+    def _ended_after(self, after: int) -> tuple[str, list[Any], str]:
+        """The export's `match.ended` events after the one at `after` in read_all's order: (xid, position) below
+        the horizon, so an export resumed from a position never passes over a match that finished committing late."""
+        cursor = "(coalesce((SELECT x.xid FROM events x WHERE x.position = ?), '0'::xid8), ?::bigint)"
+        return f"(events.xid, events.position) > {cursor} AND events.{_HORIZON}", [after, after], \
+            "events.xid, events.position"
 
     def _insert_log(self, conn: Any, leaves: list[tuple[Any, ...]], nodes: list[tuple[Any, ...]]) -> None:
         """The sequencer's rows as two statements of one JSON parameter each, whatever the batch (psycopg dumps

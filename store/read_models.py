@@ -9,6 +9,7 @@ from typing import Any, Protocol
 import msgspec
 
 from store.base import AppKeyStore, EventStore
+from store.exports import ExportStore
 from store.tournaments import TournamentStore
 from store.transparency import TransparencyStore
 from store.webhooks import WebhookStore
@@ -90,5 +91,6 @@ class ReadModelStore(Protocol):
 
 
 class Store(EventStore, AppKeyStore, ReadModelStore, WebhookStore, TransparencyStore, TournamentStore,
-            Protocol):
-    """What an adapter provides: the event store, and the read models, webhooks and transparency log beside it."""
+            ExportStore, Protocol):
+    """What an adapter provides: the event store, and the read models, webhooks, transparency log and
+    exports beside it."""

@@ -18,6 +18,7 @@ from ledger.events import MatchRecord, NewMatch, SeatRecord, StoredEvent, clean_
 from store.base import KEY_ID_LENGTH, AppendResult, AppKey, MatchNotFound, RematchExists, Snapshot, StoreError, appended
 from store.dialect import Dialect
 from store.read_models import Checkpoint, DocRow
+from store.sql_exports import SqlExports
 from store.sql_read_models import SqlBatch, all_checkpoints, open_batch, query_docs, reset
 from store.sql_tournaments import SqlTournaments
 from store.sql_transparency import SqlTransparency
@@ -42,11 +43,12 @@ SNAPSHOT_COLUMNS = "version, fingerprint, head_hash, state"
 _seats = msgspec.convert
 
 
-class SqlStore(SqlWebhooks, SqlTransparency, SqlTournaments):
+class SqlStore(SqlWebhooks, SqlTransparency, SqlTournaments, SqlExports):
     """The reads every SQL adapter does the same way, over the connections its subclass holds (and the webhooks' and
     the transparency log's)."""
 
     dialect: Dialect
+    match_columns = MATCH_COLUMNS
     schema_folder: str  # the folder of store/migrations this adapter's schema comes from
 
     def _reading(self) -> AbstractContextManager[Any]:

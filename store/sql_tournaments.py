@@ -18,6 +18,7 @@ from store.base import ConflictError, iso, utc_now, with_positions
 from store.dialect import Dialect
 from store.tournaments import (
     NewTournament,
+    TooManyRunning,
     TournamentLink,
     TournamentNotFound,
     TournamentRecord,
@@ -62,17 +63,22 @@ class SqlTournaments:
         return record
 
     def append_tournament(self, tournament_id: str, expected_version: int,
-                          payloads: Sequence[dict[str, Any]]) -> list[StoredEvent]:
-        """Append events at expected_version+1.., conditional on the row's version; ConflictError otherwise."""
+                          payloads: Sequence[dict[str, Any]], *, running_cap: int | None = None) -> list[StoredEvent]:
+        """Append events at expected_version+1.., conditional on the row's version; ConflictError otherwise. A start
+        under `running_cap` counts the owner's running tournaments under a lock named by the owner (PostgreSQL; in
+        SQLite the write transaction excludes every other), so two starts never both pass one count."""
         d = self.dialect
         with self._transaction() as conn:
-            row = conn.execute(d.sql(f"SELECT version, head_hash, status FROM tournaments WHERE id = ?"
+            row = conn.execute(d.sql(f"SELECT version, head_hash, status, owner FROM tournaments WHERE id = ?"
                                      f"{d.lock_row}"), (tournament_id,)).fetchone()
             if row is None:
                 raise TournamentNotFound(tournament_id)
-            version, head, status = int(row[0]), row[1], row[2]
+            version, head, status, owner = int(row[0]), row[1], row[2], row[3]
             if version != expected_version:
                 raise ConflictError(tournament_id, expected_version, version)
+            starts = status != "running" and status_after(payloads, status) == "running"
+            if starts and running_cap is not None and owner is not None:
+                self._check_running(conn, owner, running_cap)
             now = iso(utc_now())
             events = chained(tournament_id, version, head, now, payloads)
             conn.execute(d.sql("UPDATE tournaments SET version = ?, head_hash = ?, status = ?, updated_at = ? "
@@ -81,6 +87,15 @@ class SqlTournaments:
                           version))
             self._insert(conn, events)
         return events
+
+    def _check_running(self, conn: Any, owner: str, cap: int) -> None:
+        """TooManyRunning unless `owner` has fewer than `cap` tournaments running, counted under the owner's lock."""
+        if self.dialect.lock_name:
+            conn.execute(self.dialect.lock_name, (f"turnstile/tournaments-running/{owner}",))
+        (running,) = conn.execute(self.dialect.sql("SELECT count(*) FROM tournaments WHERE owner = ? AND "
+                                                   "status = 'running'"), (owner,)).fetchone()
+        if int(running) >= cap:
+            raise TooManyRunning(owner, int(running))
 
     def _insert(self, conn: Any, events: list[StoredEvent]) -> None:
         conn.cursor().executemany(
@@ -150,6 +165,15 @@ class SqlTournaments:
                 "WHERE l.tournament_id = ? AND m.status = 'dealing' ORDER BY l.round, l.match_id"),
                 (tournament_id,)).fetchall()
         return [(r[0], int(r[1])) for r in rows]
+
+    def orphaned_dealing_matches(self, limit: int = 100) -> list[tuple[str, str]]:
+        """(match id, tournament id) of each match still `dealing` of a tournament that has finished."""
+        with self._reading() as conn:
+            rows = conn.execute(self.dialect.sql(
+                "SELECT l.match_id, l.tournament_id FROM matches m JOIN tournament_matches l ON l.match_id = m.id "
+                "JOIN tournaments t ON t.id = l.tournament_id WHERE m.status = 'dealing' AND t.status = 'finished' "
+                "ORDER BY l.match_id LIMIT ?"), (limit,)).fetchall()
+        return [(r[0], r[1]) for r in rows]
 
     def tournament_link(self, match_id: str) -> TournamentLink | None:
         """The tournament a match was opened for, or None."""

@@ -17,7 +17,7 @@ from ledger.merkle import (
     perfect_parts,
 )
 from store.dialect import Dialect
-from store.transparency import LogCheckpoint, LogLeaf, Signer
+from store.transparency import LogCheckpoint, LogEntry, LogLeaf, Signer
 
 _LEAF_COLUMNS = "idx, match_id, version, hash"
 _CHECKPOINT_COLUMNS = "size, root, note, signed_at"
@@ -111,6 +111,26 @@ class SqlTransparency:
                                                 "version = ?"), (match_id, version)).fetchone()
         return None if row is None else LogLeaf(int(row[0]), row[1], int(row[2]), row[3])
 
+    def log_level(self, level: int, first: int, count: int) -> list[Hash]:
+        """The stored perfect subtrees of `level` from index `first` on, at most `count`, in index order (one read)."""
+        with self._reading() as conn:
+            rows = conn.execute(self.dialect.sql("SELECT hash FROM log_nodes WHERE level = ? AND idx >= ? AND idx < ? "
+                                                 "ORDER BY idx"), (level, first, first + count)).fetchall()
+        return [bytes(r[0]) for r in rows]
+
+    def log_entries(self, first: int, count: int) -> list[LogEntry]:
+        """Leaves `first` to `first + count - 1` with their streams' visibility: a match's, or a tournament's for a
+        stream "tournament:<id>" (one read)."""
+        prefix = len(TOURNAMENT_STREAM)
+        with self._reading() as conn:
+            rows = conn.execute(self.dialect.sql(
+                "SELECT l.idx, l.match_id, l.version, l.hash, COALESCE(m.visibility, t.visibility) FROM log_leaves l "
+                "LEFT JOIN matches m ON m.id = l.match_id "
+                f"LEFT JOIN tournaments t ON substr(l.match_id, 1, {prefix}) = ? AND t.id = substr(l.match_id, "
+                f"{prefix + 1}) WHERE l.idx >= ? AND l.idx < ? ORDER BY l.idx"),
+                (TOURNAMENT_STREAM, first, first + count)).fetchall()
+        return [LogEntry(int(r[0]), r[1], int(r[2]), r[3], r[4]) for r in rows]
+
     def log_leaves_of(self, match_id: str, from_version: int = 1) -> list[LogLeaf]:
         """The leaves of a match's events from `from_version` on, in version order."""
         with self._reading() as conn:
@@ -122,6 +142,68 @@ class SqlTransparency:
         """The newest signed checkpoint, or None."""
         with self._reading() as conn:
             return _latest(conn, self.dialect)
+
+    def checkpoint_at(self, size: int) -> LogCheckpoint | None:
+        """The signed checkpoint of the tree of `size` leaves, or None (none was signed at that size)."""
+        with self._reading() as conn:
+            row = conn.execute(self.dialect.sql(f"SELECT {_CHECKPOINT_COLUMNS} FROM log_checkpoints WHERE size = ?"),
+                               (size,)).fetchone()
+        return None if row is None else LogCheckpoint(int(row[0]), bytes(row[1]), row[2], self.dialect.stamp(row[3]))
+
+    def witness_sizes(self) -> dict[str, int]:
+        """Per witness (its name in the policy), the size it last cosigned or said it did."""
+        with self._reading() as conn:
+            return {name: int(size) for name, size in conn.execute("SELECT witness, size FROM log_witnesses")}
+
+    def set_witness_size(self, witness: str, size: int) -> None:
+        """Remember `size` as the one `witness` last cosigned (a 409's answer)."""
+        with self._transaction() as conn:
+            _upsert_witness(conn, self.dialect, witness, size)
+
+    def add_cosignature(self, witness: str, size: int, line: str) -> None:
+        """Keep `witness`'s cosignature line of the checkpoint of `size`, and `size` as the one it last cosigned."""
+        d = self.dialect
+        with self._transaction() as conn:
+            conn.execute(d.sql("INSERT INTO log_cosignatures (size, witness, line) VALUES (?, ?, ?) "
+                               "ON CONFLICT (size, witness) DO NOTHING"), (size, witness, line))
+            _upsert_witness(conn, d, witness, size)
+
+    def claim_cosigner(self, holder: str, now_s: float, lease_s: float) -> bool:
+        """Whether `holder` collects cosignatures until `now_s + lease_s`: it held the lease, or nobody holds it now
+        (a lease that expired is taken over)."""
+        with self._transaction() as conn:
+            cursor = conn.execute(self.dialect.sql(
+                "INSERT INTO log_cosigner (id, holder, until_s) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET "
+                "holder = excluded.holder, until_s = excluded.until_s "
+                "WHERE log_cosigner.holder = excluded.holder OR log_cosigner.until_s < ?"),
+                (holder, now_s + lease_s, now_s))
+            return bool(cursor.rowcount == 1)
+
+    def cosigned_checkpoints(self, limit: int = 16, above: int = 0,
+                             below: int | None = None) -> list[tuple[LogCheckpoint, list[str]]]:
+        """The newest `limit` checkpoints with at least one cosignature whose size is above `above` (and below
+        `below`), newest first, each with its cosignature lines (in witness name order)."""
+        d = self.dialect
+        with self._reading() as conn:
+            rows = conn.execute(d.sql(
+                f"SELECT {_CHECKPOINT_COLUMNS} FROM log_checkpoints WHERE size IN (SELECT DISTINCT size FROM "
+                "log_cosignatures WHERE size > ? AND size < ? ORDER BY size DESC LIMIT ?) ORDER BY size DESC"),
+                (above, 2**63 - 1 if below is None else below, limit)).fetchall()
+            if not rows:
+                return []
+            lines = conn.execute(d.sql(
+                "SELECT size, line FROM log_cosignatures WHERE size >= ? AND size <= ? ORDER BY size, witness"),
+                (int(rows[-1][0]), int(rows[0][0]))).fetchall()
+        by_size: dict[int, list[str]] = {}
+        for size, line in lines:
+            by_size.setdefault(int(size), []).append(line)
+        return [(LogCheckpoint(int(r[0]), bytes(r[1]), r[2], d.stamp(r[3])), by_size.get(int(r[0]), []))
+                for r in rows]
+
+
+def _upsert_witness(conn: Any, d: Dialect, witness: str, size: int) -> None:
+    conn.execute(d.sql("INSERT INTO log_witnesses (witness, size) VALUES (?, ?) "
+                       "ON CONFLICT (witness) DO UPDATE SET size = excluded.size"), (witness, size))
 
 
 def _nodes(conn: Any, d: Dialect, nodes: Sequence[Node]) -> dict[Node, Hash]:

@@ -61,6 +61,7 @@ DIALECT = Dialect(
     now=lambda: iso(utc_now()),
     seats_player="EXISTS (SELECT 1 FROM json_each(matches.seats) s WHERE json_extract(s.value, '$.player') = ?)",
     player=lambda player: player,
+    lock_name="",  # BEGIN IMMEDIATE: one writer at a time, every process of the file included
 )
 _encode = msgspec.json.encode
 

@@ -71,6 +71,14 @@ class TournamentNotFound(Exception):
         self.tournament_id = tournament_id
 
 
+class TooManyRunning(Exception):
+    """A start refused: the tournament's owner already has `running` tournaments running, its cap."""
+
+    def __init__(self, owner: str, running: int) -> None:
+        super().__init__(f"{owner} has {running} tournaments running")
+        self.owner, self.running = owner, running
+
+
 class TournamentStore(Protocol):
     """Tournament rows and streams (events are `StoredEvent`s whose `match_id` is the tournament's id)."""
 
@@ -79,9 +87,11 @@ class TournamentStore(Protocol):
         ...
 
     def append_tournament(self, tournament_id: str, expected_version: int,
-                          payloads: Sequence[dict[str, Any]]) -> list[StoredEvent]:
+                          payloads: Sequence[dict[str, Any]], *, running_cap: int | None = None) -> list[StoredEvent]:
         """Append events at expected_version+1.. atomically (ConflictError when the stream moved on). The row's
-        status follows them: `tournament.started` makes it running, `tournament.finished` finished."""
+        status follows them: `tournament.started` makes it running, `tournament.finished` finished. With
+        `running_cap`, a `tournament.started` is appended only if the owner has fewer tournaments running, counted
+        in the append's transaction with every other such count of the owner's excluded (TooManyRunning)."""
         ...
 
     def tournament_with_events(self, tournament_id: str,
@@ -110,6 +120,11 @@ class TournamentStore(Protocol):
     def dealing_tournament_matches(self, tournament_id: str) -> list[tuple[str, int]]:
         """(match id, round) of each match opened for the tournament that is still `dealing` (waiting for its seats'
         entropy): what must be called off before the tournament reveals its seed."""
+        ...
+
+    def orphaned_dealing_matches(self, limit: int = 100) -> list[tuple[str, str]]:
+        """(match id, tournament id) of each match still `dealing` of a tournament that has finished: what a crash
+        left uncalled-off (the sweep calls them off; the seed stays hidden meanwhile)."""
         ...
 
     def tournament_link(self, match_id: str) -> TournamentLink | None:

@@ -34,6 +34,17 @@ class LogLeaf(msgspec.Struct, frozen=True):
     hash: str
 
 
+class LogEntry(msgspec.Struct, frozen=True):
+    """A leaf as an entry bundle serves it: its index, the event it was made of, and its stream's visibility
+    (`public`, `unlisted`, `private`; None when the stream has no row any more)."""
+
+    index: int
+    stream: str
+    version: int
+    hash: str
+    visibility: str | None
+
+
 # Called inside the sequencer's transaction with the tree's (size, root) and the latest checkpoint: the note to
 # store as the new checkpoint, or None (none due yet).
 Signer = Callable[[int, Hash, "LogCheckpoint | None"], "str | None"]
@@ -60,10 +71,46 @@ class TransparencyStore(Protocol):
         """The leaf of an event, or None (not sequenced yet)."""
         ...
 
+    def log_level(self, level: int, first: int, count: int) -> list[Hash]:
+        """The stored perfect subtrees of `level` from index `first` on, at most `count`, in index order (one read;
+        those of a level are stored from index 0 on without a gap, so this is every one there is in the range)."""
+        ...
+
+    def log_entries(self, first: int, count: int) -> list[LogEntry]:
+        """Leaves `first` to `first + count - 1` (those there are), in index order, with their streams' visibility
+        (one read)."""
+        ...
+
     def log_leaves_of(self, match_id: str, from_version: int = 1) -> list[LogLeaf]:
         """The leaves of a match's events from `from_version` on, in version order."""
         ...
 
     def latest_checkpoint(self) -> LogCheckpoint | None:
         """The newest signed checkpoint, or None."""
+        ...
+
+    def checkpoint_at(self, size: int) -> LogCheckpoint | None:
+        """The signed checkpoint of the tree of `size` leaves, or None."""
+        ...
+
+    def witness_sizes(self) -> dict[str, int]:
+        """Per witness (its name in the policy), the size it last cosigned or said it did."""
+        ...
+
+    def set_witness_size(self, witness: str, size: int) -> None:
+        """Remember `size` as the one `witness` last cosigned (a 409's answer)."""
+        ...
+
+    def add_cosignature(self, witness: str, size: int, line: str) -> None:
+        """Keep `witness`'s cosignature line of the checkpoint of `size`, and `size` as the one it last cosigned."""
+        ...
+
+    def claim_cosigner(self, holder: str, now_s: float, lease_s: float) -> bool:
+        """Whether `holder` collects cosignatures until `now_s + lease_s` (it held the lease, or it had expired)."""
+        ...
+
+    def cosigned_checkpoints(self, limit: int = 16, above: int = 0,
+                             below: int | None = None) -> list[tuple[LogCheckpoint, list[str]]]:
+        """The newest `limit` checkpoints with a cosignature sized between `above` and `below` (exclusive), newest
+        first, each with its cosignature lines."""
         ...

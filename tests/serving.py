@@ -86,10 +86,10 @@ class ApiProcess:
 
 
 @contextmanager
-def serving(db: Path) -> Iterator[tuple[str, dict[str, str]]]:
-    """A server over the SQLite file `db` (no Redis) until the block ends: its base URL and the environment it
-    reads."""
-    api = ApiProcess(db.with_suffix(".log"), TURNSTILE_DATABASE_URL=f"sqlite:///{db}").start()
+def serving(db: Path, **env: str) -> Iterator[tuple[str, dict[str, str]]]:
+    """A server over the SQLite file `db` (no Redis, other settings in `env`) until the block ends: its base URL and
+    the environment it reads."""
+    api = ApiProcess(db.with_suffix(".log"), **{"TURNSTILE_DATABASE_URL": f"sqlite:///{db}", **env}).start()
     try:
         yield api.url, api.env
     finally:

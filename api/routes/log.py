@@ -14,13 +14,14 @@ from api.log_schemas import ConsistencyProof, InclusionProofAnswer, LogCheckpoin
 from api.problem_codes import problem_responses
 from api.problems import ApiError
 from api.routes.matches import OPTIONAL_KEY
-from ledger.notes import Checkpoint
+from ledger.notes import Checkpoint, split_note
+from ledger.replay import UnknownVersion
 from service.log.transparency import BeyondTree, NotSequenced, ProofRangeError, Unsigned, leaf_hash_of
 
 MAX_SIZE = 2**53 - 1
 
 
-def _answer(call: Any) -> Any:
+def log_answer(call: Any) -> Any:
     """Run a log query, turning its refusals into problems with stable codes."""
     try:
         return call()
@@ -34,6 +35,19 @@ def _answer(call: Any) -> Any:
         raise ApiError(422, "bad-proof-range", str(exc)) from None
 
 
+def served_checkpoint(log: Any) -> tuple[Any, str]:
+    """The checkpoint the log serves and its note: the newest signed one, or under a witness policy the newest one
+    its quorum cosigned, with their cosignature lines (404 `log-not-cosigned` before the first)."""
+    latest = log_answer(log.checkpoint)
+    if log.witnessed is None:
+        return latest, latest.note
+    cosigned = log.witnessed.newest()
+    if cosigned is None:
+        raise ApiError(404, "log-not-cosigned", "no checkpoint is cosigned by the witness policy's quorum yet "
+                                                f"(the newest signed has {latest.size} leaves)")
+    return cosigned
+
+
 class LogController(Controller):
     """One RFC 9162 Merkle tree over every event, in global log order; anyone may check it."""
 
@@ -41,20 +55,22 @@ class LogController(Controller):
     tags = ["transparency log"]
 
     @get("/checkpoint", summary="The log's newest signed checkpoint", operation_id="getLogCheckpoint",
-         sync_to_thread=True, responses=problem_responses("log-not-signed"))
+         sync_to_thread=True, responses=problem_responses("log-not-signed", "log-not-cosigned"))
     def checkpoint(self, log: Log) -> LogCheckpointAnswer:
         """The newest checkpoint: tree size and root hash, signed (Ed25519, as a signed note) at most once a second
-        while the log grows. Anyone who keeps one can later demand a consistency proof to a newer one."""
-        latest = _answer(log.checkpoint)
-        parsed = Checkpoint.parse(latest.note.rpartition("\n\n")[0] + "\n")
+        while the log grows. Anyone who keeps one can later demand a consistency proof to a newer one. Under a
+        witness policy: the newest one its quorum of witnesses cosigned, with their cosignature lines (404
+        `log-not-cosigned` before the first)."""
+        latest, note = served_checkpoint(log)
+        parsed = Checkpoint.parse(split_note(note)[0])
         return LogCheckpointAnswer(origin=parsed.origin, tree_size=latest.size, root_hash=latest.root.hex(),
-                                   signed_at=parsed.time, checkpoint=latest.note)
+                                   signed_at=parsed.time, checkpoint=note)
 
     @get("/key", summary="The log's public key", operation_id="getLogKey", sync_to_thread=False,
          responses=problem_responses("log-not-signed"))
     def key(self, log: Log) -> LogKey:
         """The Ed25519 public key checkpoints are signed with, and its id."""
-        verifier = _answer(lambda: log.verifier)
+        verifier = log_answer(lambda: log.verifier)
         return LogKey(origin=verifier.name, key_id=verifier.key_id,
                       public_key=base64.b64encode(verifier.public).decode(), verifier_key=verifier.text())
 
@@ -68,13 +84,13 @@ class LogController(Controller):
                                                            description="The newer tree size")]) -> ConsistencyProof:
         """The RFC 9162 proof that the tree of `to` leaves extends the tree of `from` leaves (empty when equal).
         `to` beyond the tree: 404 `beyond-tree`; `from` > `to`: 422 `bad-proof-range`."""
-        proof = _answer(lambda: log.consistency(from_size, to_size))
+        proof = log_answer(lambda: log.consistency(from_size, to_size))
         return ConsistencyProof(from_size=from_size, to_size=to_size, proof=[h.hex() for h in proof])
 
     @get("/proofs/inclusion", summary="An inclusion proof of one event", operation_id="getLogInclusion",
          sync_to_thread=True, security=OPTIONAL_KEY,
          responses=problem_responses("bad-authorization", "wrong-token", "unknown-match", "beyond-tree",
-                                     "not-sequenced", "log-not-signed"))
+                                     "unknown-version", "not-sequenced", "log-not-signed"))
     def inclusion(self, request: Request[Any, Any, Any], log: Log, auditor: Auditor, service: Service,
                   match_id: Annotated[str, Parameter(max_length=64, description="The match id")],
                   version: Annotated[int, Parameter(ge=1, le=2_147_483_647, description="The event's version")],
@@ -82,9 +98,13 @@ class LogController(Controller):
                                                         "newest checkpoint's)")] = None) -> InclusionProofAnswer:
         """The leaf index of event `version` of the match and its audit path in the tree of `size` leaves. A private
         match's events are leaves too, but a proof about one is answered only to its seats and its app (404
-        `unknown-match` to others)."""
-        seat_of(request, auditor.match(match_id), service.app_name)
-        proof = _answer(lambda: log.inclusion(match_id, version, size))
+        `unknown-match` to others). A version past the match's head is 404 `unknown-version`; an event appended but
+        not yet in the tree of that size, 404 `not-sequenced` (it is sequenced within about a second)."""
+        record = auditor.match(match_id)
+        seat_of(request, record, service.app_name)
+        if version > record.version:  # never a leaf, however long one waits: not `not-sequenced`
+            raise UnknownVersion(version, record.version)
+        proof = log_answer(lambda: log.inclusion(match_id, version, size))
         leaf = log.store.log_leaf(match_id, version)
         assert leaf is not None  # the proof was found from it; leaves are never removed
         return InclusionProofAnswer(match_id=match_id, version=version, event_hash=leaf.hash,

@@ -18,6 +18,8 @@ from litestar.openapi.datastructures import ResponseSpec
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from api.problems import ApiError
+from service.log.cosigning import QuorumStatus
+from service.log.transparency import Transparency
 from service.ops import metrics
 from service.ops.queue_status import QueueStatus
 from service.reads.statistics import Statistics
@@ -45,6 +47,12 @@ class Readiness(msgspec.Struct, frozen=True, omit_defaults=True):
     # The read replica (TURNSTILE_READ_DATABASE_URL), reported, never required: its reads fall back to the store.
     replica: Literal["ok", "unreachable", "not-configured"] = "not-configured"
     replica_lag: int | None = None  # the store's log head minus the replica's, in positions
+    # The witness policy's quorum (TURNSTILE_WITNESS_POLICY), reported, never required: moves never wait for
+    # witnesses. `met` while the newest checkpoints are cosigned by the quorum; the newest cosigned checkpoint's size
+    # and how many leaves the newest signed checkpoint is ahead of it.
+    witness_quorum: Literal["met", "not-met", "not-configured"] = "not-configured"
+    cosigned_size: int | None = None
+    cosigned_behind: int | None = None
     detail: str | None = None
 
 
@@ -64,14 +72,23 @@ class Operations:
     replica: ReplicaReads | None = None
     ready_timeout_s: float = 2.0
     metrics_token: str | None = None  # settings.metrics_token: /metrics only for the bearer of it
+    log: Transparency | None = None  # its witness policy's quorum is reported
     _asking: Future[Any] | None = field(default=None, init=False, repr=False)
     _lock: Any = field(default_factory=threading.Lock, init=False, repr=False)  # Any: Litestar checks the types
 
-    def _ask_store(self) -> tuple[tuple[int, int], tuple[int, int] | None]:
-        return self.store.schema_status(), self.replica.lag() if self.replica is not None else None
+    def _ask_store(self) -> tuple[tuple[int, int], tuple[int, int] | None, QuorumStatus | None]:
+        return (self.store.schema_status(), self.replica.lag() if self.replica is not None else None,
+                self.quorum())
 
-    def _store_answer(self) -> tuple[tuple[int, int], tuple[int, int] | None]:
-        """The store's schema status and the replica's lag, within `ready_timeout_s` (TimeoutError if not)."""
+    def quorum(self) -> QuorumStatus | None:
+        """The witness quorum's status (reads the store); None without a policy."""
+        if self.log is None or self.log.witnessed is None:
+            return None
+        return self.log.witnessed.status()
+
+    def _store_answer(self) -> tuple[tuple[int, int], tuple[int, int] | None, QuorumStatus | None]:
+        """The store's schema status, the replica's lag and the witness quorum's status, within `ready_timeout_s`
+        (TimeoutError if not)."""
         with self._lock:
             if self._asking is None or self._asking.done():
                 self._asking = PROBES.submit(self._ask_store)
@@ -82,7 +99,7 @@ class Operations:
         """Store reachable and migrated; Redis and the read replica answering, when there are ones."""
         redis: Any = "not-configured" if self.queue is None else "ok" if self.queue.ping() else "unreachable"
         try:
-            (applied, known), heads = self._store_answer()
+            (applied, known), heads, quorum = self._store_answer()
         except TimeoutError:
             log.warning("readiness: the store did not answer within %.1f s", self.ready_timeout_s)
             return Readiness("not-ready", "unreachable", "unknown", redis,
@@ -92,11 +109,14 @@ class Operations:
             return Readiness("not-ready", "unreachable", "unknown", redis, detail="the store does not answer")
         replica: Any = "not-configured" if self.replica is None else "ok" if heads else "unreachable"
         lag = max(0, heads[0] - heads[1]) if heads else None
+        witnessed: dict[str, Any] = {} if quorum is None else {
+            "witness_quorum": "met" if quorum.met else "not-met", "cosigned_size": quorum.cosigned_size,
+            "cosigned_behind": quorum.behind}
         if applied == known:
-            return Readiness("ready", "ok", "current", redis, replica, lag)
+            return Readiness("ready", "ok", "current", redis, replica, lag, **witnessed)
         state: Any = "behind" if applied < known else "ahead"
-        return Readiness("not-ready", "ok", state, redis, replica, lag,
-                         f"{applied} migrations applied, this code knows {known}")
+        return Readiness("not-ready", "ok", state, redis, replica, lag, **witnessed,
+                         detail=f"{applied} migrations applied, this code knows {known}")
 
     def may_scrape(self, authorization: str | None) -> bool:
         """Whether a scrape showing this Authorization header may read the metrics (anyone, without a token set)."""
@@ -116,6 +136,13 @@ class Operations:
                 head, [(s.name, s.checkpoint.position if s.checkpoint else 0, s.lag) for s in states])
         if self.queue is not None:
             yield from metrics.queue_families(self.queue.depth())
+        try:
+            quorum = self.quorum()
+        except Exception as exc:  # noqa: BLE001
+            log.warning("metrics: cannot read the witness quorum (%s: %s)", type(exc).__name__, exc)
+        else:
+            if quorum is not None:
+                yield from metrics.quorum_families(quorum.met, quorum.cosigned_size, quorum.behind)
         if self.replica is not None:
             try:
                 yield from metrics.replica_families(self.replica.lag())

@@ -102,22 +102,26 @@ class StatsController(Controller):
     @get("/v1/players/{player:str}", summary="A player", operation_id="getPlayer", sync_to_thread=True,
          responses=problem_responses("unknown-player", "not-yet"))
     def player(self, player: FromPath[str], stats: Stats, min_position: MinPosition = None) -> Player:
-        """Which games a player has finished matches of, and how many."""
+        """Which games a player has finished matches of, and how many. A handle names its player whatever its case
+        ("Ada" is "ada"); `player` is the spelling first seen."""
         stats, position = stats.fresh(player_stats.NAME, min_position)
-        return Player(player=player, position=position, games=stats.player_games(player))
+        name, games = stats.player_games(player)
+        return Player(player=name, position=position, games=games)
 
     @get("/v1/players/{player:str}/stats", summary="A player's statistics", operation_id="getPlayerStats",
          sync_to_thread=True,
          responses=problem_responses("unknown-player", "not-yet"))
     def player_stats(self, player: FromPath[str], stats: Stats, min_position: MinPosition = None) -> PlayerStats:
-        """Per game: played, won, lost, drawn, scores, placement, streaks and rating."""
+        """Per game: played, won, lost, drawn, scores, placement, streaks and rating, whatever the handle's case
+        (`player`: the spelling first seen)."""
         stats, position = stats.fresh(player_stats.NAME, min_position)
+        name, _ = stats.player_games(player)
         games = [PlayerGameStats(
             game=doc["game"], played=doc["played"], won=doc["won"], lost=doc["lost"], drawn=doc["drawn"],
             mean_score=doc.get("mean_score"), best_score=doc["best_score"], mean_placement=doc.get("mean_placement"),
             current_win_streak=doc["current_win_streak"], longest_win_streak=doc["longest_win_streak"],
             rating=None if rated is None else entry(rated)) for doc, rated in stats.player_stats(player)]
-        return PlayerStats(player=player, position=position, games=games)
+        return PlayerStats(player=name, position=position, games=games)
 
     @get("/v1/games/{game:str}/stats", summary="A game's statistics", operation_id="getGameStats", sync_to_thread=True,
          responses=problem_responses("unknown-game", "not-yet"))

@@ -36,6 +36,7 @@ from domain.engine import Refusal
 from ledger import tournament_records
 from ledger.tournament_records import TournamentExport, TournamentVerdict
 from service.tournaments import records as tournament_exports
+from service.tournaments.tournaments import LoadedTournament
 
 TournamentId = Annotated[str, Parameter(description="The tournament id", max_length=64)]
 MAX_RECORD_BYTES = 64 * 1024 * 1024  # a record holds every match's: a long Swiss of long matches runs to megabytes
@@ -62,6 +63,11 @@ def caller_app(request: Request[Any, Any, Any], service: Service) -> str | None:
     """The app behind the request's key, if it shows one (a seat token or no credential: None)."""
     secret = bearer(request)
     return None if secret is None else service.app_name(secret)
+
+
+def shown(tournaments: Tournaments, loaded: LoadedTournament) -> TournamentDetail:
+    """The tournament's view, its seed as the service reveals it (not while a match of it is still dealing)."""
+    return detail(loaded, tournaments.revealed_seed(loaded))
 
 
 class TournamentsController(Controller):
@@ -129,7 +135,7 @@ class TournamentsController(Controller):
         """The tournament: status, `rounds` (each table's entrants in seat order, its `matches`, results), entrants
         (`players`) and `standings` (points, then the format's named `tiebreaks`). A private tournament exists only
         for its app."""
-        return detail(tournaments.readable(tournament_id, caller_app(request, service)))
+        return shown(tournaments, tournaments.readable(tournament_id, caller_app(request, service)))
 
     @post("/{tournament_id:str}/join", summary="Take an open place", operation_id="joinTournament", status_code=200,
           sync_to_thread=True, request_max_body_size=MAX_BODY_BYTES, opt={"private": True},
@@ -141,7 +147,7 @@ class TournamentsController(Controller):
         `members` holding its seats). Two claims of one place at once: exactly one wins, the other is 409."""
         try:
             check_handles(*data.members)
-            return detail(tournaments.join(tournament_id, data.code, data.player, tuple(data.members)))
+            return shown(tournaments, tournaments.join(tournament_id, data.code, data.player, tuple(data.members)))
         except Refusal as refusal:
             raise refused(refusal) from None
 
@@ -157,7 +163,7 @@ class TournamentsController(Controller):
         before this answers, then on in the background (follow it with GET; `status` is `finished` at the end)."""
         app = require_app(request, service.app_name)
         try:
-            return detail(tournaments.start(tournament_id, app, None if data is None else data.entropy))
+            return shown(tournaments, tournaments.start(tournament_id, app, None if data is None else data.entropy))
         except Refusal as refusal:
             raise refused(refusal) from None
 
@@ -171,7 +177,7 @@ class TournamentsController(Controller):
         resign; the others at its table score a win). Before the start it closes an open place."""
         app = require_app(request, service.app_name)
         try:
-            return detail(tournaments.withdraw(tournament_id, app, data.entrant))
+            return shown(tournaments, tournaments.withdraw(tournament_id, app, data.entrant))
         except Refusal as refusal:
             raise refused(refusal) from None
 
@@ -183,7 +189,7 @@ class TournamentsController(Controller):
         has finished, and the record of every match it opened (as GET /v1/matches/{id}/export gives it to a
         spectator). Verify it with POST /v1/tournaments/verifications."""
         loaded = tournaments.readable(tournament_id, caller_app(request, service))
-        return tournament_exports.export(loaded, auditor)
+        return tournament_exports.export(loaded, auditor, tournaments.revealed_seed(loaded))
 
     @post("/verifications", summary="Verify a tournament record", operation_id="verifyTournament", status_code=200,
           sync_to_thread=True, request_max_body_size=MAX_RECORD_BYTES,
@@ -192,9 +198,10 @@ class TournamentsController(Controller):
         """Check a tournament record (`{"record": "<the JSON text of GET /v1/tournaments/{id}/record>"}`): hash chain,
         seed commitment,
         every round's pairing and standings re-derived from the seed and the results, every match verified on its
-        own (seated, edition, options and deal as the tournament says), every result its match's own. `code`:
-        "verified", "verified-so-far" (still being played: the pairings are checked once the seed is revealed), or
-        the first failure (`chain-broken`, `truncated`, `seed-mismatch`, `pairing-mismatch`, `match-mismatch`,
+        own (seated, edition, options and deal as the tournament says), every result its match's own, and (a fair
+        deal) no match still dealing when the seed was revealed. `code`: "verified", "verified-so-far" (still being
+        played: the pairings are checked once the seed is revealed), or the first failure (`chain-broken`,
+        `truncated`, `seed-mismatch`, `pairing-mismatch`, `match-mismatch`, `seed-revealed-while-dealing`,
         `result-mismatch`, `malformed-record`). A record may be up to 64 MiB."""
         return tournament_records.verify(data.record)
 

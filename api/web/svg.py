@@ -8,6 +8,8 @@ from typing import Any
 
 import msgspec
 
+from domain.narration import in_words
+
 NS = "http://www.w3.org/2000/svg"
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
 
@@ -39,7 +41,7 @@ class Moment(msgspec.Struct, frozen=True, kw_only=True):
     def status(self, verb: str = "to act") -> str:
         """`Ada (seat 0) to act`, `Ada (seat 0) and Grace (seat 1) to act`, or how the match ended."""
         if self.ended is not None:
-            return f"match over ({self.ended})"
+            return f"match over ({in_words(self.ended)})"
         if not self.to_move:
             return "nobody to act"
         seats = [self.name(seat) for seat in self.to_move]

@@ -43,10 +43,14 @@ def entrant_results(seated: Sequence[int], ended: MatchEnded, resigned: Sequence
                                forfeit=forfeit_of(ended, s, resigned)) for s, e in enumerate(seated))
 
 
-def players_of(state: TournamentState, seated: Sequence[int]) -> list[str]:
-    """The match's players: each entrant of a competitive table in seat order, or every seat of one team's match."""
+def players_of(state: TournamentState, seated: Sequence[int], *, named: bool = True) -> list[str]:
+    """The match's players: each entrant of a competitive table in seat order, or every seat of one team's match.
+    A bot entrant's seat carries its name (`bot:random:r1`); `named=False` gives the seating of records written
+    before seats did (`bot:random`), which keep verifying."""
     def player(entrant: Entrant) -> str:
-        return f"{bots.PREFIX}{entrant.bot}" if entrant.bot is not None else str(entrant.handle)
+        if entrant.bot is not None:
+            return bots.player(entrant.bot, entrant.name if named else None)
+        return str(entrant.handle)
 
     if state.created.cooperative:
         team = state.entrants[seated[0]]

@@ -22,7 +22,9 @@ import msgspec
 
 from ledger.merkle import ProofError, event_leaf, leaf_hash, tournament_stream, verify_consistency, verify_inclusion
 from ledger.notes import Checkpoint, NoteError, Signer, Verifier, open_checkpoint
+from ledger.policy import Policy, PolicyError, QuorumError, parse_policy
 from ledger.records import RecordHeader
+from ledger.tlog_proof import ProofFileError, parse_proof
 from ledger.tournament_records import TournamentHeader
 
 
@@ -109,6 +111,14 @@ class LogServer:
             raise Unreachable(f"{self.base}: not a consistency proof ({exc})") from None
 
 
+def load_policy(path: str) -> Policy:
+    """The witness policy in the file at `path`; LogCheckFailed when it is not one."""
+    try:
+        return parse_policy(Path(path).read_text(encoding="utf-8"))
+    except PolicyError as exc:
+        raise LogCheckFailed(f"{path} is not a witness policy: {exc}") from None
+
+
 def load_verifier(source: str) -> Verifier:
     """The log's public key from a file (a verifier key, or the signer key file itself) or a server URL."""
     if source.startswith(("http://", "https://")):
@@ -138,16 +148,38 @@ def check_record(header: RecordHeader | TournamentHeader, verifier: Verifier) ->
     checkpoint = opened(proof.checkpoint, verifier, "the record's checkpoint")
     if checkpoint.size != proof.tree_size:
         raise LogCheckFailed(f"the proof is for a tree of {proof.tree_size}, the checkpoint's has {checkpoint.size}")
+    _included(header, proof.leaf_index, checkpoint, [bytes.fromhex(h) for h in proof.inclusion])
+    return checkpoint
+
+
+def check_cosigned(header: RecordHeader | TournamentHeader, policy: Policy) -> Checkpoint:
+    """The record's checkpoint, checked offline against a witness policy from its tlog-proof alone: signed by a log
+    of the policy, cosigned by its quorum, and holding the record's head event (its leaf, from the record)."""
+    proof = header.transparency
+    if proof is None or proof.tlog_proof is None:
+        raise LogCheckFailed("the record carries no cosigned proof (tlog-proof): it was exported before a quorum of "
+                             "witnesses cosigned a checkpoint holding its head, or by a server without a witness "
+                             "policy")
+    try:
+        offline = parse_proof(proof.tlog_proof)
+        checkpoint = Checkpoint.parse(policy.check(offline.note).text)
+    except (ProofFileError, QuorumError, NoteError) as exc:
+        raise LogCheckFailed(f"the record's tlog-proof: {exc}") from None
+    _included(header, offline.index, checkpoint, list(offline.hashes))
+    return checkpoint
+
+
+def _included(header: RecordHeader | TournamentHeader, index: int, checkpoint: Checkpoint, path: list[bytes]) -> None:
+    """LogCheckFailed unless the record's head event is leaf `index` of the checkpoint's tree by `path` (a match's
+    head is a leaf of the stream named by its id, a tournament's of "tournament:<id>")."""
     if header.head_hash is None:
         raise LogCheckFailed("the record names no head hash to find in the log")
     stream = header.match_id if isinstance(header, RecordHeader) else tournament_stream(header.tournament_id)
     leaf = leaf_hash(event_leaf(stream, header.version, header.head_hash))
     try:
-        verify_inclusion(proof.leaf_index, proof.tree_size, leaf, [bytes.fromhex(h) for h in proof.inclusion],
-                         checkpoint.root)
+        verify_inclusion(index, checkpoint.size, leaf, path, checkpoint.root)
     except (ProofError, ValueError) as exc:
         raise LogCheckFailed(f"the head event (version {header.version}) is not in the signed tree: {exc}") from None
-    return checkpoint
 
 
 def check_extends(old: Checkpoint, new: Checkpoint, server: LogServer) -> None:
@@ -171,10 +203,18 @@ def check_extends(old: Checkpoint, new: Checkpoint, server: LogServer) -> None:
                              f"{exc}") from None
 
 
-def check_current(kept: Checkpoint, server: LogServer, verifier: Verifier) -> Checkpoint:
-    """The server's current checkpoint, once it extends `kept` (a checkpoint kept from before); LogCheckFailed naming a
-    rollback (a smaller tree, or a proof refused up to a size it signed) or a fork."""
-    current = opened(server.checkpoint(), verifier, "the server's current checkpoint")
+def check_current(kept: Checkpoint, server: LogServer, verifier: Verifier,
+                  policy: Policy | None = None) -> Checkpoint:
+    """The server's current checkpoint, once it extends `kept` (a checkpoint kept from before) and, given a witness
+    policy, is cosigned by its quorum; LogCheckFailed naming a rollback (a smaller tree, or a proof refused up to a
+    size it signed), a fork, or a quorum not met."""
+    note = server.checkpoint()
+    if policy is not None:
+        try:
+            policy.check(note)
+        except QuorumError as exc:
+            raise LogCheckFailed(f"the server's current checkpoint: {exc}") from None
+    current = opened(note, verifier, "the server's current checkpoint")
     if current.size < kept.size:
         raise LogCheckFailed(f"rollback: the server's current signed tree has {current.size} leaves, the kept "
                              f"checkpoint's {kept.size}")

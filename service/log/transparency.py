@@ -28,6 +28,8 @@ from ledger.merkle import (
 )
 from ledger.notes import Checkpoint, NoteError, Signer, Verifier, decode_b64, open_checkpoint, split_note
 from ledger.records import LogProof
+from ledger.tlog_proof import TlogProof
+from service.log.cosigning import Witnessed
 from store.base import RecordCorrupt, iso, utc_now
 from store.transparency import LogCheckpoint, TransparencyStore
 
@@ -163,6 +165,9 @@ class Transparency:
         self.signer = signer
         self.clock = clock
         self.min_interval_s = min_interval_s
+        # The witness policy (TURNSTILE_WITNESS_POLICY), when there is one: checkpoints are served once cosigned by
+        # its quorum (service/log/cosigning.py).
+        self.witnessed: Witnessed | None = None
 
     @property
     def verifier(self) -> Verifier:
@@ -233,7 +238,21 @@ class Transparency:
 
     def record_proof(self, match_id: str, version: int) -> LogProof | None:
         """What a record's header carries: the newest checkpoint and the inclusion proof of event `version` in its
-        tree; None while that event is not in a signed tree (or there is no key)."""
+        tree; None while that event is not in a signed tree (or there is no key). Under a witness policy, the newest
+        checkpoint its quorum cosigned once that holds the event, with the cosignatures and the proof as a tlog-proof
+        text too; until then, the newest signed checkpoint as without a policy."""
+        if self.witnessed is not None:
+            cosigned = self.witnessed.newest()
+            if cosigned is not None:
+                checkpoint, note = cosigned
+                try:
+                    proof = self.inclusion(match_id, version, checkpoint.size)
+                except (NotSequenced, BeyondTree):
+                    pass
+                else:
+                    offline = TlogProof(proof.leaf_index, tuple(proof.path), note).text()
+                    return LogProof(checkpoint=note, leaf_index=proof.leaf_index, tree_size=proof.tree_size,
+                                    inclusion=[h.hex() for h in proof.path], tlog_proof=offline)
         try:
             latest = self.checkpoint()
             proof = self.inclusion(match_id, version, latest.size)

@@ -38,6 +38,12 @@ RATE_LIMIT_FAIL_OPEN = Counter("turnstile_rate_limit_fail_open",
 REPLICA_FALLBACKS = Counter("turnstile_replica_fallbacks",
                             "Reads meant for the read replica answered from the primary, by reason "
                             "(down, failed, hung, behind, min-position)", ["reason"])
+WITNESS_REQUESTS = Counter("turnstile_witness_requests", "add-checkpoint requests to the policy's witnesses, by "
+                           "witness and outcome (cosigned, idle, conflict, down, hung, http-4xx, ...)",
+                           ["witness", "outcome"])
+WITNESS_ALARMS = Counter("turnstile_witness_alarms", "Witnesses that refused the log's history (fork: 409 or 422; "
+                         "rollback: it cosigned a larger tree; bad-cosignature), by witness and reason",
+                         ["witness", "reason"])
 
 
 class ScrapeCollector(Collector):
@@ -73,6 +79,23 @@ def replica_families(heads: tuple[int, int] | None) -> list[GaugeMetricFamily]:
         ("turnstile_replica_head_position", "Position of the newest event on the read replica", heads[1]),
         ("turnstile_replica_lag_positions", "The primary's log head minus the replica's (0: caught up)",
          max(0, heads[0] - heads[1]))])
+
+
+def quorum_families(met: bool, cosigned_size: int | None, behind: int) -> list[GaugeMetricFamily]:
+    """Whether the witness policy's quorum is being met, the newest checkpoint size cosigned by a quorum, and how many
+    leaves the newest signed checkpoint is ahead of it."""
+    families = []
+    for name, help_text, number in [
+            ("turnstile_witness_quorum_met", "1 when the newest checkpoints reach the witness quorum, else 0",
+             int(met)),
+            ("turnstile_log_cosigned_size", "Tree size of the newest checkpoint cosigned by a quorum (0: none)",
+             cosigned_size or 0),
+            ("turnstile_log_cosigned_behind_leaves", "Leaves the newest signed checkpoint is ahead of the newest "
+                                                     "cosigned by a quorum", behind)]:
+        family = GaugeMetricFamily(name, help_text)
+        family.add_metric([], number)
+        families.append(family)
+    return families
 
 
 def queue_families(depth: tuple[int, int] | None) -> list[GaugeMetricFamily]:

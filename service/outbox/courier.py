@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 import msgspec
 
 from service.outbox.webhook_http import Answer, post, sign
-from service.outbox.webhooks import WebhookPayload
+from service.outbox.webhooks import without_seat_tokens
 from settings import Settings
 from store.webhooks import Attempt, Claimed, WebhookStore
 
@@ -34,19 +34,6 @@ def backoff_s(failures: int, first_s: float) -> float:
     receivers coming back are not hit by every retry at once."""
     full = min(first_s * 2 ** (failures - 1), MAX_BACKOFF_S)
     return full / 2 + _jitter.random() * full / 2
-
-
-def without_seat_tokens(body: str) -> str | None:
-    """A delivered body with the seat tokens of a `tournament.match-ready` taken out (each token plays its seat:
-    kept only until the app has it), or None when it holds none. The app's feed still tells them."""
-    if '"token"' not in body:
-        return None
-    payload = msgspec.json.decode(body, type=WebhookPayload)
-    if payload.tournament is None or not any(seat.token for seat in payload.tournament.seats):
-        return None
-    seats = [msgspec.structs.replace(seat, token=None) for seat in payload.tournament.seats]
-    pruned = msgspec.structs.replace(payload, tournament=msgspec.structs.replace(payload.tournament, seats=seats))
-    return msgspec.json.encode(pruned).decode()
 
 
 def next_step(claimed: Claimed, answer: Answer, settings: Settings, now: datetime) -> Attempt:
@@ -65,7 +52,9 @@ def next_step(claimed: Claimed, answer: Answer, settings: Settings, now: datetim
         return msgspec.structs.replace(failed, retry_in_s=wait)
     why = (f"delivery {claimed.delivery.id} failed {failures} times since {claimed.due_since}; last: {answer.error}"
            f" (redeliver it to enable the webhook again)")
-    return msgspec.structs.replace(failed, disable=why[:1000])
+    # Given up: nothing will send it unless redelivered, so its seat tokens go now (a redelivery goes without them;
+    # the app's feed tells them again).
+    return msgspec.structs.replace(failed, disable=why[:1000], body=without_seat_tokens(claimed.delivery.body))
 
 
 def headers_for(claimed: Claimed, timestamp: int) -> dict[str, str]:

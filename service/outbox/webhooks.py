@@ -87,6 +87,26 @@ class WebhookPayload(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=Tr
     tournament: TournamentMatch | None = None
 
 
+def without_seat_tokens(body: str) -> str | None:
+    """A body with the seat tokens of a `tournament.match-ready` taken out (each token plays its seat: kept only
+    until the app has it, or its delivery is given up, and never read back), or None when it holds none. The app's
+    feed still tells them."""
+    if '"token"' not in body:
+        return None
+    payload = msgspec.json.decode(body, type=WebhookPayload)
+    if payload.tournament is None or not any(seat.token for seat in payload.tournament.seats):
+        return None
+    seats = [msgspec.structs.replace(seat, token=None) for seat in payload.tournament.seats]
+    pruned = msgspec.structs.replace(payload, tournament=msgspec.structs.replace(payload.tournament, seats=seats))
+    return msgspec.json.encode(pruned).decode()
+
+
+def without_tokens(record: DeliveryRecord) -> DeliveryRecord:
+    """A delivery as any read shows it: its body without seat tokens, delivered, pending or given up."""
+    pruned = without_seat_tokens(record.body)
+    return record if pruned is None else msgspec.structs.replace(record, body=pruned)
+
+
 def delivery_id(webhook_id: str, position: int, kind: str, seat: int | None) -> str:
     """The id of a subscription's delivery of one notification: the same whenever the log is folded again."""
     return str(uuid.uuid5(DELIVERY_NAMESPACE, f"{webhook_id}/{position}/{kind}/{'' if seat is None else seat}"))
@@ -138,15 +158,17 @@ class Webhooks:
             raise UnknownWebhook(webhook_id)
 
     def deliveries(self, app: str, webhook_id: str, limit: int) -> list[DeliveryRecord]:
-        """The subscription's latest deliveries, newest first, with how their attempts went."""
+        """The subscription's latest deliveries, newest first, with how their attempts went (no seat tokens: a
+        pending delivery keeps them for its sender only)."""
         found = self.store.deliveries(app, webhook_id, limit)
         if found is None:
             raise UnknownWebhook(webhook_id)
-        return found
+        return [without_tokens(record) for record in found]
 
     def redeliver(self, app: str, webhook_id: str, delivery_id: str) -> DeliveryRecord:
-        """Send a delivery again now (same id, same body), re-enabling a disabled subscription."""
+        """Send a delivery again now (same id, same body), re-enabling a disabled subscription; the answer shows it
+        without seat tokens."""
         found = self.store.redeliver(app, webhook_id, delivery_id)
         if found is None:
             raise UnknownWebhook(delivery_id)
-        return found
+        return without_tokens(found)

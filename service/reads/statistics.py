@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from domain.handles import identity
 from projections import game_stats, player_stats, ratings
 from projections.catalog import PROJECTIONS
 from service.errors import ServiceError
@@ -106,16 +107,17 @@ class Statistics:
                 out[player] = rows[0].doc
         return out
 
-    def player_games(self, player: str) -> dict[str, int]:
-        """How many finished matches of each game a player has; UnknownPlayer if none was folded."""
-        rows = self.store.docs(player_stats.NAME, player_stats.PLAYER, key=player, limit=1)
+    def player_games(self, player: str) -> tuple[str, dict[str, int]]:
+        """The player's handle as first seen (any spelling of it finds them) and how many finished matches of each
+        game they have; UnknownPlayer if none was folded."""
+        rows = self.store.docs(player_stats.NAME, player_stats.PLAYER, key=identity(player), limit=1)
         if not rows:
             raise UnknownPlayer(player)
-        return dict(rows[0].doc["games"])
+        return str(rows[0].doc["player"]), dict(rows[0].doc["games"])
 
     def player_stats(self, player: str) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
         """Per game the player's statistics and rating document (None when not rated), by game."""
-        rows = self.store.docs(player_stats.NAME, player_stats.STATS, group=player, limit=200)
+        rows = self.store.docs(player_stats.NAME, player_stats.STATS, group=identity(player), limit=200)
         if not rows:
             raise UnknownPlayer(player)
         out = []

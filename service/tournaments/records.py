@@ -11,15 +11,15 @@ from service.reads.audit import Audit
 from service.tournaments.tournaments import LoadedTournament
 
 
-def export(loaded: LoadedTournament, audit: Audit, *, full: bool = False) -> TournamentExport:
+def export(loaded: LoadedTournament, audit: Audit, seed: str | None, *, full: bool = False) -> TournamentExport:
     """The record of a tournament, with the record of every match it opened as `audit` exports it to a spectator
-    (complete once the match has ended; `full`: every match complete, for operators)."""
+    (complete once the match has ended; `full`: every match complete, for operators). `seed`: the seed as the service
+    reveals it (`TournamentService.revealed_seed`: None until finished with no match still dealing)."""
     record = loaded.record
-    finished = loaded.state.finished
     header = TournamentHeader(record=FORMAT, tournament_id=record.id, game=record.game, format=record.format,
                               visibility=record.visibility, status=record.status, version=record.version,
                               head_hash=record.head_hash, created_at=record.created_at,
-                              seed=record.seed if finished else None,
+                              seed=seed if loaded.state.finished else None,
                               transparency=None if audit.log is None else audit.log.record_proof(
                                   tournament_stream(record.id), record.version))
     lines = [TournamentLine(version=e.version, event=e.payload, recorded_at=e.recorded_at, prev_hash=e.prev_hash,

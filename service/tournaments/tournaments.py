@@ -59,7 +59,14 @@ from service.matches.model import PlannedMatch
 from service.matches.tokens import derived_seat_token, new_secret, secret_hash
 from service.streams import Loaded, Streams
 from store.base import MatchExists, MatchNotFound
-from store.tournaments import NewTournament, TournamentNotFound, TournamentRecord, TournamentStore, status_after
+from store.tournaments import (
+    NewTournament,
+    TooManyRunning,
+    TournamentNotFound,
+    TournamentRecord,
+    TournamentStore,
+    status_after,
+)
 from store.transparency import TransparencyStore
 
 log = logging.getLogger("turnstile.tournaments")
@@ -128,17 +135,19 @@ class TournamentDecider:
 
 
 class TournamentStreams:
-    """The tournament store seen as a stream store."""
+    """The tournament store seen as a stream store; a start appends only under the owner's cap of running
+    tournaments (`running_cap`), counted in the append's own transaction."""
 
-    def __init__(self, store: TournamentStore) -> None:
+    def __init__(self, store: TournamentStore, running_cap: int | None = None) -> None:
         self.store = store
+        self.running_cap = running_cap
 
     def read_stream(self, tournament_id: str, from_version: int) -> tuple[TournamentRecord, list[StoredEvent]]:
         return self.store.tournament_with_events(tournament_id, from_version)
 
     def append_stream(self, tournament_id: str, expected_version: int,
                       payloads: Sequence[dict[str, Any]]) -> list[StoredEvent]:
-        return self.store.append_tournament(tournament_id, expected_version, payloads)
+        return self.store.append_tournament(tournament_id, expected_version, payloads, running_cap=self.running_cap)
 
 
 @dataclass(frozen=True)
@@ -220,7 +229,7 @@ class TournamentService:
         self.background = BackgroundDriver(self.drive)
         self._driving = threading.local()
         self.streams: Streams[TournamentRecord, TournamentState, Command] = Streams(
-            TournamentDecider(), TournamentStreams(store), store, cached=CACHED, retries=RETRIES)
+            TournamentDecider(), TournamentStreams(store, running_per_app), store, cached=CACHED, retries=RETRIES)
         matches.enders.append(self.match_ended)
 
     # ---- reading -------------------------------------------------------------------------------------------
@@ -236,6 +245,14 @@ class TournamentService:
         if loaded.record.visibility == "private" and (app is None or app != loaded.record.owner):
             raise TournamentNotFound(tournament_id)
         return loaded
+
+    def revealed_seed(self, loaded: LoadedTournament) -> str | None:
+        """The tournament's seed, once it has finished and the store holds no match of it still dealing (a match a
+        crash left uncalled-off, however it came to be: the stream does not say, the store does); else None. With
+        the seed a seat works out a dealing match's server part and chooses its deal with its own entropy."""
+        if not loaded.state.finished or self.store.dealing_tournament_matches(loaded.record.id):
+            return None
+        return loaded.record.seed
 
     def owned(self, tournament_id: str, app: str) -> LoadedTournament:
         """The tournament, if `app` created it (a private one of another app does not exist; else 403)."""
@@ -283,13 +300,12 @@ class TournamentService:
     def start(self, tournament_id: str, app: str, entropy: str | None = None) -> LoadedTournament:
         """Close entries, pair round 1 and open its matches (a tournament of bots plays on to its end). `entropy`:
         the organiser's, mixed into the committed seed (`played_seed`): the server did not choose the seed played."""
-        if not self.owned(tournament_id, app).state.started:  # a second start is refused `already-started`
-            running = self.store.list_tournaments(reader=app, mine=True, status="running",
-                                                  limit=self.running_per_app)
-            if len(running) >= self.running_per_app:
-                raise TooManyTournaments(f"this app has {len(running)} tournaments running, as many as it may; start "
-                                         "this one once another has finished")
-        self.send(tournament_id, Start(entropy=entropy))
+        self.owned(tournament_id, app)
+        try:  # the cap is counted in the start's append, so two starts at once never both pass it
+            self.send(tournament_id, Start(entropy=entropy))
+        except TooManyRunning as cap:
+            raise TooManyTournaments(f"this app has {cap.running} tournaments running, as many as it may; start this "
+                                     "one once another has finished") from cap
         self.drive(tournament_id, budget_s=self.budget_s)
         return self.load(tournament_id)
 
@@ -351,7 +367,9 @@ class TournamentService:
             self.drive(link.tournament_id, budget_s=self.budget_s)
 
     def sweep(self) -> int:
-        """Drive every running tournament (catching up on results a crash left unrecorded); how many moved on."""
+        """Call off the orphans of finished tournaments, then drive every running tournament (catching up on results
+        a crash left unrecorded); how many moved on."""
+        self.call_off_orphans()
         moved = 0
         for tournament_id in self.store.running_tournaments():
             try:
@@ -359,6 +377,17 @@ class TournamentService:
             except Exception:
                 log.exception("tournament %s: the sweep could not drive it", tournament_id)
         return moved
+
+    def call_off_orphans(self) -> int:
+        """Call off every match still dealing of a tournament that has finished: opened for a round another process
+        moved past, by a process that stopped before calling it off (`_open`). Until then its seed stays hidden
+        (`revealed_seed`); how many were called off."""
+        orphans = self.store.orphaned_dealing_matches()
+        for match_id, tournament_id in orphans:
+            log.warning("tournament %s: match %s still dealing after the finish; calling it off", tournament_id,
+                        match_id)
+            self._call_off(match_id)
+        return len(orphans)
 
     def drive(self, tournament_id: str, *, budget_s: float | None = None) -> int:
         """Open, record and advance until nothing is left to do now; the number of steps taken. A drive of the same

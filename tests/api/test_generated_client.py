@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import random
+import re
 import socket
 import subprocess
 import sys
@@ -32,6 +33,7 @@ from service.matches.tokens import new_secret, secret_hash
 from service.reads.runner import catch_up
 from store.factory import open_store
 
+PACKAGE = "turnstile_client"  # what `openapi-python-client generate --path openapi/openapi.json` names it
 GENERATOR_CONFIG = "post_hooks: []\n"  # no formatter run: it is not what is tested, and may not be on PATH
 
 
@@ -43,17 +45,17 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     config.write_text(GENERATOR_CONFIG)
     generator = Path(sys.executable).with_name("openapi-python-client")
     done = subprocess.run([str(generator), "generate", "--path", str(OPENAPI_PATH), "--output-path",
-                           str(folder / "client"), "--config", str(config), "--meta", "none"],
+                           str(folder / PACKAGE), "--config", str(config), "--meta", "none"],
                           capture_output=True, text=True, timeout=300, check=False)
     output = done.stdout + done.stderr
     assert done.returncode == 0, output
     assert "Warning" not in output and "Unable" not in output and "will not be generated" not in output, output
     sys.path.insert(0, str(folder))
     try:
-        yield importlib.import_module("client")
+        yield importlib.import_module(PACKAGE)
     finally:
         sys.path.remove(str(folder))
-        for name in [n for n in sys.modules if n == "client" or n.startswith("client.")]:
+        for name in [n for n in sys.modules if n == PACKAGE or n.startswith(f"{PACKAGE}.")]:
             del sys.modules[name]
 
 
@@ -184,3 +186,15 @@ def test_operations_that_take_no_credential_are_offered_on_the_plain_client(gene
     for name in ("matches.join_match", "games.list_games", "audit.verify_record"):
         annotation = inspect.signature(api(generated, name).sync).parameters["client"].annotation
         assert generated.Client in typing.get_args(annotation), (name, annotation)
+
+
+def test_the_readmes_python_snippets_import_what_the_generator_makes(generated: ModuleType) -> None:
+    """Found: the fair-deal snippet imported `client`, a package nothing makes; the generator names it
+    `turnstile_client`. Every import line of the README's Python blocks that names it runs as written."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.S)
+    imports = [line for block in blocks for line in block.splitlines()
+               if re.match(r"(from|import) (turnstile_client|client)\b", line)]
+    assert imports, "the README shows no use of the generated client"
+    for line in imports:
+        exec(line, {})  # noqa: S102  # the README's own import line

@@ -17,6 +17,7 @@ from schemathesis.schemas import BaseSchema
 
 from api.app import create_app
 from api.openapi_schema import OPENAPI_PATH, openapi_json
+from api.ratelimit import Limit, Limits, RateLimiter
 from domain.catalog import GAMES
 from domain.engine import setups
 from domain.lifecycle import LIFECYCLE_COMMANDS
@@ -59,9 +60,18 @@ class Served:
 
 
 @pytest.fixture
+def store(pg_clean_url: str) -> Iterator[Store]:
+    """PostgreSQL only (this module overrides tests/conftest.py's store of each kind): fuzzing is the suite's slowest
+    part, the API is one code path over both stores, and PostgreSQL is the stricter one (it refuses NUL characters
+    and over-long values that SQLite keeps), so one run proves the point; the store contract tests cover both."""
+    opened = open_store(pg_clean_url)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
 def served(store: Store) -> Served:
-    """The app over `store` (SQLite and PostgreSQL, see tests/conftest.py), so generated requests also reach real
-    matches and seats of each store."""
+    """The app over a PostgreSQL store, so generated requests also reach real matches and seats."""
     key = new_secret("app")
     store.create_app_key("schemathesis", secret_hash(key))
     service = MatchService(store)
@@ -69,7 +79,10 @@ def served(store: Store) -> Served:
             for g in GAMES]
     for created in live:
         play_random_moves(service, created.record.id, random.Random(1), 5)
-    return Served(app=create_app(store), key=key, live=live)
+    # Exports have a tight bucket of their own (TURNSTILE_RATE_EXPORT_*): its 429s are rate limiting, tested in
+    # tests/api/test_exports.py, not the schema's concern; here exports are not limited.
+    unlimited_exports = RateLimiter(Limits(export=Limit(0, 1)))
+    return Served(app=create_app(store, limiter=unlimited_exports), key=key, live=live)
 
 
 @pytest.fixture

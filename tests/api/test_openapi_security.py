@@ -13,7 +13,7 @@ from store.factory import open_store
 DOCUMENT: dict[str, Any] = create_app(open_store("sqlite:///:memory:")).openapi_schema.to_schema()
 SECURITY = {op["operationId"]: op.get("security") for ops in DOCUMENT["paths"].values() for op in ops.values()}
 OPTIONAL = ["getMatch", "getEvents", "exportRecord", "getStateAt", "streamMatch", "listMatches", "getLogInclusion",
-            "listTournaments", "getTournament", "exportTournament", "getMatchTournament"]
+            "listTournaments", "getTournament", "exportTournament", "getMatchTournament", "exportMatches"]
 REQUIRED = ["createMatch", "playMove", "getLegalMoves", "cancelMatch", "rematchMatch", "followFeed", "listWebhooks",
             "createWebhook", "getWebhook", "deleteWebhook", "listDeliveries", "redeliver", "addEntropy",
             "createTournament", "startTournament", "withdrawFromTournament"]

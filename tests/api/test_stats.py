@@ -91,7 +91,8 @@ def test_projection_status_shows_position_lag_and_errors(client: TestClient, app
                  seat=None, command=None, command_id=None)
     catch_up(store)
     status = client.get("/v1/projections").json()
-    assert {p["name"] for p in status["items"]} == {"match-summaries", "player-stats", "game-stats", "ratings"}
+    assert {p["name"] for p in status["items"]} == {"match-summaries", "player-stats", "game-stats", "ratings",
+                                                     "insights"}
     assert all(p["lag"] == 1 and "match.paused" in p["error"] for p in status["items"])
 
 
@@ -121,3 +122,26 @@ def test_waiting_for_a_position_gives_up_after_its_time_without_sleeping_for_rea
     with pytest.raises(NotYet) as waited:
         stats.position("game-stats", 1)
     assert waited.value.position == 0 and 19 <= len(naps) <= 21
+
+
+def test_ada_and_Ada_are_one_player_with_one_rating_found_by_either_spelling(client: TestClient, app_key: str,
+                                                                              store: Any) -> None:
+    """Found: "Ada" and "ada" were two players, with two ratings and two pages. A handle names its player whatever
+    its case (and Unicode form); the records keep each spelling as written, the pages show the one seen first."""
+    rng = random.Random(7)
+    spelt = []
+    for ada in ("Ada", "ada"):
+        body = {"game": GAME, "seats": [{"player": ada}, {"player": "bob"}], "options": SHORT}
+        created = client.post("/v1/matches", json=body, headers=bearer(app_key)).json()
+        play_to_end(client, created, rng)
+        spelt.append(client.get(f"/v1/matches/{created['id']}").json()["seats"][0]["player"])
+    assert spelt == ["Ada", "ada"]  # as written
+    catch_up(store)
+    board = client.get(f"/v1/leaderboards/{GAME}").json()["items"]
+    assert sorted((e["player"], e["matches"]) for e in board) == [("Ada", 2), ("bob", 2)]
+    for asked in ("ada", "Ada", "ADA"):
+        page = client.get(f"/v1/players/{asked}/stats").json()
+        assert page["player"] == "Ada" and [g["played"] for g in page["games"]] == [2], (asked, page)
+        assert page["games"][0]["rating"]["matches"] == 2
+        assert client.get(f"/v1/players/{asked}").json() == {**client.get("/v1/players/ada").json()}
+    assert client.get("/v1/players/ada").json()["games"] == {GAME: 2}

@@ -452,3 +452,21 @@ def test_a_tampered_tournament_record_fails_verification(client: TestClient, app
     assert check(edit(lambda d: d["header"].update(seed="0" * 64))) == "seed-mismatch"
     assert check(edit(lambda d: d["events"].pop())) == "truncated"
     assert check({"header": {"record": "nope"}}) == "malformed-record"
+
+
+def test_each_seat_of_a_tournaments_bot_match_names_its_entrant_in_the_match_and_its_narration(
+        client: TestClient, app_key: str) -> None:
+    """Found: a Swiss of r1…r5 showed every seat as `bot:random` ("bot:random chose 2 stations … bot:random chose 2
+    stations"), so a match page disagreed with its tournament's. Each seat now carries its entrant's name."""
+    created = create(client, app_key, game="metro-x", format="swiss", rounds=2, players=bots(5))
+    body = played_out(client, app_key, created["id"])
+    names = [entrant["name"] for entrant in body["players"]]
+    for paired in body["rounds"]:
+        for table in paired["tables"]:
+            (match_id,) = table["matches"]
+            seats = [seat["player"] for seat in client.get(f"/v1/matches/{match_id}").json()["seats"]]
+            assert seats == [f"bot:random:{names[e]}" for e in table["players"]]
+            log = client.get(f"/v1/matches/{match_id}/events", params={"include": "text", "limit": 500}).json()
+            told = " ".join(item["text"] for item in log["items"])
+            assert all(seat in told for seat in seats) and "bot:random " not in told, told
+    assert verdict(client, created["id"])["code"] == "verified"

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+import typing
 from pathlib import Path
 
 import msgspec
 import pytest
 
+from api.schemas import Handle
 from cli import main
 from domain import match
 from domain.catalog import GAMES, by_slug
@@ -178,3 +181,23 @@ def test_every_option_shows_its_default_in_help(capsys: pytest.CaptureFixture[st
             main([*command, "--help"])
         out = " ".join(capsys.readouterr().out.split())
         assert shown in out, (command, out)
+
+
+HANDLE = typing.get_args(Handle)[1].pattern  # what a person's handle must match
+
+
+def test_simulated_history_is_under_handles_no_person_can_take(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Found: `simulate` played as ada and grace, who then topped the leaderboards beside the README's own ada.
+    Its players carry the `sim:` prefix, which a person's handle cannot hold (no colon: api.schemas.Handle)."""
+    store_url = f"sqlite:///{tmp_path / 'sim.db'}"
+    monkeypatch.setenv("TURNSTILE_DATABASE_URL", store_url)
+    monkeypatch.delenv("TURNSTILE_REDIS_URL", raising=False)
+    assert main(["simulate", "--game", "touched-on", "--matches", "2", "--seed", "1"]) == 0
+    capsys.readouterr()
+    store = open_store(store_url)
+    try:
+        players = {seat.player for record in store.list_matches(limit=10) for seat in record.seats}
+    finally:
+        store.close()
+    assert players and all(p.startswith("sim:") and not re.fullmatch(HANDLE, p) for p in players), players

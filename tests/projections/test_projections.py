@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import string
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
+from domain.handles import identity
 from projections import game_stats, match_summaries, player_stats, ratings
 from projections.catalog import PROJECTIONS
 from projections.common import seconds_between
@@ -156,3 +161,18 @@ def test_end_reasons_are_counted_by_code_with_the_detail_left_out() -> None:
     assert game is not None and game["end_reasons"] == {"team-lost": 2, "team-won": 1}
     summary = docs_of(match_summaries.PROJECTION, log).get("summary", "m0")
     assert summary is not None and summary["end_reason"] == details[0], "a match keeps its whole reason"
+
+
+HANDLE_CHARACTERS = string.ascii_letters + string.digits + "_.@-"  # what api.schemas.Handle accepts
+
+
+@given(st.text(max_size=12))
+def test_a_handles_identity_is_a_fixed_point(text: str) -> None:
+    """Folding an identity again changes nothing (NFKC after casefold: folding may denormalise)."""
+    assert identity(identity(text)) == identity(text)
+
+
+@given(st.text(alphabet=HANDLE_CHARACTERS, min_size=1, max_size=12))
+def test_every_case_of_a_handle_names_one_player(handle: str) -> None:
+    assert identity(handle.upper()) == identity(handle.lower()) == identity(handle.swapcase()) == handle.lower()
+    assert identity("\uff21da") == identity("ADA") == "ada"  # a full-width A is an A

@@ -27,7 +27,7 @@ def test_verify_reads_tournament_records_and_stored_tournaments(tmp_path: Path, 
     created = tournaments.create("club", CreateTournament(game="touched-on", format="knockout", entrants=bots,
                                                            seats=2, seed_commitment=""))
     loaded = tournaments.start(created.loaded.record.id, "club")
-    document = msgspec.to_builtins(tournament_exports.export(loaded, Audit(store)))
+    document = msgspec.to_builtins(tournament_exports.export(loaded, Audit(store), tournaments.revealed_seed(loaded)))
     store.close()
     honest, forged = tmp_path / "cup.json", tmp_path / "forged.json"
     honest.write_text(json.dumps(document))

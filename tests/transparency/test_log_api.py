@@ -66,13 +66,37 @@ def test_bad_asks_have_stable_codes(client: TestClient, app_key: str) -> None:
         ("/v1/log/proofs/consistency", {"from": 2, "to": 1}, 422, "bad-proof-range"),
         ("/v1/log/proofs/consistency", {"from": 0, "to": 1}, 400, "invalid-request"),
         ("/v1/log/proofs/inclusion", {"match_id": created["id"], "version": 1, "size": size + 5}, 404, "beyond-tree"),
-        ("/v1/log/proofs/inclusion", {"match_id": created["id"], "version": 999}, 404, "not-sequenced"),
+        ("/v1/log/proofs/inclusion", {"match_id": created["id"], "version": 999}, 404, "unknown-version"),
+        ("/v1/log/proofs/inclusion", {"match_id": created["id"], "version": created["version"] + 1}, 404,
+         "unknown-version"),
         ("/v1/log/proofs/inclusion", {"match_id": "nope", "version": 1}, 404, "unknown-match"),
     ]
     for path, params, status, code in cases:
         answer = client.get(path, params=params)
         assert (answer.status_code, answer.json()["code"]) == (status, code), (params, answer.text)
     assert client.get("/v1/log/proofs/consistency", params={"from": size, "to": size}).json()["proof"] == []
+
+
+def test_a_version_the_match_never_reached_is_unknown_and_an_unsequenced_event_is_not_sequenced_yet(
+        client: TestClient, app_key: str) -> None:
+    """Found: a version past the match's head answered `not-sequenced` ("sequenced within about a second"), inviting
+    a retry that can never succeed. An event appended after the last sequencing keeps `not-sequenced`, until it is."""
+    created = create(client, app_key, GAME, 2)
+    sequence(client)
+    play_moves(client, created, random.Random(3), 1)
+    head = client.get(f"/v1/matches/{created['id']}").json()["version"]
+    assert head > created["version"]
+
+    def ask(version: int, **size: int) -> tuple[int, str | None]:
+        answer = client.get("/v1/log/proofs/inclusion", params={"match_id": created["id"], "version": version, **size})
+        return answer.status_code, answer.json().get("code")
+
+    assert ask(head) == (404, "not-sequenced")
+    unknown = client.get("/v1/log/proofs/inclusion", params={"match_id": created["id"], "version": head + 1}).json()
+    assert (unknown["code"], unknown["current_version"]) == ("unknown-version", head)
+    size = sequence(client)  # the checkpoint is signed at most once a second: ask of the tree's size
+    assert ask(head, size=size)[0] == 200
+    assert ask(head + 1, size=size) == (404, "unknown-version")
 
 
 def test_a_private_matchs_events_are_proven_only_to_its_readers(client: TestClient, app_key: str) -> None:

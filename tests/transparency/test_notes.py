@@ -51,3 +51,14 @@ def test_a_checkpoint_round_trips_and_names_its_log() -> None:
     for text in ("a\n1\n\n", "a\n01\nAAAA\nt\n", "a\nx\nAAAA\nt\n"):
         with pytest.raises(NoteError):
             Checkpoint.parse(text)
+
+
+def test_a_note_saved_with_one_more_newline_opens_and_nothing_looser_does() -> None:
+    """`jq -r .checkpoint > kept.checkpoint` writes the note and a newline of its own: the kept file opens. Only that
+    one extra final newline is forgiven: two, a CRLF, or a blank line missing still refuse."""
+    verifier = Verifier.parse(GO_VKEY)
+    assert verifier.open(GO_NOTE + "\n") == GO_TEXT
+    for bad in (GO_NOTE + "\n\n", GO_NOTE[:-1] + "\r\n", GO_NOTE + "\r\n", GO_NOTE.replace("\n\n", "\n"),
+                GO_TEXT + "\n"):
+        with pytest.raises(NoteError):
+            verifier.open(bad)

@@ -31,8 +31,8 @@ from service.tournaments import records as tournament_exports
 from service.tournaments.tournaments import TournamentService
 from store.base import RecordCorrupt
 from store.sql_tournaments import chained
+from tests.adversary.test_operator_edits_the_store import sql, unlock
 from tests.api.http_play import create, play_moves
-from tests.transparency.test_tamper import sql, unlock
 
 APP = "club"
 # One run per kind of database proves the point (the in-memory SQLite adds nothing to the file).
@@ -70,8 +70,10 @@ def fresh_load(store: Any, tournament_id: str) -> Any:
 
 
 def exported(store: Any, log: Transparency, tournament_id: str) -> dict[str, Any]:
-    loaded = fresh_load(store, tournament_id)
-    return msgspec.to_builtins(tournament_exports.export(loaded, Audit(store, log=log)))  # type: ignore[no-any-return]
+    tournaments = TournamentService(store, MatchService(store))  # a process that never read it
+    loaded = tournaments.load(tournament_id)
+    exported = tournament_exports.export(loaded, Audit(store, log=log), tournaments.revealed_seed(loaded))
+    return msgspec.to_builtins(exported)  # type: ignore[no-any-return]
 
 
 def test_a_tournaments_events_are_leaves_and_its_record_proves_its_head(harness: Any, client: TestClient,

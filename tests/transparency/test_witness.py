@@ -14,8 +14,8 @@ from cli import main
 from ledger.records import encode_record, parse_record
 from ledger.verify import verify_text
 from service.log import log_client
+from tests.adversary.test_operator_edits_the_store import sql, unlock
 from tests.api.http_play import create, play_moves, play_to_end
-from tests.transparency.test_tamper import sql, unlock
 
 GAME = "expect-delays"
 

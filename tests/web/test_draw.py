@@ -11,8 +11,10 @@ from api.web.draw import DRAWINGS, drawing
 from domain import match
 from domain.catalog import GAMES
 from domain.games.terminus.components import TILES
+from tests.conformance.test_sentences import flaws
 from tests.web.tables import (
     GAME_SLUGS,
+    SVG,
     all_with,
     drawn,
     group,
@@ -172,3 +174,21 @@ def test_the_header_names_who_is_to_move_at_every_version_and_the_end_only_at_th
         assert " -1 " not in f"{header} " and ("match over" in header) == state.finished, header
         # Touched On puts seat -1 "to move" between journeys (inside one append): the header says nobody, not -1.
         assert all(f"{state.players[seat]} (seat {seat})" in header for seat in to_move if seat >= 0), header
+
+
+@pytest.mark.parametrize("slug", GAME_SLUGS)
+def test_every_text_of_every_picture_reads_as_english(slug: str) -> None:
+    """Found: "1 cards in hand", "1 riders on lines". Every text of the picture at every version of a seeded match,
+    for a spectator and seat 0, has no wrong plural, empty slot or code identifier (see test_sentences)."""
+    loaded = played(slug, 10_000)
+    bad = set()
+    for state in history(loaded):
+        if state.game_state is None:
+            continue
+        for seat in (None, 0):
+            shown = msgspec.to_builtins(loaded.game.view(state.game_state, seat))
+            root = parse(drawing(slug)(shown, moment(loaded, state)))
+            for element in root.iter(f"{SVG}text"):
+                text = "".join(element.itertext())
+                bad |= {(flaw, text) for flaw in flaws(text)}
+    assert not bad, sorted(bad)

@@ -6,6 +6,9 @@ import json
 import random
 import time
 
+import msgspec
+from litestar.testing import TestClient
+
 from domain.catalog import by_slug
 from service.matches.simulate import play_random_moves
 from service.outbox.notifications import Follower
@@ -192,7 +195,7 @@ def test_a_tournament_match_readys_seat_tokens_are_pruned_from_the_stored_body_o
     seats = got.json["tournament"]["seats"]
     assert any(seat.get("token") for seat in seats), "the receiver is told the person's seat token"
     deadline = time.monotonic() + 10
-    while (listed := hooked.hooks.deliveries("club", hook.id, 10)[0]).status != "delivered":
+    while (listed := hooked.store.deliveries("club", hook.id, 10)[0]).status != "delivered":  # as stored
         assert time.monotonic() < deadline, listed
         time.sleep(0.05)
     assert '"token"' not in listed.body and listed.id == got.json["id"]
@@ -200,3 +203,63 @@ def test_a_tournament_match_readys_seat_tokens_are_pruned_from_the_stored_body_o
     notes, _ = Follower(hooked.store).read(0, owner="club", limit=1000)
     told = [n for n in notes if n.kind == "tournament.match-ready"]
     assert told and any(seat.token for seat in told[0].tournament.seats)  # type: ignore[union-attr]
+
+
+def test_no_read_of_a_delivery_shows_a_seat_token_delivered_pending_or_given_up(
+        hooked: Hooked, receiver: Receiver) -> None:
+    """Issue 39: the `tournament.match-ready` seat tokens of three deliveries — one delivered, one pending (its
+    receiver holds the request), one given up (its receiver fails every attempt) — are in no read of the delivery
+    log: the service's list and redelivery, the API's GET deliveries and POST redeliver. A given-up delivery's stored
+    body is pruned too (nothing will send it); a pending one keeps its tokens in storage, for its sender alone."""
+    from api.app import create_app
+    from domain.tournaments.commands import CreateTournament, EntryOf
+    from service.matches.tokens import new_secret, secret_hash
+    from service.tournaments.tournaments import TournamentService
+    from tests.api.conftest import bearer
+
+    delivered, held, refused = path(), path(), path()
+    hooks = {"delivered": hooked.subscribe("club", receiver.url(delivered), ["tournament.match-ready"]),
+             "pending": hooked.subscribe("club", receiver.url(held, hang=True), ["tournament.match-ready"]),
+             "failed": hooked.subscribe("club", receiver.url(refused, fail_first=1_000), ["tournament.match-ready"])}
+    tournaments = TournamentService(hooked.store, hooked.service)
+    created = tournaments.create("club", CreateTournament(
+        game="expect-delays", format="round-robin", entrants=("ann", EntryOf(bot="random", name="r1")), seats=2,
+        seed_commitment="", options={"max_turns": 4}))
+    tournaments.start(created.loaded.record.id, "club")
+    notes, _ = Follower(hooked.store).read(0, owner="club", limit=1000)
+    tokens = [seat.token for n in notes if n.kind == "tournament.match-ready"
+              for seat in n.tournament.seats if seat.token]  # type: ignore[union-attr]
+    assert tokens, "the feed tells the person's seat token"
+    try:
+        receiver.wait_for(lambda: receiver.at(delivered) and receiver.at(held), 30, "the deliveries to arrive")
+        deadline = time.monotonic() + 30
+        while [[d.status for d in hooked.hooks.deliveries("club", hook.id, 1)] for hook in hooks.values()] != [
+                [status] for status in hooks]:
+            assert time.monotonic() < deadline, [hooked.hooks.deliveries("club", h.id, 10) for h in hooks.values()]
+            time.sleep(0.05)
+        assert all(t in receiver.at(delivered)[0].body.decode() for t in tokens)  # the receiver was told them
+        stored = {status: hooked.store.deliveries("club", hook.id, 10)[0] for status, hook in hooks.items()}
+        assert all(t in stored["pending"].body for t in tokens)  # kept for its sender, in storage only
+        assert not any(t in stored[s].body for s in ("delivered", "failed") for t in tokens)
+
+        secret = new_secret("app")
+        hooked.store.create_app_key("club", secret_hash(secret))
+        listed: list[str] = []  # GET deliveries, over the API
+        read: list[str] = []  # every other read: the service's list and redelivery, the API's redelivery
+        with TestClient(create_app(hooked.store, webhooks=hooked.hooks)) as client:
+            for hook in hooks.values():
+                answer = client.get(f"/v1/webhooks/{hook.id}/deliveries", headers=bearer(secret))
+                assert answer.status_code == 200 and answer.json()["items"][0]["payload"]["tournament"]["seats"]
+                listed.append(answer.text)
+                read.extend(msgspec.json.encode(r).decode() for r in hooked.hooks.deliveries("club", hook.id, 10))
+            for status in ("failed", "pending"):
+                again = hooked.hooks.redeliver("club", hooks[status].id, stored[status].id)
+                read.append(msgspec.json.encode(again).decode())
+            answer = client.post(f"/v1/webhooks/{hooks['delivered'].id}/deliveries/{stored['delivered'].id}"
+                                 "/redeliver", headers=bearer(secret))
+            assert answer.status_code == 202, answer.text
+            read.append(answer.text)
+        assert len(listed) == 3 and len(read) >= 3 + 3
+        assert not [text for text in listed + read for t in tokens if t in text]
+    finally:
+        receiver.behaviours[held].release.set()

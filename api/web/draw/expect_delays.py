@@ -6,6 +6,7 @@ from typing import Any
 
 from api.web.svg import Moment, Svg, hand, seat_colour
 from domain.games.expect_delays.components import ADVISORIES, TRAIN_CARDS
+from domain.narration import in_words, plural
 
 RIDER_COLOUR = {"commuter": "#333333", "tourist": "#f2c200"}
 LINE_COLOUR = {"pink": "#e377c2", "cyan": "#17becf", "blue": "#1f77b4", "orange": "#ff7f0e"}
@@ -16,7 +17,7 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
     lines, seats = view["lines"], view["seats"]
     height = 70 + 60 * len(lines) + 40 * len(seats) + 170
     svg = Svg(760, height, title="Expect Delays table", data_game="expect-delays", **moment.attrs())
-    left = f" ({view['actions_left']} actions left)" if moment.to_move else ""
+    left = f" ({plural(view['actions_left'], 'action')} left)" if moment.to_move else ""
     svg.text(16, 24, f"Turn {view['turn']} of {view['max_turns']} · {moment.status()}{left}", 14,
              data_turn=view["turn"], data_header="")
     y = 60
@@ -25,8 +26,8 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
         y += 60
     with svg.group(data_zone="platform"):
         svg.rect(16, y, 300, 44, fill="#eeeeee", stroke="#666666", rx=6)
-        svg.text(26, y + 27, f"Platform: {view['platform_fare_swipes']} fare swipes, "
-                             f"{view['platform_tourists']} tourists", 13,
+        svg.text(26, y + 27, f"Platform: {plural(view['platform_fare_swipes'], 'fare swipe')}, "
+                             f"{plural(view['platform_tourists'], 'tourist')}", 13,
                  data_fare_swipes=view["platform_fare_swipes"], data_tourists=view["platform_tourists"])
     svg.text(340, y + 18, f"Train deck {view['train_deck_size']} · discard {len(view['discard_pile'])} · "
                           f"out of service {len(view['out_of_service'])}", 12, data_deck=view["train_deck_size"])
@@ -46,13 +47,13 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
 def _advisory(card: str | None) -> str:
     """A Service Advisory by its printed name and kind (component data), or a dash."""
     face = ADVISORIES.get(card or "")
-    return f"{face.name} ({face.kind})" if face else "-"
+    return f"{face.name} ({in_words(face.kind)})" if face else "-"
 
 
 def _face(card: str) -> str:
     """A Train card's face: its line symbols and Fare Swipe value (component data)."""
     face = TRAIN_CARDS.get(card)
-    return f"{'/'.join(face.symbols)} · {face.fare_swipes} swipes" if face else ""
+    return f"{'/'.join(face.symbols)} · {plural(face.fare_swipes, 'swipe')}" if face else ""
 
 
 def _line(svg: Svg, line: dict[str, Any], y: float, moment: Moment) -> None:
@@ -75,7 +76,9 @@ def _seat(svg: Svg, seat: dict[str, Any], y: float, active: bool, moment: Moment
     with svg.group(data_seat=seat["seat"], data_points=seat["points"], data_hand_size=seat["hand_size"]):
         svg.rect(16, y, 728, 32, fill="#ffffff", stroke=seat_colour(seat["seat"]), stroke_width=3 if active else 1,
                  rx=4)
-        svg.text(26, y + 21, f"{moment.name(seat['seat'])}, {seat['name']}: {seat['points']} points · "
-                             f"{seat['fare_swipes']} fare swipes · {seat['commuters_in_pool']} commuters in pool · "
-                             f"{seat['riders_on_lines']} riders on lines · {seat['hand_size']} cards in hand", 13)
+        svg.text(26, y + 21, f"{moment.name(seat['seat'])}, {seat['name']}: {plural(seat['points'], 'point')} · "
+                             f"{plural(seat['fare_swipes'], 'fare swipe')} · "
+                             f"{plural(seat['commuters_in_pool'], 'commuter')} in pool · "
+                             f"{plural(seat['riders_on_lines'], 'rider')} on lines · "
+                             f"{plural(seat['hand_size'], 'card')} in hand", 13)
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from api.web.svg import Moment, Svg, seat_colour
 from domain.games.mass_transit.components import CARDS, DATA, LINES
+from domain.narration import plural
 
 CARD_W, CARD_H = 66, 50
 # Cards per row of a route: a longer route wraps, so the picture stays 860 wide and its text legible at any length.
@@ -34,7 +35,7 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
         y += 64 * rows[index]
     for seat, size in enumerate(view["hand_sizes"]):
         with svg.group(data_seat=seat, data_hand_size=size):
-            svg.text(16, y + 16, f"{moment.name(seat)}: {size} cards in hand", 13, fill=seat_colour(seat),
+            svg.text(16, y + 16, f"{moment.name(seat)}: {plural(size, 'card')} in hand", 13, fill=seat_colour(seat),
                      font_weight="bold" if seat in moment.to_move else None)
         y += 30
     with svg.group(data_zone="hand"):

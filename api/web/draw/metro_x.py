@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from api.web.svg import Moment, Svg, seat_colour
 from domain.games.metro_x.components import BOARDS
+from domain.games.metro_x.events import Choice
+from domain.games.metro_x.render import choice_words
+from domain.narration import plural
 
 CELL = 22
 MAP_W = 14 * CELL + 30
@@ -38,7 +43,8 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
                        transform=f"translate({index % columns * MAP_W},{20 + index // columns * MAP_H})"):
             _sheet(svg, view["map"], sheet, sheet["seat"] in moment.to_move, moment)
     if view["my_choice"] is not None:
-        svg.text(16, MAP_H * rows + 50, f"Your sealed choice: {view['my_choice']}", 12, data_zone="my-choice")
+        sealed = choice_words(msgspec.convert(view["my_choice"], Choice))
+        svg.text(16, MAP_H * rows + 50, f"Your sealed choice: {sealed}", 12, data_zone="my-choice")
     return svg.tostring()
 
 
@@ -46,7 +52,7 @@ def _sheet(svg: Svg, map_slug: str, sheet: dict[str, Any], to_move: bool, moment
     """One seat's map."""
     board = BOARDS[map_slug]
     colour = seat_colour(sheet["seat"])
-    svg.text(20, 44, f"{moment.name(sheet['seat'])}: {sheet['score']['total']} points"
+    svg.text(20, 44, f"{moment.name(sheet['seat'])}: {plural(sheet['score']['total'], 'point')}"
                      f"{' · to move' if to_move else ''}{' · sealed' if sheet['submitted'] else ''}", 13, fill=colour)
     for route in board.routes:
         points = " ".join(f"{x},{y}" for x, y in map(_at, route.stations))

@@ -6,6 +6,7 @@ from typing import Any
 
 from api.web.svg import Moment, Svg, seat_colour
 from domain.games.terminus.components import RESOURCES, TILES, board
+from domain.narration import in_words, plural
 
 CELL = 90
 DISTRICT_FILL = {"residential": "#e6f4e6", "commercial": "#e6ecfa", "industrial": "#f6ebe0"}
@@ -20,7 +21,8 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
     faces = card_faces(view, index)
     svg = Svg(width, map_h + 60 * len(view["players"]) + 150 + 16 * ((len(faces) + 1) // 2), title="Terminus table",
               data_game="terminus", **moment.attrs())
-    svg.text(16, 22, f"Year {view['year']} · {view['phase']} {view['step']} · {moment.status()} · "
+    step = " ".join(in_words(part) for part in (view["phase"], view["step"]) if part)
+    svg.text(16, 22, f"Year {view['year']} · {step} · {moment.status()} · "
                      f"deck {view['deck']}", 14, data_phase=view["phase"], data_header="")
     with svg.group(data_zone="city", transform="translate(30,50)"):
         _city(svg, view, index)
@@ -118,10 +120,10 @@ def _player(svg: Svg, seat: int, player: dict[str, Any], final: dict[str, Any] |
     score = f" · Prestige {final['total']}" if final else ""
     with svg.group(data_seat=seat, data_hand_size=size, data_score=final["total"] if final else None):
         svg.rect(16, y, 728, 52, fill="#ffffff", stroke=seat_colour(seat), rx=4)
-        cubes = ", ".join(f"{n} {r}" for n, r in zip(player["res"], RESOURCES, strict=False))
-        svg.text(26, y + 20, f"{moment.name(seat)}: {player['coins']} coins · {cubes} · "
+        cubes = ", ".join(plural(n, r) for n, r in zip(player["res"], RESOURCES, strict=False))
+        svg.text(26, y + 20, f"{moment.name(seat)}: {plural(player['coins'], 'coin')} · {cubes} · "
                              f"rails {player['rails_reserve']} reserve/"
-                             f"{player['rails_storage']} storage · {size} cards in hand{score}", 12)
+                             f"{player['rails_storage']} storage · {plural(size, 'card')} in hand{score}", 12)
         if not isinstance(hand, int):
             for n, card in enumerate(hand):
                 svg.text(26 + 56 * n, y + 42, str(card), 11, data_card=card, data_zone="hand")

@@ -39,7 +39,7 @@ async function load(append) {
     rows.append(...page.items.map(row));
     cursor = page.next_cursor;
     more.hidden = !cursor;
-    say(rows.children.length ? `${rows.children.length} matches` : "No match matches these filters.");
+    say(rows.children.length ? `${rows.children.length} ${rows.children.length === 1 ? "match" : "matches"}` : "No match matches these filters.");
   } catch (error) {
     say(`Could not list matches: ${error.message}`, "error");
   }

@@ -15,7 +15,7 @@ async function load() {
       el("td", {}, t.format), el("td", {}, t.status), el("td", {}, new Date(t.created_at).toLocaleString()))));
     cursor = page.next_cursor;
     more.hidden = !cursor;
-    say(rows.children.length ? `${rows.children.length} tournaments` : "No tournament yet.");
+    say(rows.children.length ? `${rows.children.length} ${rows.children.length === 1 ? "tournament" : "tournaments"}` : "No tournament yet.");
   } catch (error) {
     say(`Could not list tournaments: ${error.message}`, "error");
   }

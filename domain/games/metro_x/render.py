@@ -54,13 +54,14 @@ def _card(card: str) -> str:
             "free": "a free station"}.get(data.kind, card) + (" (reshuffle)" if data.reshuffle else "")
 
 
-def _choice(choice: events.Choice) -> str:
+def choice_words(choice: events.Choice) -> str:
+    """A sealed choice in words: `2 stations on route C`, `a free station at 3.4`, `to pass`."""
     if choice.action == "pass":
         return "to pass"
     if choice.action == "transfer":
         return f"a transfer at {choice.station}" if choice.station else "a transfer with no station to write it on"
-    if choice.action == "free":
-        return f"a free station on route {choice.route}"
+    if choice.action == "free":  # Rules, Free Space: any one empty station, on no route in particular
+        return f"a free station at {choice.station}" if choice.station else "a free station"
     return f"{plural(choice.stations, 'station')} on route {choice.route}" + (
         " and to write the number" if choice.write_number else "")
 
@@ -73,8 +74,8 @@ def _marking(mark: events.Marking, names: Names) -> str:
             return f"{who(names, mark.seat)} had no station for the transfer"
         return f"{who(names, mark.seat)} wrote {mark.transfer_value} at {mark.transfer_station}"
     crossed = f"crossed {listed(mark.crossed)}" if mark.crossed else "crossed nothing"
-    return f"{who(names, mark.seat)} {crossed} on route {mark.route}" + (f" (window {mark.window})"
-                                                                         if mark.window else "")
+    route = f" on route {mark.route}" if mark.route else ""  # a free station is on no route
+    return f"{who(names, mark.seat)} {crossed}{route}" + (f" (window {mark.window})" if mark.window else "")
 
 
 def _resolved(event: events.TurnResolved, names: Names) -> str:
@@ -95,7 +96,7 @@ describe = Narrator({
     events.CardFlipped: lambda e, n: f"Turn {e.turn}: the card flipped is {_card(e.card)}.",
     events.DeckReshuffled: lambda e, n: f"The deck was reshuffled ({plural(e.cards, 'card')}).",
     events.MarkingSubmitted: lambda e, n: f"{who(n, e.seat)} chose " + (
-        f"{_choice(e.choice)}." if e.choice is not None else "a marking (sealed until the turn resolves)."),
+        f"{choice_words(e.choice)}." if e.choice is not None else "a marking (sealed until the turn resolves)."),
     events.TurnResolved: _resolved,
     events.GameScored: _scored,
 })

@@ -9,7 +9,7 @@ from domain.games.terminus.components import PROJECTS, RESOURCES, TILES, ZONES
 from domain.games.terminus.rules_table import board_of
 from domain.games.terminus.state import State
 from domain.games.terminus.state_players import HUB, PRIME_HUB, STATION
-from domain.narration import Names, cards, listed, plural, who
+from domain.narration import Names, cards, in_words, listed, ordinal, plural, who
 
 LEVEL = {STATION: " {} ", HUB: "[{}]", PRIME_HUB: "<{}>"}
 
@@ -111,7 +111,7 @@ def _traded(e: events.Traded, n: Names) -> str:
              (f"received {plural(e.coins, 'coin')}" if e.coins > 0 else f"paid {plural(-e.coins, 'coin')}")
              if e.coins else "", f"moved {plural(e.rails, 'Rail')} to storage" if e.rails else ""]
     done = listed(part for part in parts if part) or "traded nothing"
-    return f"{who(n, e.seat)} ({e.action}{' via ' + e.via if e.via else ''}) {done}."
+    return f"{who(n, e.seat)} ({in_words(e.action)}{' via ' + e.via if e.via else ''}) {done}."
 
 
 def _collected(e: events.BonusCollected, n: Names) -> str:
@@ -168,7 +168,7 @@ describe = Narrator({
     events.MarkerMoved: lambda e, n: f"{who(n, e.seat)} moved to the {e.zone} zone"
                                      + (f", paying the Automa {plural(e.fee, 'coin')}." if e.fee else "."),
     events.AutomaMoved: lambda e, n: f"The Automa moved to the {e.zone} zone.",
-    events.Passed: lambda e, n: f"{who(n, e.seat)} passed ({e.position + 1}. to pass).",
+    events.Passed: lambda e, n: f"{who(n, e.seat)} passed (the {ordinal(e.position + 1)} to pass).",
     events.Exchanged: lambda e, n: f"{who(n, e.seat)} exchanged a {e.give} for a {e.take}.",
     events.Traded: _traded,
     events.DemandTaken: lambda e, n: f"{who(n, e.seat)} took Demand token {e.token}.",
@@ -181,7 +181,8 @@ describe = Narrator({
                                         f"{plural(e.lobbyists, 'Lobbyist')}.",
     events.UpgradeTaken: lambda e, n: f"{who(n, e.seat)} took Advanced Upgrade {e.upgrade}.",
     events.CapacityIncreased: lambda e, n: f"{who(n, e.seat)} raised Capacity by {plural(e.steps, 'step')}"
-                                           + (f", unlocking {listed(e.unlocked)}." if e.unlocked else "."),
+                                           + (f", unlocking {listed(in_words(u) for u in e.unlocked)}."
+                                              if e.unlocked else "."),
     events.BuildStarted: lambda e, n: f"{who(n, e.seat)} began to build" + (f" (via {e.via})." if e.via else "."),
     events.LinkBuilt: _link,
     events.HubBuilt: lambda e, n: f"{who(n, e.seat)} built a Hub on {e.plot}.",

@@ -5,6 +5,7 @@ same 404 as an unknown id (no existence oracle)."""
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -140,3 +141,47 @@ def test_the_tournament_caps_are_settings() -> None:
     assert (Settings().tournament_matches_max, Settings().tournaments_running_per_app) == (512, 10)
     with pytest.raises(SettingsError):
         Settings.from_env({"TURNSTILE_TOURNAMENTS_RUNNING_PER_APP": "0"})
+
+
+def test_concurrent_starts_at_the_cap_let_exactly_one_through(store: Any) -> None:
+    """The attack: an organiser one tournament below its cap fires six starts at once. Each start's count of the
+    app's running tournaments must be the one its own append commits under: every start is held at its append until
+    all six have counted (so a count taken apart from the append lets all six through), and exactly one starts while
+    the other five are `too-many-tournaments` and stay open, unwritten."""
+    from domain.tournaments.commands import CreateTournament
+    from service.matches.matches import MatchService
+    from service.tournaments.tournaments import TooManyTournaments, TournamentService
+
+    cap, racing = 3, 6
+    tournaments = TournamentService(store, MatchService(store), running_per_app=cap)
+    command = CreateTournament(game="expect-delays", format="round-robin", entrants=("ann", "bob"), seats=2,
+                               seed_commitment="", options={"max_turns": 8})
+    ids = [tournaments.create("club", command).loaded.record.id for _ in range(cap - 1 + racing)]
+    for running in ids[:cap - 1]:
+        tournaments.start(running, "club")
+    appended, barrier = store.append_tournament, threading.Barrier(racing, timeout=20)
+
+    def held(tournament_id: str, expected_version: int, payloads: Any, **cap_of: Any) -> Any:
+        if any(p["type"] == "tournament.started" for p in payloads):
+            barrier.wait()  # every racer has counted by now (or counts under its append)
+        return appended(tournament_id, expected_version, payloads, **cap_of)
+
+    store.append_tournament = held
+    outcomes: dict[str, str] = {}
+
+    def start(tournament_id: str) -> None:
+        try:
+            tournaments.start(tournament_id, "club")
+            outcomes[tournament_id] = "started"
+        except TooManyTournaments:
+            outcomes[tournament_id] = "too-many-tournaments"
+
+    threads = [threading.Thread(target=start, args=(t,)) for t in ids[cap - 1:]]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(outcomes.values()) == ["started"] + ["too-many-tournaments"] * (racing - 1), outcomes
+    refused = [t for t, outcome in outcomes.items() if outcome != "started"]
+    assert all(store.get_tournament(t).status == "open" and store.get_tournament(t).version == 1 for t in refused)
+    assert len(store.list_tournaments(reader="club", mine=True, status="running")) == cap

@@ -28,8 +28,8 @@ from cli import main
 from ledger.notes import Checkpoint
 from service.log import log_client
 from service.matches.tokens import new_secret, secret_hash
+from tests.adversary.test_operator_edits_the_store import sql, unlock
 from tests.api.http_play import create, play_moves, play_to_end
-from tests.transparency.test_tamper import sql, unlock
 
 pytestmark = pytest.mark.parametrize("harness", ["sqlite-memory", "postgres"], indirect=True)
 

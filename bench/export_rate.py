@@ -1,0 +1,108 @@
+"""Measure the bulk export (GET /v1/exports/matches): records a second, in process and over HTTP, per store.
+
+    uv run python bench/export_rate.py                 # 2,000 finished matches per store
+    uv run python bench/export_rate.py --matches 200   # quicker
+    TURNSTILE_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres uv run python bench/export_rate.py
+
+Each store (a temporary SQLite file; with the variable, a throwaway PostgreSQL database, dropped after) gets
+`--matches` finished matches: nine in ten ended at once by a resignation (≈ 6 events each), one in ten a short
+played Expect Delays match (`max_turns` 12, ≈ 100 events). The transparency log is sequenced and signed, so every
+record carries its log proof, as a served export's does. Then the whole export is read: by the service
+(service/reads/exports.py, the lines as the route streams them) and over HTTP through the app (Litestar's test
+client: the app's own work, no network), three times each; the best time is reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from litestar.testing import TestClient  # noqa: E402
+
+from api.app import create_app  # noqa: E402
+from bench.store_append import postgres_database  # noqa: E402
+from domain.catalog import by_slug  # noqa: E402
+from domain.lifecycle import Resign  # noqa: E402
+from ledger.notes import Signer  # noqa: E402
+from service.log.transparency import DEFAULT_ORIGIN, Transparency  # noqa: E402
+from service.matches.matches import MatchService  # noqa: E402
+from service.matches.simulate import play_random_match  # noqa: E402
+from service.reads.audit import Audit  # noqa: E402
+from service.reads.exports import Exports  # noqa: E402
+from store.exports import ExportQuery  # noqa: E402
+from store.factory import open_store  # noqa: E402
+from store.read_models import Store  # noqa: E402
+
+
+def fill(store: Store, matches: int) -> None:
+    """`matches` finished matches: most resigned at once, one in ten played out."""
+    service = MatchService(store)
+    game = by_slug("expect-delays")
+    assert game is not None
+    rng = random.Random(7)
+    for n in range(matches):
+        if n % 10 == 9:
+            play_random_match(service, game, ["ada", "bob"], rng, {"max_turns": 12})
+            continue
+        match_id = service.create("expect-delays", [f"p{n % 50}", f"q{n % 37}"], None).record.id
+        service.play(match_id, 0, Resign(), expected_version=None, command_id=None)
+
+
+def best_of(runs: int, work: Callable[[], int]) -> tuple[int, float]:
+    """(records, seconds) of the fastest of `runs` runs."""
+    timings = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        count = work()
+        timings.append((time.perf_counter() - started, count))
+    seconds, count = min(timings)
+    return count, seconds
+
+
+def measure(name: str, url: str, matches: int) -> None:
+    """Fill a store, then time the export in process and over HTTP."""
+    store = open_store(url)
+    try:
+        started = time.perf_counter()
+        fill(store, matches)
+        log = Transparency(store, Signer.generate(DEFAULT_ORIGIN))
+        log.catch_up()  # every event a leaf, and a signed checkpoint: records carry their proofs
+        filled = time.perf_counter() - started
+        exports = Exports(store, Audit(store, log=log))
+        in_process = best_of(3, lambda: sum(1 for _ in exports.lines(ExportQuery(), 0, 10**9)))
+        with TestClient(create_app(store, log=log)) as client:
+            def over_http() -> int:
+                with client.stream("GET", "/v1/exports/matches", params={"limit": 100_000}) as answer:
+                    return sum(1 for _ in answer.iter_lines())
+            http = best_of(3, over_http)
+        for how, (count, seconds) in (("in process", in_process), ("over HTTP", http)):
+            assert count == matches, (count, matches)
+            print(f"| {name} | {how} | {count} | {seconds:.2f} s | {count / seconds:,.0f} records/s |")
+        print(f"  ({name}: filled in {filled:.1f} s)")
+    finally:
+        store.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=2000)
+    args = parser.parse_args()
+    print("| store | read | records | time | rate |\n|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as folder:
+        measure("sqlite", f"sqlite:///{folder}/bench.db", args.matches)
+    server = os.environ.get("TURNSTILE_DATABASE_URL", "")
+    if server.startswith(("postgresql://", "postgres://")):
+        with postgres_database(server) as url:
+            measure("postgres", url, args.matches)
+
+
+if __name__ == "__main__":
+    main()

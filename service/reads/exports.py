@@ -1,0 +1,88 @@
+"""Open data: the bulk export of finished matches as NDJSON, one complete record per line, resumable (issue 42).
+
+Each line is `{"cursor": "<c>", "record": "<the record's NDJSON text>"}`: `record` is, byte for byte, what
+`GET /v1/matches/{id}/export` gives for the finished match and what `turnstile verify` and `POST /v1/verifications`
+take (that body accepts the line as it is); `cursor` is where to resume after that line (`after=<c>`). Matches come
+in the log order of the event that ended them, which is commit order below the log's horizon: a match that finishes
+while an export runs ends after every line already sent, so a client that resumes from the last whole line it
+received gets every match exactly once.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+
+import msgspec
+
+from domain.lifecycle import is_bot
+from ledger.records import encode_record
+from service.reads.audit import Audit
+from store.base import RecordCorrupt
+from store.exports import ExportQuery, ExportStore, Finished
+
+log = logging.getLogger("turnstile.exports")
+
+CURSOR_PATTERN = r"^[0-9]{1,18}$"  # the log position of the `match.ended` event of the line's match
+_CURSOR = re.compile(CURSOR_PATTERN)
+PAGE = 100  # finished matches read per query
+
+
+class ExportLine(msgspec.Struct, frozen=True):
+    """One line of an export: where to resume after it, and the match's complete record as NDJSON text."""
+
+    cursor: str
+    record: str
+
+
+def cursor_position(cursor: str | None) -> int | None:
+    """The log position a cursor stands for (0 without one); None when it is not a cursor."""
+    if cursor is None:
+        return 0
+    return int(cursor) if _CURSOR.fullmatch(cursor) else None
+
+
+def with_bots(finished: Finished, bot: bool | None) -> bool:
+    """Whether the match passes the `bot` filter (None: any; True: some seat is a bot's; False: none is)."""
+    return bot is None or any(is_bot(seat.player) for seat in finished.match.seats) == bot
+
+
+class Exports:
+    """Finished matches of a store as export lines, built by the auditor (so each carries its log proof)."""
+
+    def __init__(self, store: ExportStore, auditor: Audit, page: int = PAGE) -> None:
+        self.store = store
+        self.auditor = auditor
+        self.page = page
+
+    def finished(self, query: ExportQuery, after: int, limit: int, bot: bool | None = None) -> Iterator[Finished]:
+        """Up to `limit` finished matches of `query` (and the `bot` filter) after position `after`, in log order."""
+        left = limit
+        while left > 0:
+            batch = self.store.finished_matches(query, after, self.page)
+            for finished in batch:
+                after = finished.position
+                if with_bots(finished, bot):
+                    yield finished
+                    left -= 1
+                    if left == 0:
+                        return
+            if len(batch) < self.page:
+                return
+
+    def line(self, finished: Finished) -> bytes | None:
+        """The export line of a finished match (with its newline); None when its stored record is damaged."""
+        try:
+            record = encode_record(self.auditor.export(finished.match.id, None)).decode()
+        except RecordCorrupt as exc:  # never served (the operator's `turnstile verify --match` inspects it)
+            log.error("export: left out match %s, its stored record is damaged: %s", exc.match_id, exc.reason)
+            return None
+        return msgspec.json.encode(ExportLine(cursor=str(finished.position), record=record)) + b"\n"
+
+    def lines(self, query: ExportQuery, after: int, limit: int, bot: bool | None = None) -> Iterator[bytes]:
+        """The export's NDJSON lines (each ending in a newline), up to `limit` records."""
+        for finished in self.finished(query, after, limit, bot):
+            line = self.line(finished)
+            if line is not None:
+                yield line

@@ -1,0 +1,55 @@
+"""The bulk export's half of the SQL adapters (store/exports.py): one SQL shape, the log order per dialect."""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import Any
+
+from store.dialect import Dialect
+from store.exports import ExportQuery, Finished
+
+
+class SqlExports:
+    """Finished matches in log order over the connections an adapter holds (mixed into `store.sql.SqlStore`)."""
+
+    dialect: Dialect
+    match_columns: str  # the columns `match_of` reads (store.sql.MATCH_COLUMNS)
+
+    def _reading(self) -> AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def match_of(self, row: tuple[Any, ...]) -> Any:
+        raise NotImplementedError
+
+    def _ended_after(self, after: int) -> tuple[str, list[Any], str]:
+        """(condition, parameters, ORDER BY) of the `match.ended` events after the one at `after` in log order:
+        position order here (one writer at a time commits in position order); PostgreSQL overrides it."""
+        return "events.position > ?", [after], "events.position"
+
+    def finished_matches(self, query: ExportQuery, after: int = 0, limit: int = 200) -> list[Finished]:
+        """Up to `limit` finished matches of `query` whose end comes after the event at `after`, in log order."""
+        d = self.dialect
+        condition, params, order = self._ended_after(after)
+        where = ["events.type = 'match.ended'", condition]
+        if query.app is None:
+            where.append("matches.visibility = 'public'")
+        else:
+            where.append("(matches.visibility = 'public' OR matches.owner = ?)")
+            params.append(query.app)
+        for clause, value in (("matches.game = ?", query.game), ("matches.rules_version = ?", query.edition)):
+            if value is not None:
+                where.append(clause)
+                params.append(value)
+        if query.player is not None:
+            where.append(d.seats_player)
+            params.append(d.player(query.player))
+        for clause, moment in (("events.recorded_at >= ?", query.since), ("events.recorded_at < ?", query.until)):
+            if moment is not None:
+                where.append(clause)
+                params.append(d.time(moment))
+        columns = ", ".join(f"matches.{name.strip()}" for name in self.match_columns.split(","))  # events has `version`
+        sql = (f"SELECT events.position, events.recorded_at, {columns} FROM events "
+               f"JOIN matches ON matches.id = events.match_id WHERE {' AND '.join(where)} ORDER BY {order} LIMIT ?")
+        with self._reading() as conn:
+            rows = conn.execute(d.sql(sql), [*params, limit]).fetchall()
+        return [Finished(int(row[0]), d.stamp(row[1]), self.match_of(row[2:])) for row in rows]
