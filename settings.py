@@ -17,6 +17,9 @@ from typing import Any
 PREFIX = "TURNSTILE_"
 YES = ("1", "true", "yes", "on")
 NO = ("0", "false", "no", "off")
+# Search bot moves that POST /v1/verifications re-runs, a random sample (a request is no place for a minute of search:
+# up to a second a move at the top level); `turnstile verify` re-runs every one unless told `--bots sample=N`.
+VERIFY_BOT_SAMPLE = 8
 
 
 class SettingsError(ValueError):

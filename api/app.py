@@ -3,6 +3,7 @@ runtime, service/runtime.py, the composition root)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import swagger_ui
@@ -48,6 +49,7 @@ from ledger.notes import Signer
 from ledger.records import MEDIA_TYPE as RECORD_MEDIA_TYPE
 from service.log.transparency import DEFAULT_ORIGIN, Transparency
 from service.matches import snapshots
+from service.matches.bot_runner import BotRunner
 from service.matches.loading import StateCache
 from service.matches.matches import MatchService
 from service.outbox.webhooks import Webhooks
@@ -102,8 +104,13 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     then `cache`, `notifier` and `tournament_budget_s` are theirs, not these. `dumps_dir`: where the monthly dumps
     are (`turnstile dump`; none: GET /v1/dumps lists none)."""
     log = log or Transparency(store, Signer.generate(DEFAULT_ORIGIN))
-    service = service or MatchService(store, cache=cache, notifier=notifier, reads=replica,
-                                      snapshot_key=snapshots.key_from(log.signer))
+    shutdown: list[Callable[[], object]] = []
+    if service is None:  # this app's own service: its own thread plays the search bots (a runtime's has one already)
+        service = MatchService(store, cache=cache, notifier=notifier, reads=replica,
+                               snapshot_key=snapshots.key_from(log.signer))
+        runner = BotRunner(service)
+        service.watchers.append(runner.moved)
+        shutdown.append(runner.close)
     tournaments = tournaments or TournamentService(store, service, budget_s=tournament_budget_s,
                                                    matches_max=tournament_matches_max,
                                                    running_per_app=tournaments_running_per_app)
@@ -137,7 +144,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
                       "exports": Provide(lambda: exports, sync_to_thread=False),
                       "dumps": Provide(lambda: DumpFolder(dumps_dir), sync_to_thread=False)},
         lifespan=[lambda _: live(service, hub)],
-        on_shutdown=[limiter.buckets.close],
+        on_shutdown=[limiter.buckets.close, *shutdown],
         exception_handlers=EXCEPTION_HANDLERS,
         middleware=[refuse_nul, limiter.middleware(Credentials(store)), allow_all_route_methods],
         request_class=JsonRequest,

@@ -10,6 +10,8 @@ import msgspec
 
 from api.problems import ApiError
 from api.schemas import (
+    BotLevel,
+    BotRating,
     EditionInfo,
     GameInfo,
     MatchDetail,
@@ -45,8 +47,21 @@ def players(seats: Sequence[SeatRequest]) -> list[str | None]:
     return out
 
 
-def game_info(game: Game[Any]) -> GameInfo:
-    """A catalog entry, with the JSON Schema of its options."""
+def bot_levels(game: Game[Any], rated: dict[str, dict[str, Any]]) -> list[BotLevel]:
+    """The game's bots, weakest first, each with its rating document's figures when `rated` has its handle."""
+    out = []
+    for level in bots.levels(game):
+        handle = bots.player(level.name)
+        doc = rated.get(handle)
+        rating = None if doc is None else BotRating(ordinal=doc["ordinal"], mu=doc["mu"], sigma=doc["sigma"],
+                                                     matches=doc["matches"])
+        out.append(BotLevel(name=level.name, level=level.level, description=level.description, handle=handle,
+                            rating=rating))
+    return out
+
+
+def game_info(game: Game[Any], rated: dict[str, dict[str, Any]] | None = None) -> GameInfo:
+    """A catalog entry, with the JSON Schema of its options, and its bots (rated: from their rating documents)."""
     return GameInfo(
         slug=game.slug,
         title=game.title,
@@ -61,6 +76,7 @@ def game_info(game: Game[Any]) -> GameInfo:
         bots=list(bots.names(game)),
         current=game.rules_version,
         editions=[edition_info(game.slug, edition) for edition in game.editions],
+        bot_levels=bot_levels(game, rated or {}),
     )
 
 

@@ -29,8 +29,9 @@ class Strict(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 BotName = Annotated[str, msgspec.Meta(min_length=1, max_length=32, pattern=r"^[a-z][a-z0-9-]*$",
-                                       description="A bot policy: `random` (every game) or one of the game's own "
-                                                   "(`bots` in GET /v1/games)")]
+                                       description="A bot: `random` and the search levels `ismcts-1` .. `ismcts-3` "
+                                                   "(every game) or one of the game's own (`bots` and `bot_levels` "
+                                                   "in GET /v1/games)")]
 
 
 class SeatRequest(Strict, frozen=True):
@@ -105,6 +106,26 @@ class EditionInfo(msgspec.Struct, frozen=True):
     deviations: list[str]
 
 
+class BotRating(msgspec.Struct, frozen=True):
+    """A bot level's current rating in the game, as the leaderboard has it (conservative `ordinal` = mu - 3 sigma)."""
+
+    ordinal: float
+    mu: float
+    sigma: float
+    matches: int
+
+
+class BotLevel(msgspec.Struct, frozen=True):
+    """A bot a seat may take (`{"bot": name}`): its level (0 the weakest), what it does, the player handle it plays
+    and is rated under, and its current rating (null: not rated yet, or in the list of games, which reads none)."""
+
+    name: str
+    level: int
+    description: str
+    handle: str
+    rating: BotRating | None
+
+
 class GameInfo(msgspec.Struct, frozen=True):
     """A game of the catalog, at its current edition (`rules_version`, the same as `current`), with every edition it
     has released (`editions`, oldest first; all offered for new matches)."""
@@ -122,6 +143,7 @@ class GameInfo(msgspec.Struct, frozen=True):
     bots: list[str]
     current: str
     editions: list[EditionInfo]
+    bot_levels: list[BotLevel] = []
 
 
 class GameList(msgspec.Struct, frozen=True):

@@ -13,6 +13,8 @@
     turnstile verify RECORD --policy FILE [--checkpoint OLD --url URL]
                                              check the record's tlog-proof offline against a witness policy: the
                                              log's signature, the quorum of cosignatures, the head's inclusion
+    turnstile verify RECORD --bots sample=N  re-run only N of the search bots' moves (picked by a salt drawn here,
+                                             so the server cannot know which); default `--bots all`
     turnstile replay RECORD.ndjson --to N    print the table after event N (default: the last)
     turnstile replay --match ID --to N
 
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -43,6 +46,9 @@ def register(sub: Any) -> None:
     verify.add_argument("--tournament", action="append", default=[], metavar="ID",
                         help="a tournament of the store (its record and every match it opened)")
     verify.add_argument("--json", action="store_true", help="print each verdict as a JSON line")
+    verify.add_argument("--bots", type=bot_sample, default=None, metavar="all|sample=N",
+                        help="re-decide every search bot move (all, the default: up to a second a move at the top "
+                             "level) or a random sample of N of them")
     verify.add_argument("--key", metavar="FILE_OR_URL", default=None,
                         help="the log's public key (a key file, or a server URL): check each record's log proof")
     verify.add_argument("--url", metavar="URL", default=None,
@@ -68,20 +74,33 @@ def _read(path: str) -> bytes:
     return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
 
 
+def bot_sample(text: str) -> int | None:
+    """`--bots`: `all` (None) or `sample=N` (N >= 1)."""
+    if text == "all":
+        return None
+    name, _, count = text.partition("=")
+    if name != "sample" or not count.isdigit() or int(count) < 1:
+        raise argparse.ArgumentTypeError("expected `all` or `sample=N` (N >= 1)")
+    return int(count)
+
+
 def _verdicts(args: argparse.Namespace) -> Iterator[tuple[str, Verdict | TournamentVerdict]]:
     from ledger import tournament_records
     from ledger.verify import verify_text
     from service.reads.audit import Audit
 
+    salt = os.urandom(16)  # the sample of bot moves is the verifier's choice, unknown to the server
     for path in args.records:
         text = _read(path)
         if _is_export(text):  # GET /v1/exports/matches (or a dump): each line holds a record
             for line in text.splitlines():
                 if line.strip():
                     exported = msgspec.json.decode(line)
-                    yield f"{path}#{exported.get('cursor')}", verify_text(str(exported.get("record", "")))
+                    yield f"{path}#{exported.get('cursor')}", verify_text(
+                        str(exported.get("record", "")), bot_sample=args.bots, bot_salt=salt)
             continue
-        yield path, tournament_records.verify(text) if _is_tournament(text) else verify_text(text)
+        yield path, tournament_records.verify(text) if _is_tournament(text) else verify_text(
+            text, bot_sample=args.bots, bot_salt=salt)
     if args.tournament:
         yield from _stored_tournaments(args.tournament)
     if args.match or args.all:

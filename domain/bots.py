@@ -1,14 +1,18 @@
 """Bots: seats the service plays itself, with a policy named at creation (`{"bot": "random"}`).
 
 Every game has `random` (a uniformly random legal command); a game may add its own policies (`Game.bots`, e.g.
-Mass Transit's `greedy`). A bot plays from the seat's legal commands, with randomness derived from the secret match
-seed and the version, so its moves are recorded like any seat's and replay never needs the policy.
+Mass Transit's `greedy`); and every game has the search levels `ismcts-1` .. `ismcts-3` (domain/search.py), which
+see only their seat's view. A bot plays from the seat's legal commands, with randomness derived from the secret match
+seed and the version, so its moves are recorded like any seat's and replay never needs the policy; a search bot's
+move is moreover a pure function of (its seat's view, the seed, the seat, the version, its level), which `verify`
+re-runs (ledger/bot_moves.py).
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from domain import match
@@ -17,6 +21,7 @@ from domain.lifecycle import BOT_PREFIX
 from domain.match import MatchState
 from domain.playout import Chooser
 from domain.rng import Rng
+from domain.search import Budget, search
 
 Policy = Callable[[Any, int, Rng], Command]
 PREFIX = BOT_PREFIX  # a bot's player handle is `bot:<policy>[:<label>]`; people's handles cannot hold a colon
@@ -31,19 +36,73 @@ def random_policy(game: Game[Any]) -> Policy:
     return choose
 
 
+@dataclass(frozen=True)
+class Level:
+    """A bot a seat may take, as the catalog lists it: its name, its level (0 the weakest) and what it does."""
+
+    name: str
+    level: int
+    description: str
+
+
+# The search levels: reference iterations (times the game's `search_scale`) and the longest rollout. Chosen so the
+# top level decides in under a second a move and the lowest in under 50 ms on one core of the bench machine
+# (bench/bots.py, numbers in bench/README.md). A change of budget or of the search is a new level name: the moves
+# recorded under a name are re-decided by `verify` forever.
+SEARCH: dict[str, tuple[int, Budget]] = {
+    "ismcts-1": (2, Budget(iterations=16, rollout=8)),
+    "ismcts-2": (3, Budget(iterations=64, rollout=16)),
+    "ismcts-3": (4, Budget(iterations=192, rollout=16)),
+}
+SEARCH_KEY = "turnstile/bot/ismcts/v1"
+
+
+def levels(game: Game[Any]) -> tuple[Level, ...]:
+    """Every bot the game offers, weakest first."""
+    own = tuple(Level(name=name, level=1, description=(chosen.__doc__ or name).strip().split("\n")[0])
+                for name, chosen in game.bots)
+    searches = tuple(
+        Level(name=name, level=level, description=(
+            f"searches {budget.iterations * game.search_scale} sampled tables a move (information set MCTS, "
+            f"rollouts of at most {budget.rollout} moves); sees only its own seat"))
+        for name, (level, budget) in SEARCH.items())
+    return (Level(name="random", level=0, description="a uniformly random legal move"), *own, *searches)
+
+
 def names(game: Game[Any]) -> tuple[str, ...]:
-    """The bots a game offers."""
-    return ("random", *(name for name, _ in game.bots))
+    """The bots a game offers, weakest first."""
+    return tuple(level.name for level in levels(game))
+
+
+def search_policy(game: Game[Any], name: str) -> Policy:
+    """A search level's policy: SO-ISMCTS from the seat's view, keyed by the bot's draw (secret with the match seed,
+    derived from the version), the seat and the level."""
+    budget = SEARCH[name][1]
+    scaled = Budget(iterations=budget.iterations * game.search_scale, rollout=budget.rollout)
+
+    def choose(state: Any, seat: int, rng: Rng) -> Command:
+        draw = rng.below(1 << 256).to_bytes(32, "big")
+        key = hashlib.sha256(f"{SEARCH_KEY}/{name}/{seat}/".encode() + draw).digest()
+        return search(game, state, seat, key, scaled)
+
+    return choose
 
 
 def policy(game: Game[Any], name: str) -> Policy:
     """The named bot's policy for this game, or an `unknown-bot` refusal."""
     if name == "random":
         return random_policy(game)
+    if name in SEARCH:
+        return search_policy(game, name)
     found = dict(game.bots).get(name)
     if found is None:
         raise Refusal("unknown-bot", f"{game.slug} has no {name!r} bot; it has {', '.join(names(game))}")
     return found
+
+
+def is_search(name: str | None) -> bool:
+    """Whether a bot is a search level, whose every move `verify` re-decides from its seat's view."""
+    return name in SEARCH
 
 
 def player(name: str, label: str | None = None) -> str:

@@ -87,6 +87,7 @@ class Game(Generic[S]):
     - `scores(state)` -> each seat's current score (used to rank the others when a seat resigns).
     - `hidden_from(state, seat)` -> tokens (card ids) that seat (None: a spectator) must not learn now.
     - `scramble(state, seat, rng)` -> a state differing only in what `seat` (None: a spectator) cannot see.
+    - `determinize(state, seat, rng)` -> a state drawn from what `seat` sees alone (a search bot's sample).
     - `render(state)` -> a plain-text picture of the table.
     - `describe(event, names)` -> the event, as given (redacted or not), in one sentence (domain/narration.py).
 
@@ -113,6 +114,9 @@ class Game(Generic[S]):
     # (seat count, options) pairs the conformance suite plays; empty means min and max seats, default options.
     sample_setups: tuple[tuple[int, dict[str, Any]], ...] = ()
     bots: tuple[tuple[str, Callable[[S, int, Rng], Command]], ...] = ()
+    # How many times the reference iterations each search level (domain/bots.py) affords in this game: its rules
+    # step fast enough to search more in the same time (bench/bots.py).
+    search_scale: int = 1
     # Commands that do nothing for a seat (a pass), played for a seat that misses its deadline when legal.
     idle: tuple[type[Command], ...] = ()
     start: Callable[[Any, int, Rng], Sequence[Event]]
@@ -126,6 +130,7 @@ class Game(Generic[S]):
     scores: Callable[[S], Sequence[float]]
     hidden_from: Callable[[S, int | None], frozenset[str]]
     scramble: Callable[[S, int | None, Rng], S]
+    determinize: Callable[[S, int, Rng], S]
     render: Callable[[S], str]
     describe: Narrator
 

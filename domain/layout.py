@@ -92,6 +92,9 @@ class VisibilityModule(Protocol):
     @property
     def scramble(self) -> Callable[[Any, int | None, Rng], Any]: ...
 
+    @property
+    def determinize(self) -> Callable[[Any, int, Rng], Any]: ...
+
 
 class RenderModule(Protocol):
     """`render.py`: the text picture, and every event told in words."""
@@ -120,6 +123,7 @@ class Parts(TypedDict):
     redact: Callable[[Event, int | None], Event]
     hidden_from: Callable[[Any, int | None], frozenset[str]]
     scramble: Callable[[Any, int | None, Rng], Any]
+    determinize: Callable[[Any, int, Rng], Any]
     render: Callable[[Any], str]
     describe: Narrator
 
@@ -132,6 +136,7 @@ def parts(*, options: OptionsModule, commands: CommandsModule, events: EventsMod
         options_type=options.Options, command_types=commands.COMMANDS, event_types=events.EVENTS,
         start=setup.start, evolve=state.evolve, decide=rules.decide, legal=rules.legal, to_move=rules.to_move,
         outcome=scoring.outcome, scores=scoring.scores, view=visibility.view, redact=visibility.redact,
-        hidden_from=visibility.hidden_from, scramble=visibility.scramble, render=render.render,
+        hidden_from=visibility.hidden_from, scramble=visibility.scramble, determinize=visibility.determinize,
+        render=render.render,
         describe=render.describe,
     )

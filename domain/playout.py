@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,10 +51,13 @@ def play(
     max_moves: int = 20_000,
     on_step: Callable[[MatchState, int, Command, list[Event]], None] | None = None,
     seed_source: str = "caller",
+    names: Sequence[str] | None = None,
 ) -> Playout:
-    """Play a match to its end (or `max_moves`), folding incrementally. The seed is the caller's (recorded so)."""
+    """Play a match to its end (or `max_moves`), folding incrementally. The seed is the caller's (recorded so).
+    `names`: the seats' players (default `p0`, `p1`, ...; `bot:<name>` for a bot's handle)."""
     result = Playout(game=game, seed=seed)
-    result.events = match.open_match(game, [f"p{i}" for i in range(players)], options, seed, seed_source=seed_source)
+    seated = list(names) if names is not None else [f"p{i}" for i in range(players)]
+    result.events = match.open_match(game, seated, options, seed, seed_source=seed_source)
     result.setup_count = len(result.events)
     state = match.fold(game, result.events)
     chooser = chooser or random_chooser(game, Rng.derive(seed, -1))

@@ -97,3 +97,9 @@ class Rng:
     def choice(self, items: Sequence[T]) -> T:
         """One uniformly chosen item."""
         return items[self.below(len(items))]
+
+
+def in_order(items: Sequence[str]) -> tuple[str, ...]:
+    """`items` sorted: the fixed arrangement of a hidden pool that depends on its contents alone (never on how it
+    really lies), which a determinization lays out before shuffling (domain/bots)."""
+    return tuple(sorted(items))

@@ -12,10 +12,11 @@ edition: every edition ever released stays runnable, so only a record of a newer
 command, and each public form is that event's honest redaction), `fold` (the events decode and fold from
 `match.started`),
 `redecide` (every recorded command, re-decided from the state before it with `Rng.derive(seed, version)`, gives
-exactly the recorded events; set-up from `match.open_match`), `deadlines` (each `match.timed-out` is recorded at
-or after the seat's deadline, from the recorded times) and `outcome` (the recorded `match.ended` is the one
-the rules give). The verdict names the first failing event; `unknown-edition` says "recorded under rules this
-release does not have" (a newer release's), not "tampered".
+exactly the recorded events; set-up from `match.open_match`), `bots` (only when a search bot plays: each of its
+moves is the one that bot chooses from its seat's view, ledger/bot_moves.py; `bot-mismatch`), `deadlines` (each
+`match.timed-out` is recorded at or after the seat's deadline, from the recorded times) and `outcome` (the recorded
+`match.ended` is the one the rules give). The verdict names the first failing event; `unknown-edition` says
+"recorded under rules this release does not have" (a newer release's), not "tampered".
 """
 
 from __future__ import annotations
@@ -24,13 +25,14 @@ from typing import Any
 
 import msgspec
 
-from domain import timing
+from domain import bots, timing
 from domain.catalog import by_slug, edition
 from domain.codec import event_from_builtins
 from domain.editions import UnknownEdition
 from domain.engine import Game
 from domain.lifecycle import is_bot
 from domain.rng import deal_seed, mixed_seed, seed_commitment
+from ledger.bot_moves import check_bots
 from ledger.chain import SCHEME_FULL, canonical, opened_commitment, verify_chain
 from ledger.events import StoredEvent
 from ledger.records import Record, RecordError, RecordHeader, RecordLine, parse_record, seats_entropy
@@ -42,7 +44,7 @@ FAILURE_CODES = {"format": "malformed-record", "game": "unknown-game", "chain": 
                  "seed": "seed-mismatch", "entropy": "entropy-order", "rules": "unknown-edition",
                  "commitments": "commitment-mismatch",
                  "fold": "fold-failed", "redecide": "decision-mismatch", "deadlines": "early-timeout",
-                 "outcome": "outcome-mismatch"}
+                 "outcome": "outcome-mismatch", "bots": "bot-mismatch"}
 
 
 class Verdict(msgspec.Struct, frozen=True, kw_only=True):
@@ -63,16 +65,17 @@ class Verdict(msgspec.Struct, frozen=True, kw_only=True):
     finished: bool = False
 
 
-def verify_text(text: str | bytes) -> Verdict:
+def verify_text(text: str | bytes, *, bot_sample: int | None = None, bot_salt: bytes = b"") -> Verdict:
     """Verify a record given as NDJSON text."""
     try:
         record = parse_record(text)
     except RecordError as exc:
         return _verdict([Check(name="format", status="failed", detail=exc.message, version=exc.version)], None)
-    return verify_record(record)
+    return verify_record(record, bot_sample=bot_sample, bot_salt=bot_salt)
 
 
-def verify_record(record: Record, *, held_seed: str | None = None) -> Verdict:
+def verify_record(record: Record, *, held_seed: str | None = None, bot_sample: int | None = None,
+                  bot_salt: bytes = b"") -> Verdict:
     """Run every check on a parsed record and sum them up in a verdict.
 
     `held_seed`: the seed that salts the match's commitments, as its server holds it (an operator's audit of a stored
@@ -105,7 +108,12 @@ def verify_record(record: Record, *, held_seed: str | None = None) -> Verdict:
         return _verdict(checks, record)
     fold, states = check_fold(game, record)
     checks.append(fold)
-    checks.append(check_redecide(game, record, states))
+    redecided = check_redecide(game, record, states)
+    checks.append(redecided)
+    if any(bots.is_search(bots.bot_name(player)) for player in header.players):
+        checks.append(check_bots(game, record, states, sample=bot_sample, salt=bot_salt)
+                      if redecided.status == "passed" else
+                      Check(name="bots", status="not-run", detail="the record's decisions are not re-decided"))
     if _timed(record):
         checks.append(check_deadlines(record, states) if fold.status == "passed" else
                       Check(name="deadlines", status="not-run", detail="the record does not fold"))

@@ -26,6 +26,7 @@ from typing import Literal, TypeVar
 from service.log.cosigning import Cosigning, CosigningThread, PolicyFileError, Witnessed, load_policy
 from service.log.transparency import Sequencer, Transparency, open_log
 from service.matches import snapshots
+from service.matches.bot_runner import BotRunner
 from service.matches.deadlines import sweep as sweep_deadlines
 from service.matches.loading import StateCache
 from service.matches.matches import MatchService
@@ -71,6 +72,7 @@ class Runtime:
         self.dispatcher: WebhookDispatcher | None = None
         self.webhooks: Webhooks | None = None
         self.sweep_thread: threading.Thread | None = None  # a looping worker's
+        self.bots: BotRunner | None = None  # the API process's: plays the search bots' turns (bot_runner.py)
         self.opened: list[str] = []  # the names of the parts opened, in order (those with nothing to close too)
         self.closed: list[str] = []  # the names of the parts closed, in order
         self._closers: list[tuple[str, Callable[[], object]]] = []
@@ -134,6 +136,10 @@ class Runtime:
         self.service = self._opened("service", MatchService(
             store, cache=StateCache(settings.state_cache_size), notifier=notifier, reads=replica,
             snapshot_key=snapshots.key_from(self.log.signer), watchers=watchers))
+        # Search bots play on this process's own thread, never a request's (a crash's leftovers: the sweep's).
+        self.bots = runner = BotRunner(self.service)
+        self._opened("bots", runner, runner.close)
+        self.service.watchers.append(runner.moved)
         self.tournaments = self._opened("tournaments", TournamentService(
             store, self.service, budget_s=settings.tournament_drive_budget_s,
             matches_max=settings.tournament_matches_max, running_per_app=settings.tournaments_running_per_app))

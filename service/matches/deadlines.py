@@ -20,7 +20,7 @@ import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
-from domain import match
+from domain import bots, match
 from domain.engine import Refusal
 from domain.lifecycle import Abandon, TimeOut
 from ledger.events import StoredEvent
@@ -134,7 +134,10 @@ def _sweep_one(service: MatchService, match_id: str, now: datetime) -> int:
     """Record what is due in one match at `now`, then store its exact next due time (unless it moved meanwhile)."""
     loaded = service.load(match_id)
     options = loaded.state.options
-    written = deal_late(service, loaded, now) if options.get("entropy") else 0
+    written = len(service.play_bots(loaded, searching=True)[1])  # a search bot's turn a crash or restart left
+    if written:
+        loaded = service.load(match_id)
+    written += deal_late(service, loaded, now) if options.get("entropy") else 0
     if options.get("abandon_after") and not written:
         written += abandon(service, loaded, now)
     if options.get("move_deadline") and not written and not loaded.state.finished:
@@ -150,6 +153,9 @@ def next_due(service: MatchService, loaded: LoadedMatch) -> datetime | None:
     or abandonment (None: ended, or none of these)."""
     if loaded.state.finished:
         return None
+    waiting = bots.bot_to_move(loaded.game, loaded.state)
+    if waiting is not None and bots.is_search(waiting[1]):  # its turn is not played yet: look again next sweep
+        return at(loaded.record.updated_at)
     found = list(deadlines(service, loaded).values())
     dealing = entropy_deadline(service, loaded)
     if dealing is not None:

@@ -268,14 +268,21 @@ class MatchService(MatchLoading):
             return loaded
         return played.after
 
-    def play_bots(self, loaded: LoadedMatch) -> tuple[LoadedMatch, tuple[AppendResult, ...]]:
+    def play_bots(self, loaded: LoadedMatch, *,
+                  searching: bool = False) -> tuple[LoadedMatch, tuple[AppendResult, ...]]:
         """Play every bot to move, one move at a time, until a person is to move or the match ends.
 
+        A search bot (domain/search.py: up to a second a move) is played only when `searching`: in the background
+        (service/matches/bot_runner.py, and the deadline sweep, which finds its turn by the due hint `due_in` sets),
+        never on a request's thread; until then the match shows its seat to move.
         Each bot move is conditional on the version it was chosen at, under a command id naming that version: when
         another process moved first, this one stops, and that process (having appended last) plays the bots.
         """
         moved: list[AppendResult] = []
         for _ in range(BOT_MOVES):
+            waiting = bots.bot_to_move(loaded.game, loaded.state)
+            if waiting is None or (bots.is_search(waiting[1]) and not searching):
+                break
             found = bots.next_bot_move(loaded.game, loaded.state, draw_seed(loaded.record, loaded.state))
             if found is None:
                 break

@@ -135,6 +135,9 @@ def due_in(game: Game[Any], state: MatchState, written_after: int) -> float | No
     move since earlier keeps its own, through the earlier hint the row keeps)."""
     if state.finished:
         return None
+    waiting = bots.bot_to_move(game, state)
+    if waiting is not None and bots.is_search(waiting[1]):  # played in the background: the sweep's, if all else fails
+        return 0.0
     if state.dealing:  # the deal is due at the entropy deadline; at once when every seat's entropy is in
         if None not in state.seat_entropy:
             return 0.0

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,6 +97,15 @@ class Statistics:
         keyset = None if after is None else (after[0], ratings.rating_key(game, after[1]))
         return self.store.docs(ratings.NAME, ratings.RATING, group=game, min_field=("matches", min_matches),
                                after=keyset, limit=limit)
+
+    def ratings_of(self, game: str, players: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The rating documents of these players in a game (one read each; the unrated are left out)."""
+        out = {}
+        for player in players:
+            rows = self.store.docs(ratings.NAME, ratings.RATING, key=ratings.rating_key(game, player), limit=1)
+            if rows:
+                out[player] = rows[0].doc
+        return out
 
     def player_games(self, player: str) -> tuple[str, dict[str, int]]:
         """The player's handle as first seen (any spelling of it finds them) and how many finished matches of each

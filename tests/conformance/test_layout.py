@@ -19,7 +19,7 @@ ELEVEN = ("game", "editions", "options", "commands", "events", "setup", "state",
 FROM = {
     "start": "setup", "evolve": "state", "decide": "rules", "legal": "rules", "to_move": "rules",
     "outcome": "scoring", "scores": "scoring", "view": "visibility", "redact": "visibility",
-    "hidden_from": "visibility", "scramble": "visibility", "render": "render",
+    "hidden_from": "visibility", "scramble": "visibility", "determinize": "visibility", "render": "render",
 }
 TOPIC = re.compile(r"(rules|state)_[a-z]+(_[a-z]+)*")  # a part of rules.py or state.py, named after what it holds
 IDS = [game.slug for game in GAMES]

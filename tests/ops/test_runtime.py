@@ -41,13 +41,14 @@ def test_the_api_role_on_sqlite(tmp_path: Path) -> None:
     assert runtime.queue is None and runtime.replica is None and runtime.sweep_thread is None
     service = runtime.service
     assert service.store is runtime.store and service.notifier is notifier and service.cache._size == 7
-    assert service.watchers == [sequencer.appended, dispatcher.moved]  # wired at construction
+    assert runtime.bots is not None
+    assert service.watchers == [sequencer.appended, dispatcher.moved, runtime.bots.moved]  # wired at construction
     assert service.snapshot_key == snapshots.key_from(runtime.log.signer) != snapshots.PROCESS_KEY
     assert runtime.tournaments.matches is service and runtime.tournaments.budget_s == 0.5
     assert notifier.tasks[1] == runtime.tournaments.sweep and len(notifier.tasks) == 2
-    threads = [sequencer.thread, notifier.thread, dispatcher._thread]
+    threads = [sequencer.thread, notifier.thread, dispatcher._thread, runtime.bots.thread]
     assert all(thread.is_alive() for thread in threads)
-    assert closed_in_reverse(runtime) == ["metrics", "store", "notifier", "dispatcher", "sequencer"]
+    assert closed_in_reverse(runtime) == ["metrics", "store", "notifier", "dispatcher", "sequencer", "bots"]
     assert not any(thread.is_alive() for thread in threads)
     assert_closed(runtime.store)
 
@@ -56,11 +57,12 @@ def test_the_api_role_with_redis_on_postgresql(pg_clean_url: str, redis_url: str
     """With Redis the projections go to the queue and the workers send webhooks: no dispatcher here."""
     runtime = Runtime.open(Settings(database_url=pg_clean_url, redis_url=redis_url, queue=rq_queue), "api")
     assert isinstance(runtime.notifier, RQNotifier) and runtime.queue is not None and runtime.dispatcher is None
-    assert runtime.sequencer is not None and runtime.service.watchers == [runtime.sequencer.appended]
+    assert runtime.sequencer is not None and runtime.bots is not None
+    assert runtime.service.watchers == [runtime.sequencer.appended, runtime.bots.moved]
     assert runtime.queue.ping()
-    thread = runtime.sequencer.thread
-    assert closed_in_reverse(runtime) == ["metrics", "store", "queue", "notifier", "sequencer"]
-    assert not thread.is_alive()
+    threads = [runtime.sequencer.thread, runtime.bots.thread]
+    assert closed_in_reverse(runtime) == ["metrics", "store", "queue", "notifier", "sequencer", "bots"]
+    assert not any(thread.is_alive() for thread in threads)
     assert_closed(runtime.store)
 
 
@@ -171,6 +173,6 @@ def test_every_part_is_closed_when_one_fails_to_close(tmp_path: Path) -> None:
     runtime._closers = [(name, failing if name == "notifier" else closer) for name, closer in runtime._closers]
     with pytest.raises(OSError, match="would not close"):
         runtime.close()
-    assert runtime.closed == ["sequencer", "dispatcher", "notifier", "store", "metrics"]
+    assert runtime.closed == ["bots", "sequencer", "dispatcher", "notifier", "store", "metrics"]
     assert_closed(runtime.store)
     runtime.close()  # nothing left

@@ -40,6 +40,7 @@ GAME: Game[State] = Game(
     rules_version=editions.EDITIONS[-1].rules_version,
     editions=editions.EDITIONS,
     # The short limited match comes first: it is the golden playthrough and exercises the limit path.
+    search_scale=2,
     sample_setups=((2, {"max_turns": 40}), (2, {})),
     **parts(options=options, commands=commands, events=events, setup=setup, state=state, rules=rules,
             scoring=scoring, visibility=visibility, render=render),

@@ -4,13 +4,15 @@ deck lies face up so only its top card can be read. Everything else on the table
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import msgspec
 
 from domain.engine import Event
 from domain.games.expect_delays.components import COMPONENTS, LINE_ORDER, LINES, SETUP
 from domain.games.expect_delays.events import AdvisoryDeckShuffled, CardsDrawn, TrainDeckShuffled
 from domain.games.expect_delays.state import State
-from domain.rng import Rng
+from domain.rng import Rng, in_order
 
 
 class LineView(msgspec.Struct, frozen=True, kw_only=True):
@@ -122,11 +124,22 @@ def hidden_from(state: State, seat: int | None) -> frozenset[str]:
 
 def scramble(state: State, seat: int | None, rng: Rng) -> State:
     """Re-deal what `seat` cannot see: other hands and the Train deck, and the advisory deck below its top."""
+    return _redeal(state, seat, rng.shuffled)
+
+
+def determinize(state: State, seat: int, rng: Rng) -> State:
+    """A complete table `seat` cannot tell from this one, drawn at random from what it sees (a search bot's sample):
+    the unseen Train cards (deck and other hands, pooled) and the advisories below the top are first laid out in a
+    fixed order, so the hidden arrangement it was given cannot leak into the sample, then re-dealt by `rng`."""
+    return scramble(_redeal(state, seat, in_order), seat, rng)
+
+
+def _redeal(state: State, seat: int | None, order: Callable[[Sequence[str]], tuple[str, ...]]) -> State:
     others = [s for s in range(len(state.hands)) if s != seat]
-    unseen = rng.shuffled(state.train_deck + tuple(card for s in others for card in state.hands[s]))
+    unseen = order(state.train_deck + tuple(card for s in others for card in state.hands[s]))
     deck, rest = unseen[: len(state.train_deck)], unseen[len(state.train_deck) :]
     hands = list(state.hands)
     for s in others:
         hands[s], rest = rest[: len(state.hands[s])], rest[len(state.hands[s]) :]
-    advisories = state.advisory_deck[:1] + rng.shuffled(state.advisory_deck[1:])
+    advisories = state.advisory_deck[:1] + order(state.advisory_deck[1:])
     return msgspec.structs.replace(state, train_deck=deck, hands=tuple(hands), advisory_deck=advisories)

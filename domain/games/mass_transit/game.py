@@ -38,6 +38,7 @@ GAME: Game[State] = Game(
     ),
     rules_version=editions.EDITIONS[-1].rules_version,
     editions=editions.EDITIONS,
+    search_scale=2,
     sample_setups=tuple((seats, {}) for seats in (2, 1, 4, 6)),
     bots=(("greedy", rules_greedy.greedy),),
     **parts(options=options, commands=commands, events=events, setup=setup, state=state, rules=rules,

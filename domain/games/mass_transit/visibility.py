@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import msgspec
 
 from domain.engine import Event
 from domain.games.mass_transit.components import CARDS
 from domain.games.mass_transit.events import Dealt, Mulligan, TurnEnded
 from domain.games.mass_transit.state import State
-from domain.rng import Rng
+from domain.rng import Rng, in_order
 
 
 class CommuterView(msgspec.Struct, frozen=True, kw_only=True):
@@ -86,8 +88,18 @@ def redact(event: Event, seat: int | None) -> Event:
 
 def scramble(state: State, seat: int | None, rng: Rng) -> State:
     """Re-deal what `seat` cannot see: the draw pile and the other hands, keeping every size."""
+    return _redeal(state, seat, rng.shuffled)
+
+
+def determinize(state: State, seat: int, rng: Rng) -> State:
+    """A complete table `seat` cannot tell from this one, drawn at random from what it sees (a search bot's sample):
+    the unseen cards are laid out in a fixed order first, so the hidden arrangement it was given cannot leak."""
+    return scramble(_redeal(state, seat, in_order), seat, rng)
+
+
+def _redeal(state: State, seat: int | None, order: Callable[[Sequence[str]], tuple[str, ...]]) -> State:
     others = [s for s in range(state.seats) if s != seat]
-    pool = list(rng.shuffled((*state.deck, *(c for s in others for c in state.hands[s]))))
+    pool = list(order((*state.deck, *(c for s in others for c in state.hands[s]))))
     hands = list(state.hands)
     for s in others:
         size = len(hands[s])

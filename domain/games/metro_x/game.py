@@ -21,6 +21,7 @@ GAME: Game[State] = Game(
     ),
     rules_version=editions.EDITIONS[-1].rules_version,
     editions=editions.EDITIONS,
+    search_scale=2,
     sample_setups=((2, {"map": "tube-town"}), (1, {"map": "metro-city"}), (6, {"map": "metro-city"})),
     idle=(commands.Pass,),  # a missed deadline crosses nothing on a Free Space card; on any other card, resigns
     **parts(options=options, commands=commands, events=events, setup=setup, state=state, rules=rules,

@@ -125,3 +125,13 @@ def scramble(state: State, seat: int | None, rng: Rng) -> State:
         if alternatives:
             pending[other] = keyed(state.turn, other, rng.choice(alternatives))
     return msgspec.structs.replace(state, pending=tuple(pending))
+
+
+def determinize(state: State, seat: int, rng: Rng) -> State:
+    """A complete table `seat` cannot tell from this one, drawn at random from what it sees (a search bot's sample):
+    every other seat's sealed choice is drawn among the markings it could have sealed, whatever it really sealed."""
+    pending = list(state.pending)
+    for other, choice in enumerate(state.pending):
+        if choice is not None and other != seat:
+            pending[other] = keyed(state.turn, other, choice_of(rng.choice(options_for(state, other))))
+    return msgspec.structs.replace(state, pending=tuple(pending))

@@ -3,6 +3,7 @@ order and contents, and the Bonus choices before every seat has chosen. Everythi
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -17,9 +18,11 @@ from domain.games.terminus.events import (
     BonusChosen,
     SecretAgendaKept,
 )
+from domain.games.terminus.rules_income import choose_candidates
 from domain.games.terminus.state import State
+from domain.games.terminus.state_players import Player
 from domain.games.terminus.state_view import TerminusView
-from domain.rng import Rng
+from domain.rng import Rng, in_order
 
 # The view keeps the shape clients have read since rules version 1, where -1 (and -2 for a tile out of the game)
 # stood for "none": the state says None.
@@ -55,6 +58,34 @@ def hidden_from(state: State, seat: int | None) -> frozenset[str]:
 def scramble(state: State, seat: int | None, rng: Rng) -> State:
     """Re-deal every Agenda the seat cannot see (Rules, Turn Order & Prime Hub Placement 2; Lobby Zone) among the
     places it cannot see into."""
+    return _redeal(state, seat, rng.shuffled)
+
+
+def determinize(state: State, seat: int, rng: Rng) -> State:
+    """A complete table `seat` cannot tell from this one, drawn at random from what it sees (a search bot's sample).
+    The unseen Agendas are laid out in a fixed order first, then re-dealt; what the others have seen is forgotten; and
+    while Bonuses are chosen, each other seat that has chosen gets a Bonus drawn among those it could choose."""
+    forgotten = _redeal(state, seat, in_order)
+    players = list(forgotten.players)
+    for other, player in enumerate(players):
+        if other != seat:
+            players[other] = replace(player, seen=())
+    sampled = scramble(replace(forgotten, players=tuple(players)), seat, rng)
+    if sampled.phase != "bonus":
+        return sampled
+    for other, player in enumerate(sampled.players):
+        if other != seat and player.bonus is not None:
+            options = [command.option for command in choose_candidates(sampled, other)]
+            chosen = rng.choice(options) if options else player.bonus
+            sampled = replace(sampled, players=_with(sampled.players, other, replace(player, bonus=chosen)))
+    return sampled
+
+
+def _with(players: tuple[Player, ...], seat: int, player: Player) -> tuple[Player, ...]:
+    return (*players[:seat], player, *players[seat + 1:])
+
+
+def _redeal(state: State, seat: int | None, order: Callable[[Sequence[str]], tuple[str, ...]]) -> State:
     hidden = hidden_from(state, seat)
     if len(hidden) < 2:
         return state
@@ -65,7 +96,7 @@ def scramble(state: State, seat: int | None, rng: Rng) -> State:
         if other != seat:
             cards += [agenda for agenda in player.hand if agenda in hidden]
             cards += [player.secret] if player.secret in hidden else []
-    pool = list(rng.shuffled(cards))
+    pool = list(order(cards))
     deck = [pool.pop() if agenda in hidden else agenda for agenda in deck]
     for other, player in enumerate(players):
         if other != seat:

@@ -46,6 +46,7 @@ GAME: Game[State] = Game(
     ),
     rules_version=editions.EDITIONS[-1].rules_version,
     editions=editions.EDITIONS,
+    search_scale=4,
     sample_setups=((2, {}), (3, {}), (4, {}), (2, {"free_tram_zone": "L1"})),
     **parts(options=options, commands=commands, events=events, setup=setup, state=state, rules=rules,
             scoring=scoring, visibility=visibility, render=render),

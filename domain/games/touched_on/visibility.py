@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import msgspec
 
 from domain.engine import Event
@@ -10,7 +12,7 @@ from domain.games.touched_on.components import exp_value
 from domain.games.touched_on.events import CardDrawn, CardGiven, CardTaken, DrawPileRenewed, GameSetUp, JourneyDealt
 from domain.games.touched_on.rules_table import exp_left, is_over, line_count
 from domain.games.touched_on.state import Carriage, State, Window
-from domain.rng import Rng
+from domain.rng import Rng, in_order
 
 replace = msgspec.structs.replace
 
@@ -112,12 +114,22 @@ def hidden_from(state: State, seat: int | None) -> frozenset[str]:
 
 def scramble(state: State, seat: int | None, rng: Rng) -> State:
     """Re-deal what `seat` cannot see: the others' hands with the draw pile, and the uncollected Exp."""
+    return _redeal(state, seat, rng.shuffled)
+
+
+def determinize(state: State, seat: int, rng: Rng) -> State:
+    """A complete table `seat` cannot tell from this one, drawn at random from what it sees (a search bot's sample):
+    the unseen cards are laid out in a fixed order first, so the hidden arrangement it was given cannot leak."""
+    return scramble(_redeal(state, seat, in_order), seat, rng)
+
+
+def _redeal(state: State, seat: int | None, order: Callable[[Sequence[str]], tuple[str, ...]]) -> State:
     others = [s for s in range(state.seats) if s != seat]
-    pool = rng.shuffled([card for s in others for card in state.hands[s]] + list(state.draw_pile))
+    pool = order([card for s in others for card in state.hands[s]] + list(state.draw_pile))
     hands = list(state.hands)
     for s in others:
         hands[s], pool = tuple(sorted(pool[: len(hands[s])])), pool[len(hands[s]) :]
-    exp = rng.shuffled([*state.exp_pile, *(c for c in state.exp_under if c)])
+    exp = order([*state.exp_pile, *(c for c in state.exp_under if c)])
     under = []
     for card in state.exp_under:
         under.append(exp[0] if card else "")

@@ -1,0 +1,62 @@
+"""Search bots play in the background, never on a request's thread (issue 41): the service's own moves stop with
+the bot's seat to move; the process's bot runner plays the turn; and a turn no runner played (the process crashed
+or stopped first) is played by the deadline sweep of any process, found by the due hint the write left."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+from domain import match
+from service.matches.bot_runner import BotRunner
+from service.matches.deadlines import sweep
+from service.matches.matches import MatchService
+from store.base import EventStore, utc_now
+
+PLAYERS = ["ada", "bot:ismcts-1"]
+OPTIONS = {"max_turns": 4}
+
+
+def persons_turn(service: MatchService, match_id: str) -> None:
+    """Seat 0 plays its first legal move while it is to move (a turn may take several moves)."""
+    while True:
+        loaded = service.load(match_id)
+        if 0 not in match.to_move(loaded.game, loaded.state):
+            return
+        service.play(match_id, 0, match.legal(loaded.game, loaded.state, 0)[0], expected_version=None,
+                     command_id=None)
+
+
+def test_a_bot_turn_left_by_a_crash_is_played_by_the_sweep(store: EventStore) -> None:
+    crashed = MatchService(store)  # no runner: its process died before playing the bot's turn
+    match_id = crashed.create("expect-delays", PLAYERS, OPTIONS, owner="tests").record.id
+    persons_turn(crashed, match_id)
+    loaded = crashed.load(match_id)
+    assert match.to_move(loaded.game, loaded.state) == [1]  # the bot's seat shows to move
+    version = loaded.state.version
+    assert [m for _, m in store.due_matches(utc_now() + timedelta(seconds=1), 10, None)] == [match_id]
+    another = MatchService(store)  # any process's sweep
+    assert sweep(another) >= 1
+    after = another.load(match_id)
+    assert after.state.version > version and 1 not in match.to_move(after.game, after.state)
+    assert store.read_match(match_id, version + 1, version + 1)[0].seat == 1
+    assert sweep(another) == 0  # nothing is played twice
+
+
+def test_the_runner_plays_the_bot_turn_after_a_persons_move(store: EventStore) -> None:
+    service = MatchService(store)
+    runner = BotRunner(service)
+    service.watchers.append(runner.moved)
+    try:
+        match_id = service.create("expect-delays", PLAYERS, OPTIONS, owner="tests").record.id
+        persons_turn(service, match_id)
+        for _ in range(3000):  # the runner's thread plays it soon (bounded wait, not a timing assertion)
+            loaded = service.load(match_id)
+            if 1 not in match.to_move(loaded.game, loaded.state):
+                break
+            time.sleep(0.01)
+        loaded = service.load(match_id)
+        assert 1 not in match.to_move(loaded.game, loaded.state) or loaded.state.finished
+        assert any(event.seat == 1 for event in store.read_match(match_id, 1, loaded.state.version))
+    finally:
+        runner.close()
