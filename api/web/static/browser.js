@@ -44,7 +44,7 @@ async function describe(match, result, where) {
       const name = (seat) => (detail.seats[seat] && detail.seats[seat].player) || `seat ${seat}`;
       const winners = outcome.results.filter((r) => r.winner).map((r) => name(r.seat));
       result.textContent = outcome.cooperative ? (outcome.team_won ? "the team won" : "the team lost")
-        : (winners.length ? `${winners.join(" and ")} won` : "no winner") + ` (${outcome.reason})`;
+        : (winners.length ? `${winners.join(" and ")} won` : "no winner") + ` (${outcome.reason.replace(/[-_]/g, " ")})`;
     } else {
       result.textContent = detail.status === "active" ? "in play" : detail.status;
     }

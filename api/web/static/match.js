@@ -71,7 +71,7 @@ function drawPlayers(toMove) {
       ` (seat ${seat.seat})${score}${moving}`);
   }));
   $("outcome").textContent = outcome
-    ? `Ended: ${outcome.reason}${outcome.cooperative ? (outcome.team_won ? " · the team won" : " · the team lost") : ""}`
+    ? `Ended: ${outcome.reason.replace(/[-_]/g, " ")}${outcome.cooperative ? (outcome.team_won ? " · the team won" : " · the team lost") : ""}`
     : (page.version === page.latest ? `${page.detail.status}` : `replay at version ${page.version}`);
   const you = page.detail.seats.find((seat) => seat.seat === page.detail.you);
   $("viewer").textContent = page.detail.you === null ? "Spectator" : `${you ? you.player : ""} (seat ${page.detail.you})`;
