@@ -169,6 +169,7 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     app.state.tails = tails
     app.state.log = log
     app.state.exports = exports
+    app.state.stats = stats
     # Built once here; what /schema serves. Names first: the discriminators map tags to the final names.
     document = add_links(add_webhooks(describe_event_streams(type_headers(type_views(type_options(
         name_components(app.openapi_schema)))))))

@@ -98,6 +98,7 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "bad-webhook-url": ((422,), "the URL is not http(s), its host does not resolve, or it resolves to a private, "
                                 "loopback or link-local address the operator does not allow"),
     "bad-grouping": ((422,), "insights group by one or two different dimensions"),
+    "bad-edition": ((422,), "the game has no rules edition of this name (a leaderboard's `edition`)"),
     "bad-time-range": ((422,), "`since` is not before `until`: the range holds no time"),
     "bad-proof-range": ((422,), "a consistency proof goes from a size of at least 1 to a size no smaller"),
     "expected-version-disagrees": ((422,), "If-Match and `expected_version` name different versions"),

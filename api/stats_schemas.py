@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -15,6 +15,10 @@ class LeaderboardEntry(msgspec.Struct, frozen=True):
     mu: float
     sigma: float
     matches: int
+    gained: Annotated[float | None, msgspec.Meta(
+        description="On a board by period, seat count or edition: the rating (ordinal) gained in the matches it "
+                    "counts, which orders it; `matches` and `wins` count those matches")] = None
+    wins: int | None = None
 
 
 class Leaderboard(msgspec.Struct, frozen=True):
@@ -29,6 +33,11 @@ class Leaderboard(msgspec.Struct, frozen=True):
         description="The rules editions whose matches the ratings count: every edition of the game (a rating is "
                     "the player's strength at the game, whichever edition they played); GET /v1/games/{game}/stats "
                     "splits the statistics by edition")] = []
+    period: Literal["week", "month", "all"] = "all"
+    since: Annotated[str | None, msgspec.Meta(
+        description="The first instant the period counts (UTC); null for `all`")] = None
+    seats: int | None = None
+    edition: str | None = None
 
 
 class PlayerGameStats(msgspec.Struct, frozen=True):

@@ -4,8 +4,9 @@ A fact (kind `fact`, key `<match id>:<seat>`, group: the game) holds the game, i
 the seat, its player, the bot's policy when a bot held it, the seat's rating before the match (the same OpenSkill
 ratings as projections/ratings.py, kept here too so the fold stands alone; None when the match is not rated), its
 rank, score and result (`win`, `loss` or `draw`; a cooperative game's seats share the team's result), the match's
-length in moves and seconds, its end reason (code), the month it ended, and the opening: the seat's first decision,
-named by the game's event it produced (the event's tag without the game's prefix). Only what statistics count is
+length in moves and seconds, its end reason (code), the month and the instant (`ended_at`) it ended, and the
+opening: the seat's first decision, named by the game's event it produced (the event's tag without the game's
+prefix). Only what statistics count is
 kept: public matches of a server seed that were played to a result.
 """
 
@@ -57,6 +58,7 @@ def facts(info: dict[str, Any], entry: LogEntry, before: dict[str, float | None]
             "rating_before": before.get(player), "rank": int(result["rank"]), "score": float(result["score"]),
             "result": result_of(found, result, cooperative, team_won), "moves": info["moves"],
             "seconds": seconds, "end_reason": reason_code(reason), "month": entry.recorded_at[:7],
+            "ended_at": entry.recorded_at,
             "opening": info["openings"].get(str(seat)), "cooperative": cooperative, "position": entry.position})
     return rows
 
@@ -98,4 +100,4 @@ def apply(docs: Docs, entry: LogEntry) -> None:
         docs.put(FACT, f"{entry.match_id}:{row['seat']}", row, group=info["game"], rank=float(entry.position))
 
 
-PROJECTION = Projection(name=NAME, version=1, apply=apply)
+PROJECTION = Projection(name=NAME, version=2, apply=apply)  # 2: `ended_at`

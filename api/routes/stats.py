@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 from litestar import Controller, get
@@ -11,6 +11,7 @@ from litestar.params import FromPath, Parameter
 from api import cursors
 from api.deps import Stats
 from api.problem_codes import problem_responses
+from api.problems import ApiError
 from api.stats_schemas import (
     EditionStats,
     GameStats,
@@ -24,7 +25,8 @@ from api.stats_schemas import (
 )
 from domain.catalog import UnknownGame, by_slug
 from domain.engine import Game
-from projections import game_stats, player_stats, ratings
+from projections import game_stats, insights, player_stats, ratings
+from service.reads.periods import Scope, period_board, since
 
 MinPosition = Annotated[int | None, Parameter(le=2**53 - 1,
                                               description="Answer only with data folded at least this far "
@@ -75,29 +77,55 @@ class StatsController(Controller):
 
     @get("/v1/leaderboards/{game:str}", summary="A game's leaderboard", operation_id="getLeaderboard",
          sync_to_thread=True,
-         responses=problem_responses("unknown-game", "invalid-cursor", "not-yet"))
+         responses=problem_responses("unknown-game", "invalid-cursor", "bad-edition", "not-yet"))
     def leaderboard(
         self,
         game: FromPath[str],
         stats: Stats,
         min_matches: Annotated[int, Parameter(ge=0, le=10_000)] = 1,
         cursor: Annotated[str | None, Parameter(
-            description="A `next_cursor`: `<ordinal>|<player>`, the place on the board to go on after; any value of "
-                        "this pattern is one, other values are 400 `invalid-cursor`",
+            description="A `next_cursor`: `<ordinal or gain>|<player>`, the place on the board to go on after; any "
+                        "value of this pattern is one, other values are 400 `invalid-cursor`",
             schema_extra={"pattern": cursors.LEADERBOARD_PATTERN})] = None,
         limit: Annotated[int, Parameter(ge=1, le=200)] = 50,
         min_position: MinPosition = None,
+        period: Annotated[Literal["week", "month", "all"], Parameter(
+            description="`week`: matches that ended in the last 7 days, `month`: the last 30 days, `all`: ever"
+        )] = "all",
+        seats: Annotated[int | None, Parameter(ge=1, le=64, description="Only matches with this many seats")] = None,
+        edition: Annotated[str | None, Parameter(min_length=1, max_length=64,
+                                                 description="Only matches of this rules edition")] = None,
     ) -> Leaderboard:
-        """Players by conservative rating (mu - 3 sigma), best first, with at least `min_matches` rated matches."""
-        known_game(game)
+        """Players by conservative rating (mu - 3 sigma), best first, with at least `min_matches` rated matches.
+
+        With a `period` other than `all`, or `seats`, or `edition`, the board counts only the rated matches in that
+        scope and ranks players by the rating they gained in them: per match, the player's rating after it less
+        the one before (a loss counts against), summed (`gained`); ties go by handle. `matches` and `wins` count
+        the matches in scope, `ordinal`, `mu` and `sigma` are the rating now, and `min_matches` asks for that many
+        matches in scope. A new player gains from the starting rating, so a period board shows who climbed most,
+        not who is strongest. Only public matches of a server seed played to a result count, and anyone can
+        recompute a board from `GET /v1/exports/matches`."""
+        editions = [e.rules_version for e in known_game(game).editions]
+        if edition is not None and edition not in editions:
+            raise ApiError(422, "bad-edition", f"{game} has no edition {edition[:64]!r} (it has {', '.join(editions)})")
         after = cursors.leaderboard_after(cursor)
-        stats, position = stats.fresh(ratings.NAME, min_position)
-        rows = stats.leaderboard(game, min_matches, after, limit + 1)
-        page = rows[:limit]
-        next_cursor = cursors.leaderboard_cursor(page[-1].rank, page[-1].doc["player"]) if len(rows) > limit else None
-        editions = [edition.rules_version for edition in known_game(game).editions]
-        return Leaderboard(game=game, min_matches=min_matches, position=position,
-                           items=[entry(r.doc) for r in page], next_cursor=next_cursor, editions=editions)
+        scoped = period != "all" or seats is not None or edition is not None
+        read, position = stats.fresh(insights.NAME if scoped else ratings.NAME, min_position)
+        if scoped:
+            scope = Scope(since=since(period, stats.now()), seats=seats, edition=edition)
+            board = [s for s in period_board(read.store, game, scope, min_matches)
+                     if after is None or s.order() > (-after[0], after[1])]
+            items = [LeaderboardEntry(player=s.player, ordinal=s.ordinal, mu=s.mu, sigma=s.sigma, matches=s.matches,
+                                      gained=s.gained, wins=s.wins) for s in board[:limit + 1]]
+            ranks = [s.gained for s in board[:limit]]
+        else:
+            rows = read.leaderboard(game, min_matches, after, limit + 1)
+            items, ranks, scope = [entry(r.doc) for r in rows], [r.rank for r in rows[:limit]], Scope()
+        page = items[:limit]
+        next_cursor = cursors.leaderboard_cursor(ranks[-1], page[-1].player) if len(items) > limit else None
+        return Leaderboard(game=game, min_matches=min_matches, position=position, items=page, next_cursor=next_cursor,
+                           editions=[edition] if edition else editions, period=period, since=scope.since, seats=seats,
+                           edition=edition)
 
     @get("/v1/players/{player:str}", summary="A player", operation_id="getPlayer", sync_to_thread=True,
          responses=problem_responses("unknown-player", "not-yet"))

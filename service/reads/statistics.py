@@ -10,6 +10,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from domain.handles import identity
@@ -17,6 +18,7 @@ from projections import game_stats, player_stats, ratings
 from projections.catalog import PROJECTIONS
 from service.errors import ServiceError
 from service.ops import metrics
+from store.base import utc_now
 from store.read_models import Checkpoint, DocRow
 from store.replica import ReadStore
 
@@ -58,12 +60,13 @@ class Statistics:
 
     def __init__(self, store: ReadStore, *, wait_seconds: float = WAIT_SECONDS,
                  clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
-                 primary: Statistics | None = None) -> None:
+                 primary: Statistics | None = None, now: Callable[[], datetime] = utc_now) -> None:
         self.store = store
         self.wait_seconds = wait_seconds
         self.clock = clock
         self.sleep = sleep
         self.primary = primary
+        self.now = now  # the wall clock a period board ends at
 
     def fresh(self, projection: str, min_position: int | None) -> tuple[Statistics, int]:
         """The statistics to answer from and their projection's position, at least `min_position`: the replica's

@@ -82,7 +82,8 @@ def t_quantile(df: int) -> float:
 
 
 def read_records(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The fact rows a reader derives from export lines (in the export's order, which rates matches in order)."""
+    """The fact rows a reader derives from export lines (in the export's order, which rates matches in order), with
+    each seat's rating after the match (`after`) and the instant it ended (`ended`)."""
     model = PlackettLuce()
     held: dict[tuple[str, str], Any] = {}
     rows = []
@@ -109,12 +110,14 @@ def read_records(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
         results = payload["results"]
         cooperative = payload.get("cooperative", False)
         before: dict[str, float] = {}
+        after: dict[str, float] = {}
         if not cooperative and len(results) > 1 and len(set(players)) == len(players):
             ratings = [held.get((game, players[r["seat"]])) or model.rating() for r in results]
             before = {players[r["seat"]]: x.mu - 3 * x.sigma for r, x in zip(results, ratings, strict=True)}
             rated = model.rate([[x] for x in ratings], ranks=[float(r["rank"]) for r in results])
             for r, team in zip(results, rated, strict=True):
                 held[(game, players[r["seat"]])] = team[0]
+                after[players[r["seat"]]] = team[0].mu - 3 * team[0].sigma
         span = (_seconds(ended["recorded_at"]) - _seconds(started))
         for r in results:
             player = players[r["seat"]]
@@ -126,7 +129,8 @@ def read_records(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
                          "seats": str(len(players)), "edition": header["rules_version"],
                          "month": ended["recorded_at"][:7], "opening": openings.get(r["seat"], "none"),
                          "bot": player[4:] if player.startswith("bot:") else "human",
-                         "rating": before.get(player), "rank": r["rank"], "score": r["score"], "result": result,
+                         "rating": before.get(player), "after": after.get(player), "ended": ended["recorded_at"],
+                         "rank": r["rank"], "score": r["score"], "result": result,
                          "moves": moves, "seconds": span})
     return rows
 
