@@ -16,6 +16,7 @@ from domain.catalog import GAMES
 from projections import insights, ratings
 from service.reads.insights import SMALL, Group, Insights
 from service.reads.statistics import UnknownPlayer
+from store.replica import ReadStore
 
 Metric = Literal["win_rate", "mean_rank", "mean_score", "length_moves", "length_seconds"]
 Dimension = Literal["seat", "seats", "edition", "month", "opening", "bot", "rating_band"]
@@ -87,6 +88,20 @@ class PlayerRatings(msgspec.Struct, frozen=True, kw_only=True):
     games: list[GameRating]
 
 
+def rated_games(store: ReadStore, player: str) -> list[GameRating]:
+    """The player's rating in each game rated in, with its history: what GET /v1/players/{player}/ratings answers
+    and the player's page draws."""
+    games = []
+    for game in GAMES:
+        found = store.docs(ratings.NAME, ratings.RATING, key=ratings.rating_key(game.slug, player), limit=1)
+        if found:
+            doc = found[0].doc
+            games.append(GameRating(game=game.slug, ordinal=doc["ordinal"], mu=doc["mu"], sigma=doc["sigma"],
+                                    matches=doc["matches"], history=[RatingPoint(position=p, ordinal=o)
+                                                                     for p, o in doc.get("history", [])]))
+    return games
+
+
 class InsightsController(Controller):
     """Questions of one's own over every finished match."""
 
@@ -128,14 +143,7 @@ class InsightsController(Controller):
         """Per game the player is rated in: the rating now and after each of the last 200 rated matches (public
         matches of a server seed, competitive, two seats or more), what the player's page draws."""
         read, position = stats.fresh(ratings.NAME, min_position)
-        games = []
-        for game in GAMES:
-            found = read.store.docs(ratings.NAME, ratings.RATING, key=ratings.rating_key(game.slug, player), limit=1)
-            if found:
-                doc = found[0].doc
-                games.append(GameRating(game=game.slug, ordinal=doc["ordinal"], mu=doc["mu"], sigma=doc["sigma"],
-                                        matches=doc["matches"], history=[RatingPoint(position=p, ordinal=o)
-                                                                         for p, o in doc.get("history", [])]))
+        games = rated_games(read.store, player)
         if not games:
             raise UnknownPlayer(player)
         return PlayerRatings(player=player, position=position, games=games)

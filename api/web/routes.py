@@ -13,23 +13,27 @@ from typing import Annotated, Any, Literal
 import msgspec
 from litestar import Controller, Request, Response, get
 from litestar.exceptions import NotFoundException
-from litestar.params import FromPath, Parameter
+from litestar.params import FromPath, FromQuery, Parameter
 from litestar.response import File, Redirect
 from litestar.static_files import create_static_files_router
 
 from api.auth import seat_of
 from api.deps import Auditor, Service, Stats
 from api.routes.audit import MatchId, Version
+from api.routes.insights import Dimension, Metric, rated_games
 from api.routes.stats import known_game, win_rates
 from api.web import charts
 from api.web.draw import drawing
 from api.web.svg import Moment, not_set_up
 from domain import match
-from projections import game_stats, player_stats, ratings
+from projections import game_stats, insights, player_stats, ratings
+from service.reads.insights import Insights
 
 Layout = Annotated[Literal["wide", "narrow"], Parameter(description="`narrow`: one column for a phone")]
 STATIC = Path(__file__).parent / "static"
 SVG = "image/svg+xml"
+METRIC_TITLES = {"win_rate": "Win rate", "mean_rank": "Mean rank", "mean_score": "Mean score",
+                 "length_moves": "Match length (moves)", "length_seconds": "Match length (seconds)"}
 # Defence in depth: scripts and styles only from this origin, no inline script, no plug-ins, no framing.
 PAGE_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; "
@@ -146,11 +150,26 @@ class WebController(Controller):
             raise NotFoundException(f"no chart {chart!r}")
         return Response(body, media_type=SVG, headers={"X-Content-Type-Options": "nosniff"})
 
+    @get("/games/{game:str}/insights.svg", sync_to_thread=True)
+    def insights_chart(self, game: FromPath[str], stats: Stats, metric: FromQuery[Metric],
+                       by: FromQuery[Dimension]) -> Response[str]:
+        """A metric of a game's finished matches grouped by one dimension, a bar per group: the rows of
+        GET /v1/games/{game}/insights?metric=…&by=… (the statistics page shows them as a table, too)."""
+        known_game(game)
+        position = stats.position(insights.NAME, None)
+        rows = Insights(stats.store).answer([game], metric, [by], {})
+        body = charts.bars(f"{METRIC_TITLES[metric]} by {by.replace('_', ' ')}", position,
+                           [(row.group[by], row.value) for row in rows], unit="%" if metric == "win_rate" else "",
+                           axis=by.replace("_", " "))
+        return Response(body, media_type=SVG, headers={"X-Content-Type-Options": "nosniff"})
+
     @get("/players/{player:str}/ratings.svg", sync_to_thread=True)
     def rating_chart(self, player: FromPath[str], stats: Stats) -> Response[str]:
-        """A player's rating (mu - 3 sigma) after each rated match, one line per game."""
+        """A player's rating (mu - 3 sigma) after each rated match, one line per game: the history
+        GET /v1/players/{player}/ratings answers."""
         position = min(stats.position(ratings.NAME, None), stats.position(player_stats.NAME, None))
-        series = [(doc["game"], [(at, ordinal) for at, ordinal in rated.get("history", [])])
-                  for doc, rated in stats.player_stats(player) if rated]
+        stats.player_games(player)  # UnknownPlayer (404) for a handle never seen; a known one may be unrated
+        series = [(rated.game, [(point.position, point.ordinal) for point in rated.history])
+                  for rated in rated_games(stats.store, player)]
         body = charts.lines("Rating history (mu - 3 sigma)", position, series)
         return Response(body, media_type=SVG, headers={"X-Content-Type-Options": "nosniff"})

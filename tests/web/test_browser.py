@@ -241,3 +241,31 @@ def test_statistics_pages_show_the_leaderboard_and_charts(site: Site, page: Any)
     page.wait_for_selector("#per-game tbody tr")
     page.wait_for_function("[...document.querySelectorAll('#charts img')].every(i => i.complete && i.naturalWidth)")
     assert "log position" in page.text_content("#stats-position")
+
+
+def test_the_statistics_page_shows_the_insight_picked_as_the_api_answers_it(site: Site, page: Any) -> None:
+    """Picking a metric and a grouping on a game's page shows the insights API's rows as a table and draws them; the
+    console stays free of errors."""
+    console: list[str] = []
+    page.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
+    head = httpx.get(f"{site.base}/v1/projections").json()["head"]
+    api = f"{site.base}/v1/games/expect-delays/insights"
+    want = httpx.get(api, params={"metric": "mean_score", "by": "seat", "min_position": head}, timeout=30).json()
+    assert want["rows"]
+    page.goto(f"{site.base}/web/games/expect-delays")
+    page.wait_for_function("document.querySelector('#insights').dataset.shown === 'metric=win_rate&by=seat'")
+    page.select_option("#metric", "mean_score")
+    page.wait_for_function("document.querySelector('#insights').dataset.shown === 'metric=mean_score&by=seat'")
+    shown = [[cell.text_content() for cell in row.locator("td").all()[:3]]
+             for row in page.locator("#insights tbody tr").all()]
+    assert shown == [[row["group"]["seat"], str(row["n"]), f"{row['value']:.2f}"] for row in want["rows"]]
+    page.select_option("#by", "edition")
+    page.wait_for_function("document.querySelector('#insights').dataset.shown === 'metric=mean_score&by=edition'")
+    by_edition = httpx.get(api, params={"metric": "mean_score", "by": "edition"}).json()["rows"]
+    assert [row.get_attribute("data-group") for row in page.locator("#insights tbody tr").all()] == \
+        [row["group"]["edition"] for row in by_edition]
+    page.wait_for_function("[...document.querySelectorAll('#insight-chart img')].every(i => i.complete && "
+                           "i.naturalWidth)")
+    chart = httpx.get(site.base + page.get_attribute("#insight-chart img", "src")).text
+    assert chart.count("data-label=") == len(by_edition) and "Mean score by edition" in chart
+    assert console == []

@@ -96,12 +96,27 @@ def test_a_players_rating_history_has_a_point_per_rated_match(client: TestClient
     assert line.attrib["data-series"] == "expect-delays" and line.attrib["data-points"] == "4"
     ada = client.get("/v1/players/ada/stats").json()["games"]
     assert [g["game"] for g in ada if g["rating"]] == ["expect-delays"]
+    (rated,) = client.get("/v1/players/ada/ratings").json()["games"]  # the history the line draws
+    assert len(rated["history"]) == 4 and rated["game"] == "expect-delays"
+
+
+def test_an_insight_chart_has_a_bar_per_row_of_the_insights_api(client: TestClient[Any]) -> None:
+    """The statistics page's insight chart: a bar per group the API answers, of the value it answers."""
+    for metric, by in (("win_rate", "seat"), ("length_moves", "edition"), ("mean_score", "bot")):
+        root = chart(client, f"/web/games/expect-delays/insights.svg?metric={metric}&by={by}")
+        rows = client.get("/v1/games/expect-delays/insights", params={"metric": metric, "by": by}).json()["rows"]
+        assert rows and [(b.attrib["data-label"], float(b.attrib["data-value"])) for b in all_with(root, "data-label")
+                         if b.tag.endswith("rect")] == [(r["group"][by], pytest.approx(r["value"], abs=1e-6))
+                                                        for r in rows]
 
 
 @pytest.mark.parametrize(("path", "status", "code"), [
     ("/web/games/no-such-game/charts/win-rate.svg", 404, "unknown-game"),
     ("/web/games/expect-delays/charts/no-such-chart.svg", 404, "not-found"),
     ("/web/players/nobody/ratings.svg", 404, "unknown-player"),
+    ("/web/games/no-such-game/insights.svg?metric=win_rate&by=seat", 404, "unknown-game"),
+    ("/web/games/expect-delays/insights.svg?metric=luck&by=seat", 400, "invalid-request"),
+    ("/web/games/expect-delays/insights.svg?metric=win_rate", 400, "invalid-request"),
 ])
 def test_unknown_charts_are_problems(client: TestClient[Any], path: str, status: int, code: str) -> None:
     """An unknown game, chart or player answers problem+json."""

@@ -42,6 +42,34 @@ async function game() {
   $("charts").replaceChildren(...charts);
 }
 
+// Insights: the metric and the grouping picked, as a table of the API's rows and the server's bar chart of them.
+async function insight() {
+  const metric = $("metric").value;
+  const by = $("by").value;
+  const query = `metric=${encodeURIComponent(metric)}&by=${encodeURIComponent(by)}`;
+  const answer = await api(`/v1/games/${encodeURIComponent(name)}/insights?${query}`);
+  if ($("metric").value !== metric || $("by").value !== by) return; // a newer pick is on its way
+  const shown = (value) => (value === null ? "-" : metric === "win_rate" ? `${(value * 100).toFixed(1)}%` : fixed(value));
+  $("insight-dimension").textContent = $("by").selectedOptions[0].textContent;
+  const rows = answer.rows.map((row) => el("tr", { "data-group": row.group[by] },
+    el("td", {}, row.group[by]), el("td", {}, row.n), el("td", {}, shown(row.value)),
+    el("td", {}, row.low === null ? "-" : `${shown(row.low)} – ${shown(row.high)}`),
+    el("td", {}, row.small ? "small group" : "")));
+  document.querySelector("#insights tbody").replaceChildren(...(rows.length ? rows
+    : [el("tr", {}, el("td", { colspan: 5 }, "No finished match counts yet."))]));
+  $("insights-position").textContent = `Computed up to log position ${answer.position}.`;
+  $("insight-chart").replaceChildren(chart(`/web/games/${encodeURIComponent(name)}/insights.svg?${query}`,
+    `${$("metric").selectedOptions[0].textContent} by ${$("by").selectedOptions[0].textContent}`));
+  $("insights").dataset.shown = query;
+}
+
+function insights() {
+  const show = () => insight().catch((error) => say(`Could not load insights: ${error.message}`, "error"));
+  $("insight-form").addEventListener("change", show);
+  $("insight-form").addEventListener("submit", (event) => { event.preventDefault(); show(); });
+  return show();
+}
+
 function matchRow(summary) {
   const players = summary.seats.map((seat) => seat.player || "open").join(", ");
   return el("li", { "data-match": summary.id },
@@ -74,4 +102,4 @@ async function player() {
   $("charts").replaceChildren(chart(`/web/players/${encodeURIComponent(name)}/ratings.svg`, "Rating history"));
 }
 
-(kind === "games" ? game() : player()).catch((error) => say(`Could not load statistics: ${error.message}`, "error"));
+(kind === "games" ? Promise.all([game(), insights()]) : player()).catch((error) => say(`Could not load statistics: ${error.message}`, "error"));
