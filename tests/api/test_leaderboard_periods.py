@@ -120,3 +120,28 @@ def test_bad_board_questions_are_typed_problems(client: TestClient, params: dict
     answer = client.get("/v1/leaderboards/terminus", params=params)
     assert (answer.status_code, answer.json()["code"]) == (status, code)
     assert client.get("/v1/leaderboards/chess", params={"period": "week"}).json()["code"] == "unknown-game"
+
+
+def test_period_boards_read_while_matches_finish(client: TestClient, store: Any) -> None:
+    """Boards asked while matches finish and the facts fold each answer (no error, each player once), and once the
+    folding is done the board is the reader's."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    service: MatchService = client.app.state.service
+
+    def finish_some() -> None:
+        for seed in range(3):
+            populate(service, 200 + seed, 3)
+            catch_up(store, limit=5)
+
+    with ThreadPoolExecutor(1) as pool:
+        writer = pool.submit(finish_some)
+        answers = []
+        while not writer.done():
+            answers.append(client.get("/v1/leaderboards/terminus", params={"period": "week", "limit": 200}))
+        writer.result()
+    assert answers and all(a.status_code == 200 for a in answers)
+    assert all(len({i["player"] for i in a.json()["items"]}) == len(a.json()["items"]) for a in answers)
+    catch_up(store)
+    rows = read_records([json.loads(line) for line in client.get("/v1/exports/matches").content.splitlines()])
+    same(api_board(client, "terminus", period="week"), reader_board(rows, "terminus", lambda r: True))

@@ -244,8 +244,8 @@ def test_statistics_pages_show_the_leaderboard_and_charts(site: Site, page: Any)
 
 
 def test_the_statistics_page_shows_the_insight_picked_as_the_api_answers_it(site: Site, page: Any) -> None:
-    """Picking a metric and a grouping on a game's page shows the insights API's rows as a table and draws them; the
-    console stays free of errors."""
+    """Picking a metric and a grouping on a game's page shows the insights API's rows as a table and draws them, and
+    picking a period shows that period's leaderboard; the console stays free of errors."""
     console: list[str] = []
     page.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
     head = httpx.get(f"{site.base}/v1/projections").json()["head"]
@@ -268,4 +268,11 @@ def test_the_statistics_page_shows_the_insight_picked_as_the_api_answers_it(site
                            "i.naturalWidth)")
     chart = httpx.get(site.base + page.get_attribute("#insight-chart img", "src")).text
     assert chart.count("data-label=") == len(by_edition) and "Mean score by edition" in chart
+    page.select_option("#period", "week")  # the leaderboard of the last 7 days, by rating gained
+    page.wait_for_function("document.querySelector('#leaderboard').dataset.period === 'week'")
+    week = httpx.get(f"{site.base}/v1/leaderboards/expect-delays", params={"period": "week"}).json()["items"]
+    assert week and [[cell.text_content() for cell in row.locator("td").all()[1:]]
+                     for row in page.locator("#leaderboard tbody tr").all()] == \
+        [[e["player"], *(f"{e[k]:.2f}" for k in ("ordinal", "mu", "sigma")), str(e["matches"]), f"{e['gained']:.2f}"]
+         for e in week]
     assert console == []

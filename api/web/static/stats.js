@@ -10,29 +10,40 @@ function chart(path, alt) {
   return el("figure", {}, el("img", { src: path, alt, loading: "lazy" }));
 }
 
+// The leaderboard of the period picked: all time by rating, or the last 7 or 30 days by the rating gained in them.
+async function leaderboard(entry) {
+  const period = $("period").value;
+  const board = await api(`/v1/leaderboards/${encodeURIComponent(name)}?min_matches=1&limit=50&period=${period}`);
+  if ($("period").value !== period) return; // a newer pick is on its way
+  document.querySelector("#leaderboard tbody").replaceChildren(...board.items.map((item, index) =>
+    el("tr", { "data-player": item.player },
+      el("td", {}, index + 1),
+      el("td", {}, el("a", { href: `/web/players/${encodeURIComponent(item.player)}` }, item.player)),
+      el("td", {}, fixed(item.ordinal)), el("td", {}, fixed(item.mu)), el("td", {}, fixed(item.sigma)),
+      el("td", {}, item.matches), el("td", {}, fixed(item.gained)))));
+  // Why a leaderboard is empty: a cooperative game has no one to rank (its seats win or lose together).
+  const why = entry && entry.cooperative ? `${entry.title} is cooperative: the players win or lose together, so no ` +
+    "one is rated and the leaderboard stays empty; the team's results are charted below."
+    : period === "all" ? "No rated match yet: players appear here after their first finished match."
+      : "No rated match in this period.";
+  if (!board.items.length) {
+    document.querySelector("#leaderboard tbody").replaceChildren(el("tr", {}, el("td", { colspan: 7, id: "empty-why" }, why)));
+  }
+  $("leaderboard-position").textContent = `Leaderboard computed up to log position ${board.position}.`;
+  $("leaderboard").dataset.period = period;
+}
+
 async function game() {
   $("title").textContent = `${name}: statistics`;
   $("matches-link").href = `/web/?game=${encodeURIComponent(name)}`;
-  const [stats, board, catalog] = await Promise.all([api(`/v1/games/${encodeURIComponent(name)}/stats`),
-    api(`/v1/leaderboards/${encodeURIComponent(name)}?min_matches=1&limit=50`), api("/v1/games")]);
+  const [stats, catalog] = await Promise.all([api(`/v1/games/${encodeURIComponent(name)}/stats`), api("/v1/games")]);
   const entry = catalog.items.find((item) => item.slug === name);
   if (entry) $("title").textContent = `${entry.title}: statistics`;
   $("summary").textContent = `${stats.finished} finished of ${stats.started} started · moves per match ` +
     `${stats.moves_min ?? "-"}–${stats.moves_max ?? "-"} (mean ${fixed(stats.moves_mean)}) · up to log position ${stats.position}`;
-  document.querySelector("#leaderboard tbody").replaceChildren(...board.items.map((entry, index) =>
-    el("tr", { "data-player": entry.player },
-      el("td", {}, index + 1),
-      el("td", {}, el("a", { href: `/web/players/${encodeURIComponent(entry.player)}` }, entry.player)),
-      el("td", {}, fixed(entry.ordinal)), el("td", {}, fixed(entry.mu)), el("td", {}, fixed(entry.sigma)),
-      el("td", {}, entry.matches))));
-  // Why a leaderboard is empty: a cooperative game has no one to rank (its seats win or lose together).
-  const why = entry && entry.cooperative ? `${entry.title} is cooperative: the players win or lose together, so no ` +
-    "one is rated and the leaderboard stays empty; the team's results are charted below."
-    : "No rated match yet: players appear here after their first finished match.";
-  if (!board.items.length) {
-    document.querySelector("#leaderboard tbody").replaceChildren(el("tr", {}, el("td", { colspan: 6, id: "empty-why" }, why)));
-  }
-  $("leaderboard-position").textContent = `Leaderboard computed up to log position ${board.position}.`;
+  const show = () => leaderboard(entry).catch((error) => say(`Could not load the leaderboard: ${error.message}`, "error"));
+  $("period").addEventListener("change", show);
+  await show();
   const base = `/web/games/${encodeURIComponent(name)}`;
   // A cooperative game's seats win or lose together: its chart is the team's results, not a win rate by seat.
   const allCooperative = stats.finished > 0 && stats.cooperative_played === stats.finished;
