@@ -2,7 +2,8 @@
 
 A fact (kind `fact`, key `<match id>:<seat>`, group: the game) holds the game, its rules edition, the number of seats,
 the seat, its player, the bot's policy when a bot held it, the seat's rating before the match (the same OpenSkill
-ratings as projections/ratings.py, kept here too so the fold stands alone; None when the match is not rated), its
+ratings as projections/ratings.py, kept here too so the fold stands alone; None when the match is not rated) and
+its mu and sigma after it (`mu_after`, `sigma_after`: a row alone says what the match gained), its
 rank, score and result (`win`, `loss` or `draw`; a cooperative game's seats share the team's result), the match's
 length in moves and seconds, its end reason (code), the month and the instant (`ended_at`) it ended, and the
 opening: the seat's first decision, named by the game's event it produced (the event's tag without the game's
@@ -42,8 +43,10 @@ def result_of(found: list[dict[str, Any]], result: dict[str, Any], cooperative: 
     return "win" if result["winner"] else "loss"
 
 
-def facts(info: dict[str, Any], entry: LogEntry, before: dict[str, float | None]) -> list[dict[str, Any]]:
-    """The fact rows of a finished match (`before`: each player's rating before it, when rated)."""
+def facts(info: dict[str, Any], entry: LogEntry, before: dict[str, float | None],
+          after: dict[str, tuple[float, float]]) -> list[dict[str, Any]]:
+    """The fact rows of a finished match (`before`: each player's rating before it, `after`: their (mu, sigma)
+    after it, when rated)."""
     found, reason, cooperative, team_won = common.results(NAME, entry)
     game, players = info["game"], info["players"]
     seconds = common.seconds_between(info["started_at"], entry.recorded_at)
@@ -55,7 +58,9 @@ def facts(info: dict[str, Any], entry: LogEntry, before: dict[str, float | None]
             "match_id": entry.match_id, "game": game, "edition": info["rules_version"], "seats": len(players),
             "seat": seat, "player": player,
             "bot": player[len(BOT_PREFIX):] if player.startswith(BOT_PREFIX) else None,
-            "rating_before": before.get(player), "rank": int(result["rank"]), "score": float(result["score"]),
+            "rating_before": before.get(player), "mu_after": after[player][0] if player in after else None,
+            "sigma_after": after[player][1] if player in after else None, "rank": int(result["rank"]),
+            "score": float(result["score"]),
             "result": result_of(found, result, cooperative, team_won), "moves": info["moves"],
             "seconds": seconds, "end_reason": reason_code(reason), "month": entry.recorded_at[:7],
             "ended_at": entry.recorded_at,
@@ -63,18 +68,22 @@ def facts(info: dict[str, Any], entry: LogEntry, before: dict[str, float | None]
     return rows
 
 
-def rate(docs: Docs, info: dict[str, Any], entry: LogEntry) -> dict[str, float | None]:
-    """Each rated player's ordinal before this match, after moving the ratings on (none for an unrated match)."""
+def rate(docs: Docs, info: dict[str, Any],
+         entry: LogEntry) -> tuple[dict[str, float | None], dict[str, tuple[float, float]]]:
+    """Each rated player's ordinal before this match and (mu, sigma) after it, moving the ratings on (none for an
+    unrated match)."""
     seats = ratings.rated_match(info, entry)
     if seats is None:
-        return {}
+        return {}, {}
     game = info["game"]
     held = [docs.get(RATING, ratings.rating_key(game, player)) for player, _ in seats]
     current = [(d["mu"], d["sigma"]) if d else (ratings.MODEL.mu, ratings.MODEL.sigma) for d in held]
     before = {player: mu - 3 * sigma for (player, _), (mu, sigma) in zip(seats, current, strict=True)}
+    after = {}
     for (player, _), (mu, sigma) in zip(seats, ratings.rate(current, [rank for _, rank in seats]), strict=True):
         docs.put(RATING, ratings.rating_key(game, player), {"mu": mu, "sigma": sigma})
-    return dict(before)
+        after[player] = (mu, sigma)
+    return dict(before), after
 
 
 def apply(docs: Docs, entry: LogEntry) -> None:
@@ -96,8 +105,8 @@ def apply(docs: Docs, entry: LogEntry) -> None:
     docs.delete(common.MATCH, entry.match_id)
     if not common.counted(info) or not common.played(entry):
         return
-    for row in facts(info, entry, rate(docs, info, entry)):
+    for row in facts(info, entry, *rate(docs, info, entry)):
         docs.put(FACT, f"{entry.match_id}:{row['seat']}", row, group=info["game"], rank=float(entry.position))
 
 
-PROJECTION = Projection(name=NAME, version=2, apply=apply)  # 2: `ended_at`
+PROJECTION = Projection(name=NAME, version=2, apply=apply)  # 2: `ended_at`, `mu_after`, `sigma_after`

@@ -2,9 +2,9 @@
 
 Such a board ranks players by the rating they gained in the matches in scope: the rated matches of the game that
 ended in the period (`week`: the last 7 days, `month`: the last 30 days, `all`: ever), with that many seats and of
-that edition. A match's gain is the player's conservative rating (mu - 3 sigma) after it less the one before it:
-the fact rows hold each seat's rating before the match, so the rating after one match is the rating before the
-player's next rated match of the game, or the player's rating now after their last. Ties go by handle. Only what
+that edition. A match's gain is the player's conservative rating (mu - 3 sigma) after it less the one before it,
+both held by the match's fact row, so every row read answers alone (a board read while matches fold is each row's
+truth); the rating shown is the one after the player's latest rated match. Ties go by handle. Only what
 the facts count counts: public matches of a server seed played to a result (a private match never moves a board).
 """
 
@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from projections import insights, ratings
 from service.reads.insights import Insights
 from store.replica import ReadStore
 
@@ -66,32 +65,25 @@ def since(period: str, now: datetime) -> str | None:
     return (now - span).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def standings(rows: Iterable[dict[str, Any]], now: dict[str, tuple[float, float]], scope: Scope,
-              min_matches: int) -> list[Standing]:
-    """Every player with at least `min_matches` rated matches in scope, best first (`now`: each player's (mu, sigma)
-    today, by handle)."""
-    rated: dict[str, list[dict[str, Any]]] = defaultdict(list)
+def standings(rows: Iterable[dict[str, Any]], scope: Scope, min_matches: int) -> list[Standing]:
+    """Every player with at least `min_matches` rated matches in scope, best first."""
+    latest: dict[str, dict[str, Any]] = {}
+    counted: dict[str, list[tuple[dict[str, Any], float]]] = defaultdict(list)
     for row in rows:
-        if row["rating_before"] is not None:
-            rated[row["player"]].append(row)
-    board = []
-    for player, mine in rated.items():
-        mine.sort(key=lambda r: r["position"])
-        mu, sigma = now[player]
-        afters = [r["rating_before"] for r in mine[1:]] + [mu - 3 * sigma]
-        counted = [(r, after - r["rating_before"]) for r, after in zip(mine, afters, strict=True) if scope.holds(r)]
-        if counted and len(counted) >= min_matches:
-            board.append(Standing(player=player, gained=sum(g for _, g in counted), matches=len(counted),
-                                  wins=sum(1 for r, _ in counted if r["result"] == "win"), mu=mu, sigma=sigma))
+        if row["rating_before"] is None:
+            continue
+        player = row["player"]
+        if player not in latest or row["position"] > latest[player]["position"]:
+            latest[player] = row
+        if scope.holds(row):
+            counted[player].append((row, row["mu_after"] - 3 * row["sigma_after"] - row["rating_before"]))
+    board = [Standing(player=player, gained=sum(g for _, g in mine), matches=len(mine),
+                      wins=sum(1 for r, _ in mine if r["result"] == "win"), mu=latest[player]["mu_after"],
+                      sigma=latest[player]["sigma_after"])
+             for player, mine in counted.items() if mine and len(mine) >= min_matches]
     return sorted(board, key=Standing.order)
 
 
 def period_board(store: ReadStore, game: str, scope: Scope, min_matches: int) -> list[Standing]:
-    """The board of a game's matches in scope, read from the insights projection (facts and its own ratings, folded
-    together, so they agree at any position)."""
-    rows = list(Insights(store).rows([game]))
-    now = {}
-    for player in {row["player"] for row in rows if row["rating_before"] is not None}:
-        found = store.docs(insights.NAME, insights.RATING, key=ratings.rating_key(game, player), limit=1)
-        now[player] = (found[0].doc["mu"], found[0].doc["sigma"])
-    return standings(rows, now, scope, min_matches)
+    """The board of a game's matches in scope, read from the insights facts."""
+    return standings(Insights(store).rows([game]), scope, min_matches)
