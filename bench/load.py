@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -98,10 +98,39 @@ def session_cpu_s(session: int) -> float:
     return total / tick
 
 
+def process_cpu_s(pid: str) -> float:
+    """CPU seconds (user + system) used so far by one process (0 once it is gone)."""
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return 0.0
+
+
+class BackendsCpu:
+    """The CPU of the PostgreSQL backends serving one database: the server processes whose title names it
+    (`postgres: user database host(port) state`). Calling it gives the CPU seconds they have used so far, keeping a
+    backend that has exited at its last reading, so the sum only grows. The cluster's own processes (WAL writer,
+    checkpointer) are left out: they serve every database of the cluster, and other sessions share it."""
+
+    def __init__(self, database: str) -> None:
+        self.marker = f" {database} ".encode()
+        self.seen: dict[str, float] = {}
+
+    def __call__(self) -> float:
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            with contextlib.suppress(OSError):
+                title = Path(f"/proc/{pid}/cmdline").read_bytes()
+                if title.startswith(b"postgres: ") and self.marker in title:
+                    self.seen[pid] = max(self.seen.get(pid, 0.0), process_cpu_s(pid))
+        return sum(self.seen.values())
+
+
 def run_clients(make: Callable[[Any], Step], args: list[Any], seconds: float, rate: float | None = None,
-                server: int | None = None) -> Measured:
+                server: int | None = None, meters: Mapping[str, Callable[[], float]] | None = None) -> Measured:
     """Run one client process per arg for `seconds` (each at `rate` ops/s when paced); their combined result. With
-    `server` (a session id), the CPU its processes used while the clients worked is `counts["server_cpu_s"]`."""
+    `server` (a session id), the CPU its processes used while the clients worked is `counts["server_cpu_s"]`; each
+    of `meters` (a name and a reading that only grows, such as `BackendsCpu`) is read over the same window into
+    `counts[name]`."""
     ctx = mp.get_context("spawn")
     barrier = ctx.Barrier(len(args) + 1)
     results = ctx.Queue()
@@ -111,8 +140,10 @@ def run_clients(make: Callable[[Any], Step], args: list[Any], seconds: float, ra
     with contextlib.suppress(Exception):  # a client failed while setting up: its error is in the queue
         barrier.wait(timeout=300)
     cpu_began = session_cpu_s(server) if server is not None else 0.0
+    read_began = {name: read() for name, read in (meters or {}).items()}
     out = [results.get(timeout=seconds + 300) for _ in procs]
     server_cpu = session_cpu_s(server) - cpu_began if server is not None else None
+    metered = {name: read() - read_began[name] for name, read in (meters or {}).items()}
     for proc in procs:
         proc.join(timeout=30)
     errors = sorted((c["error"] for kind, _, _, c in out if kind == "error"), key=lambda e: "BrokenBarrier" in e)
@@ -124,6 +155,7 @@ def run_clients(make: Callable[[Any], Step], args: list[Any], seconds: float, ra
             counts[key] = counts.get(key, 0 if not isinstance(value, list) else []) + value
     if server_cpu is not None:
         counts["server_cpu_s"] = server_cpu
+    counts.update(metered)
     return Measured(seconds=max(e for _, e, _, _ in out), ops=sum(len(t) for _, _, t, _ in out),
                     latencies=[x for _, _, t, _ in out for x in t], counts=counts)
 
@@ -150,6 +182,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# Apps of bench/ served like Turnstile: bench/bare_app.py (one INSERT a POST: the stack's floor, issue 32) and
+# bench/es_app.py (the eventsourcing library, one aggregate a match: a peer of issue 45).
+BENCH_APPS = {"bare": "bare_app", "es": "es_app"}
+
+
 def server_command(stack: str, port: int, workers: int) -> list[str]:
     """How to serve `api.asgi:create` with a stack: `turnstile serve` (uvicorn, httptools, uvloop), granian, or
     uvicorn as it was before (h11 in pure Python, the asyncio loop)."""
@@ -159,10 +196,10 @@ def server_command(stack: str, port: int, workers: int) -> list[str]:
         return [sys.executable, "-m", "granian", "--interface", "asgi", "--factory", "--host", "127.0.0.1",
                 "--port", str(port), "--workers", str(workers), "--loop", "uvloop", "--no-access-log",
                 "--log-level", "warning", "api.asgi:create"]
-    if stack == "bare":  # bench/bare_app.py: the same server settings as `turnstile serve`, one INSERT a POST
+    if stack in BENCH_APPS:  # the same server settings as `turnstile serve`, an app of bench/
         return [sys.executable, "-m", "uvicorn", "--factory", "--app-dir", "bench", "--host", "127.0.0.1",
                 "--port", str(port), "--workers", str(workers), "--http", "httptools", "--loop", "uvloop",
-                "--no-access-log", "--log-level", "warning", "bare_app:create"]
+                "--no-access-log", "--log-level", "warning", f"{BENCH_APPS[stack]}:create"]
     if stack == "uvicorn-h11":
         return [sys.executable, "-m", "uvicorn", "--factory", "--host", "127.0.0.1", "--port", str(port),
                 "--workers", str(workers), "--http", "h11", "--loop", "asyncio", "--log-level", "warning",

@@ -1,0 +1,251 @@
+"""Turnstile against the servers a user would pick instead, by CPU per move, in one command (issue 45).
+
+    uv run python bench/peers_cpu.py --seconds 10            # 8 clients, 10 s per system, one round (≈ 2 min)
+    uv run python bench/peers_cpu.py --rounds 2 --only es,es-cache,turnstile
+    uv run python bench/peers_cpu.py --smoke                 # 1 s per system with 2 clients
+
+Systems, each on its own throwaway PostgreSQL database on TURNSTILE_DATABASE_URL's server, each server started here
+and stopped afterwards:
+- `bare`: bench/bare_app.py, one INSERT per POST through Litestar and uvicorn: the stack's floor, per request.
+- `turnstile`: `turnstile serve`, clients playing Expect Delays over HTTP (bench/clients.py's HttpMover).
+- `es`, `es-cache`: bench/es_app.py, the eventsourcing library behind the same stack, one aggregate per match and a
+  POST per move, without its aggregate cache (its default) and with it.
+- `boardgameio`: boardgame.io 0.50.2 with bgio-postgres (bench/peers/boardgameio/), its own clients over socket.io,
+  a 30-card two-player game with secret hands. Needs `npm ci` in that folder once (Node 20); skipped, and said so,
+  when its node_modules is missing.
+
+Over the clients' window it reads from /proc the CPU of the server's whole process tree (its session) and of the
+PostgreSQL backends serving its database (bench/load.py's BackendsCpu: the cluster's shared WAL writer and
+checkpointer are not counted, for any system). CPU per move is what ranks them: the clients share the machine's
+cores, so moves per second alone flatters whoever has the cheapest client. Printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import clients  # noqa: E402
+import load  # noqa: E402
+
+SYSTEMS = ["bare", "turnstile", "es", "es-cache", "boardgameio"]
+BGIO = Path(__file__).resolve().parent / "peers" / "boardgameio"
+ES_CACHE = "1000"  # matches in each worker's aggregate cache: more than the clients ever play at once
+
+
+def database_of(url: str) -> str:
+    return url.rsplit("/", 1)[1]
+
+
+class EsMover:
+    """A client of bench/es_app.py on one keep-alive connection: a match at a time, a random card of the seat to
+    move's hand per POST (both seats played by this client, as HttpMover plays every seat of its matches)."""
+
+    def __init__(self, arg: tuple[str, int]) -> None:
+        from urllib.parse import urlsplit
+
+        base, seed = arg
+        where = urlsplit(base)
+        self.http = clients.KeepAlive(where.hostname or "127.0.0.1", where.port or 80)
+        self.rng = random.Random(seed)
+        self.moves = self.requests = 0
+        self._new()
+
+    def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        status, data = self.http.request("POST", path, "-", json.dumps(body).encode())
+        self.requests += 1
+        if status >= 300:
+            raise RuntimeError(f"POST {path}: {status} {data[:300]!r}")
+        return dict(json.loads(data))
+
+    def _new(self) -> None:
+        created = self._post("/matches", {})
+        self.match_id, self.hands, self.turn = created["id"], created["hands"], 0
+
+    def __call__(self) -> None:
+        if not self.hands[self.turn]:
+            self._new()
+        seat = self.turn
+        card = self.rng.choice(self.hands[seat])
+        self.hands[seat] = self._post(f"/matches/{self.match_id}/moves", {"seat": seat, "card": card})["hand"]
+        self.turn = 1 - seat
+        self.moves += 1
+
+    def counts(self) -> dict[str, Any]:
+        return {"moves": self.moves, "requests": self.requests}
+
+
+class Row:
+    """One system's result in one round."""
+
+    def __init__(self, name: str, moves: int, seconds: float, server_s: float, pg_s: float, client_s: float,
+                 requests: int | None) -> None:
+        self.name, self.moves, self.seconds = name, max(moves, 1), seconds
+        self.server_ms = 1000 * server_s / self.moves
+        self.pg_ms = 1000 * pg_s / self.moves
+        self.client_ms = 1000 * client_s / self.moves
+        self.per_move = f"{requests / self.moves:.2f}" if requests is not None else "–"
+        self.load = load.load_average()
+
+    def printed(self) -> None:
+        print(f"  {self.name:<12} {self.moves / self.seconds:8,.0f} moves/s, server CPU {self.server_ms:.2f} ms/move, "
+              f"PostgreSQL CPU {self.pg_ms:.2f} ms/move, clients' CPU {self.client_ms:.2f} ms/move, "
+              f"{self.per_move} requests/move (load {self.load})", flush=True)
+
+
+def measured(name: str, result: load.Measured) -> Row:
+    counts = result.counts
+    row = Row(name, counts.get("moves", result.ops), result.seconds, counts["server_cpu_s"], counts["pg_cpu_s"],
+              counts.get("client_cpu_s", 0.0), counts.get("requests", result.ops if name == "bare" else None))
+    row.printed()
+    return row
+
+
+def run_python(name: str, n: int, seconds: float, workers: int) -> Row:
+    """bare, turnstile, es or es-cache: a server of our own and n client processes (bench/load.py)."""
+    import es_app
+    import throughput
+
+    with load.throwaway_database(f"turnstile_peers_{name.replace('-', '_')}") as url:
+        pids: list[int] = []
+        meters = {"pg_cpu_s": load.BackendsCpu(database_of(url))}
+        env = {"TURNSTILE_ES_CACHE": ES_CACHE} if name == "es-cache" else None
+        key = throughput.app_key(url) if name == "turnstile" else ""
+        if name.startswith("es"):
+            es_app.setup(url)
+        stack = name if name in ("bare", "turnstile") else "es"
+        with load.served(url, stack, workers, env, pids) as base:
+            make: Any = clients.BarePoster if name == "bare" else clients.HttpMover if name == "turnstile" else EsMover
+            full: list[Any] = ([base] * n if name == "bare"
+                               else [(base, key, ["expect-delays"], i, "one") for i in range(n)] if name == "turnstile"
+                               else [(base, i) for i in range(n)])
+            return measured(name, load.run_clients(make, full, seconds, None, pids[0], meters))
+
+
+def said_ready(log: Any) -> bool:
+    """Whether the server's log (a file it writes to) begins with server.js's "ready"."""
+    log.seek(0)
+    return bool(log.read().startswith(b"ready"))
+
+
+@contextlib.contextmanager
+def bgio_server(url: str) -> Iterator[tuple[str, int]]:
+    """boardgame.io's server on a free port, in a session of its own: (base URL, its pid); stopped by its pid."""
+    port = load.free_port()
+    env = {**os.environ, "BGIO_DATABASE_URL": url, "PORT": str(port)}
+    log = tempfile.TemporaryFile()  # noqa: SIM115  (closed below; a pipe could fill and stall the server)
+    proc = subprocess.Popen(["node", "server.js"], cwd=BGIO, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not said_ready(log):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.seek(0)
+                raise RuntimeError(f"boardgame.io server did not start: {log.read().decode()[-2000:]}")
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}", proc.pid
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)  # the session we started, by its id
+            proc.wait()
+        log.close()
+
+
+def run_bgio(n: int, seconds: float) -> Row:
+    """boardgame.io: its server, and n of its clients spread over two node processes (node runs one thread)."""
+    with load.throwaway_database("turnstile_peers_bgio") as url, bgio_server(url) as (base, pid):
+        meter = load.BackendsCpu(database_of(url))
+        shares = [n // 2 + n % 2, n // 2] if n > 1 else [n]
+        procs = [subprocess.Popen(["node", "clients.js", base, str(k), str(seconds)], cwd=BGIO, text=True,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE) for k in shares]
+        try:
+            for proc in procs:
+                assert proc.stdout is not None
+                if (line := proc.stdout.readline()).strip() != "ready":
+                    raise RuntimeError(f"boardgame.io clients did not start: {line!r}")
+            server_began, pg_began, began = load.session_cpu_s(pid), meter(), time.perf_counter()
+            for proc in procs:
+                assert proc.stdin is not None
+                proc.stdin.write("go\n")
+                proc.stdin.flush()
+            outs = [json.loads(proc.communicate(timeout=seconds + 120)[0].strip().splitlines()[-1]) for proc in procs]
+            elapsed = time.perf_counter() - began
+            server_s, pg_s = load.session_cpu_s(pid) - server_began, meter() - pg_began
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()  # a client process we started, by its handle
+                    proc.wait()
+    row = Row("boardgameio", sum(o["moves"] for o in outs), elapsed, server_s, pg_s,
+              sum(o["cpu_s"] for o in outs), None)
+    row.printed()
+    return row
+
+
+def table(rows: dict[str, list[Row]]) -> None:
+    bare = [r.server_ms for r in rows.get("bare", [])]
+    floor = sum(bare) / len(bare) if bare else float("nan")
+    print("\n| system (PostgreSQL behind each) | moves/s | requests/move | server CPU per move | × bare requests "
+          "| PostgreSQL CPU per move | clients' CPU per move | load average |")
+    print("|---|---|---|---|---|---|---|---|")
+    def cells(runs: list[Row], key: str) -> str:
+        return " / ".join(f"{getattr(r, key):.2f} ms" for r in runs)
+
+    for name, runs in rows.items():
+        ratio = " / ".join(f"{r.server_ms / floor:.1f}" for r in runs)
+        print(f"| {name} | {' / '.join(f'{r.moves / r.seconds:,.0f}' for r in runs)} | {runs[0].per_move} "
+              f"| {cells(runs, 'server_ms')} | {ratio} | {cells(runs, 'pg_ms')} | {cells(runs, 'client_ms')} "
+              f"| {' ; '.join(r.load for r in runs)} |")
+    print("(bare: per request, one INSERT each; × bare requests: a system's server CPU per move over bare's per "
+          "request, bare's mean over the rounds)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per system and round")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds; the systems alternate within each")
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes of each Python server")
+    parser.add_argument("--only", default=",".join(SYSTEMS), help=f"comma-separated subset of {','.join(SYSTEMS)}")
+    parser.add_argument("--smoke", action="store_true", help="1 s per system with 2 clients, one round")
+    args = parser.parse_args()
+    if args.smoke:
+        args.seconds, args.rounds, args.clients = 1.0, 1, 2
+    only = [s for s in SYSTEMS if s in set(args.only.split(","))]
+    if unknown := set(args.only.split(",")) - set(SYSTEMS):
+        parser.error(f"unknown systems: {', '.join(sorted(unknown))}")
+    if "boardgameio" in only and (shutil.which("node") is None or not (BGIO / "node_modules").is_dir()):
+        print(f"no node or no {BGIO}/node_modules (run `npm ci` there): skipping boardgameio", file=sys.stderr)
+        only.remove("boardgameio")
+    print(f"# {args.clients} clients, {args.seconds:g} s per system, {args.rounds} round(s), {args.workers} workers "
+          f"per Python server, {os.cpu_count()} CPUs, load {load.load_average()}", flush=True)
+    rows: dict[str, list[Row]] = {}
+    for number in range(1, args.rounds + 1):
+        print(f"round {number}", flush=True)
+        for name in only:
+            row = (run_bgio(args.clients, args.seconds) if name == "boardgameio"
+                   else run_python(name, args.clients, args.seconds, args.workers))
+            rows.setdefault(name, []).append(row)
+    table(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
