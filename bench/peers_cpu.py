@@ -201,7 +201,7 @@ def run_bgio(n: int, seconds: float) -> Row:
 
 def table(rows: dict[str, list[Row]]) -> None:
     bare = [r.server_ms for r in rows.get("bare", [])]
-    floor = sum(bare) / len(bare) if bare else float("nan")
+    floor = sum(bare) / len(bare) if bare else float("nan")  # printed as "–" without the bare stack
     print("\n| system (PostgreSQL behind each) | moves/s | requests/move | server CPU per move | × bare requests "
           "| PostgreSQL CPU per move | clients' CPU per move | load average |")
     print("|---|---|---|---|---|---|---|---|")
@@ -209,7 +209,7 @@ def table(rows: dict[str, list[Row]]) -> None:
         return " / ".join(f"{getattr(r, key):.2f} ms" for r in runs)
 
     for name, runs in rows.items():
-        ratio = " / ".join(f"{r.server_ms / floor:.1f}" for r in runs)
+        ratio = " / ".join(f"{r.server_ms / floor:.1f}" for r in runs) if bare else "–"
         print(f"| {name} | {' / '.join(f'{r.moves / r.seconds:,.0f}' for r in runs)} | {runs[0].per_move} "
               f"| {cells(runs, 'server_ms')} | {ratio} | {cells(runs, 'pg_ms')} | {cells(runs, 'client_ms')} "
               f"| {' ; '.join(r.load for r in runs)} |")

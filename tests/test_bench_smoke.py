@@ -49,3 +49,20 @@ def test_the_bot_speed_bench_prints_every_level_of_every_game() -> None:
     rows = [line.split()[:2] for line in done.stdout.splitlines()[1:] if not line.startswith("  !")]
     assert rows == [[game, level] for game in ("expect-delays", "mass-transit", "metro-x", "terminus", "touched-on")
                     for level in ("ismcts-1", "ismcts-2", "ismcts-3")]
+
+
+@pytest.mark.postgres
+def test_the_peers_smoke_run_prints_server_and_database_cpu_per_move(pg_url: str) -> None:
+    """bench/peers_cpu.py --smoke on the eventsourcing app (bench/es_app.py, its aggregate cache on): it serves
+    moves and its row carries CPU per move. boardgame.io needs node_modules and the bare stack another server start
+    (CI time), so neither runs here; bench/README.md has the full run."""
+    env = {**os.environ, "TURNSTILE_DATABASE_URL": os.environ["TURNSTILE_DATABASE_URL"]}
+    done = subprocess.run([sys.executable, "bench/peers_cpu.py", "--smoke", "--only", "es-cache", "--workers", "1"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    rows = [line.split("|")[2:-1] for line in done.stdout.splitlines() if line.startswith("| es-cache |")]
+    assert len(rows) == 1, done.stdout[-3000:]
+    moves_per_s, requests_per_move, server_ms = (float(rows[0][0].replace(",", "")), float(rows[0][1]),
+                                                 float(rows[0][2].split()[0]))
+    assert moves_per_s > 0 and server_ms > 0, rows
+    assert 1 <= requests_per_move < 1.2  # a POST a move, and a POST a match of 30 moves
