@@ -2,12 +2,14 @@
 
     uv run python bench/peers_cpu.py --seconds 10            # 8 clients, 10 s per system, one round (≈ 2 min)
     uv run python bench/peers_cpu.py --rounds 2 --only es,es-cache,turnstile
+    uv run python bench/peers_cpu.py --only bare,turnstile --games expect-delays,terminus,metro-x  # a row a game
     uv run python bench/peers_cpu.py --smoke                 # 1 s per system with 2 clients
 
 Systems, each on its own throwaway PostgreSQL database on TURNSTILE_DATABASE_URL's server, each server started here
 and stopped afterwards:
 - `bare`: bench/bare_app.py, one INSERT per POST through Litestar and uvicorn: the stack's floor, per request.
-- `turnstile`: `turnstile serve`, clients playing Expect Delays over HTTP (bench/clients.py's HttpMover).
+- `turnstile`: `turnstile serve`, clients playing over HTTP (bench/clients.py's HttpMover), one row per game of
+  `--games` (default Expect Delays), each on its own database and server.
 - `es`, `es-cache`: bench/es_app.py, the eventsourcing library behind the same stack, one aggregate per match and a
   POST per move, without its aggregate cache (its default) and with it.
 - `boardgameio`: boardgame.io 0.50.2 with bgio-postgres (bench/peers/boardgameio/), its own clients over socket.io,
@@ -115,8 +117,8 @@ def measured(name: str, result: load.Measured) -> Row:
     return row
 
 
-def run_python(name: str, n: int, seconds: float, workers: int) -> Row:
-    """bare, turnstile, es or es-cache: a server of our own and n client processes (bench/load.py)."""
+def run_python(name: str, n: int, seconds: float, workers: int, game: str = "expect-delays") -> Row:
+    """bare, turnstile (playing `game`), es or es-cache: a server of our own and n client processes (bench/load.py)."""
     import es_app
     import throughput
 
@@ -131,9 +133,10 @@ def run_python(name: str, n: int, seconds: float, workers: int) -> Row:
         with load.served(url, stack, workers, env, pids) as base:
             make: Any = clients.BarePoster if name == "bare" else clients.HttpMover if name == "turnstile" else EsMover
             full: list[Any] = ([base] * n if name == "bare"
-                               else [(base, key, ["expect-delays"], i, "one") for i in range(n)] if name == "turnstile"
+                               else [(base, key, [game], i, "one") for i in range(n)] if name == "turnstile"
                                else [(base, i) for i in range(n)])
-            return measured(name, load.run_clients(make, full, seconds, None, pids[0], meters))
+            label = f"turnstile {game}" if name == "turnstile" else name
+            return measured(label, load.run_clients(make, full, seconds, None, pids[0], meters))
 
 
 def said_ready(log: Any) -> bool:
@@ -224,6 +227,8 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes of each Python server")
     parser.add_argument("--only", default=",".join(SYSTEMS), help=f"comma-separated subset of {','.join(SYSTEMS)}")
+    parser.add_argument("--games", default="expect-delays", help="comma-separated games Turnstile's clients play, "
+                        "a row each (e.g. expect-delays,touched-on,terminus,metro-x,mass-transit)")
     parser.add_argument("--smoke", action="store_true", help="1 s per system with 2 clients, one round")
     args = parser.parse_args()
     if args.smoke:
@@ -231,6 +236,11 @@ def main() -> int:
     only = [s for s in SYSTEMS if s in set(args.only.split(","))]
     if unknown := set(args.only.split(",")) - set(SYSTEMS):
         parser.error(f"unknown systems: {', '.join(sorted(unknown))}")
+    from domain.catalog import by_slug
+
+    games = args.games.split(",")
+    if unknown_games := [g for g in games if by_slug(g) is None]:
+        parser.error(f"unknown games: {', '.join(unknown_games)}")
     if "boardgameio" in only and (shutil.which("node") is None or not (BGIO / "node_modules").is_dir()):
         print(f"no node or no {BGIO}/node_modules (run `npm ci` there): skipping boardgameio", file=sys.stderr)
         only.remove("boardgameio")
@@ -240,9 +250,14 @@ def main() -> int:
     for number in range(1, args.rounds + 1):
         print(f"round {number}", flush=True)
         for name in only:
-            row = (run_bgio(args.clients, args.seconds) if name == "boardgameio"
-                   else run_python(name, args.clients, args.seconds, args.workers))
-            rows.setdefault(name, []).append(row)
+            if name == "boardgameio":
+                made = [run_bgio(args.clients, args.seconds)]
+            elif name == "turnstile":
+                made = [run_python(name, args.clients, args.seconds, args.workers, game) for game in games]
+            else:
+                made = [run_python(name, args.clients, args.seconds, args.workers)]
+            for row in made:
+                rows.setdefault(row.name, []).append(row)
     table(rows)
     return 0
 
