@@ -104,7 +104,7 @@ class Row:
         self.load = load.load_average()
 
     def printed(self) -> None:
-        print(f"  {self.name:<12} {self.moves / self.seconds:8,.0f} moves/s, server CPU {self.server_ms:.2f} ms/move, "
+        print(f"  {self.name:<24} {self.moves / self.seconds:8,.0f} moves/s, server CPU {self.server_ms:.2f} ms/move, "
               f"PostgreSQL CPU {self.pg_ms:.2f} ms/move, clients' CPU {self.client_ms:.2f} ms/move, "
               f"{self.per_move} requests/move (load {self.load})", flush=True)
 
