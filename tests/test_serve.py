@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from pathlib import Path
@@ -187,21 +188,27 @@ def test_forwarded_headers_are_believed_only_from_the_proxies_the_operator_names
 def test_a_caller_on_loopback_cannot_rotate_x_forwarded_for_past_the_address_limit(tmp_path: Path) -> None:
     """The attack: from 127.0.0.1, a new X-Forwarded-For per request once got a new address bucket each time (uvicorn
     believes loopback by default). With no trusted proxy, 20 requests at 1/s, burst 5, are mostly refused; with
-    127.0.0.1 named as the proxy, each forwarded address has its own bucket again."""
+    127.0.0.1 named as the proxy, each forwarded address has its own bucket again. The bucket refills at 0.2/s and
+    what got through is held to the burst plus what refilled in the time the requests took (a busy machine is slow)."""
     import httpx
 
     from tests.serving import ApiProcess
 
-    limits = {"TURNSTILE_RATE_ADDRESS_PER_S": "1", "TURNSTILE_RATE_ADDRESS_BURST": "5"}
+    rate, burst = 0.2, 5
+    limits = {"TURNSTILE_RATE_ADDRESS_PER_S": str(rate), "TURNSTILE_RATE_ADDRESS_BURST": str(burst)}
     statuses: dict[str, list[int]] = {}
+    took: dict[str, float] = {}
     for proxies in ("", "127.0.0.1"):
         server = ApiProcess(tmp_path / f"serve{proxies}.log", TURNSTILE_TRUSTED_PROXIES=proxies,
                             TURNSTILE_DATABASE_URL=f"sqlite:///{tmp_path / 'served.db'}", **limits).start()
         try:
+            started = time.monotonic()
             statuses[proxies] = [httpx.get(f"{server.url}/v1/games", timeout=5,
                                            headers={"X-Forwarded-For": f"203.0.113.{n}"}).status_code
                                  for n in range(20)]
+            took[proxies] = time.monotonic() - started
         finally:
             server.stop()
-    assert statuses[""].count(429) >= 14, statuses
+    assert statuses[""].count(200) <= burst + math.ceil(took[""] * rate), (statuses, took)
+    assert statuses[""].count(429) >= 10, (statuses, took)
     assert statuses["127.0.0.1"] == [200] * 20

@@ -32,8 +32,9 @@ def test_a_match_of_random_bots_ends_at_every_seat_count(game: Game[Any]) -> Non
 
 
 def test_the_greedy_bot_is_mass_transits_and_ends_its_matches() -> None:
-    """Mass Transit has its own `greedy` bot (moved from the tests to the game package); the others have none."""
-    assert bots.names(MASS_TRANSIT) == ("random", "greedy")
+    """Mass Transit has its own `greedy` bot (moved from the tests to the game package), between `random` and the
+    search levels; the others have none."""
+    assert bots.names(MASS_TRANSIT) == ("random", "greedy", "ismcts-1", "ismcts-2", "ismcts-3")
     for seats in range(MASS_TRANSIT.min_seats, MASS_TRANSIT.max_seats + 1):
         played = play(MASS_TRANSIT, seats, None, f"g{seats}", chooser=bots.chooser(MASS_TRANSIT, "greedy", "g"),
                       max_moves=MAX_MOVES)

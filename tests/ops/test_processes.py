@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
+from projections.catalog import PROJECTIONS
 from store.factory import open_store
 from tests.ops.conftest import new_key
 from tests.serving import ApiProcess
@@ -77,7 +78,7 @@ def test_worker_burst_catches_up_once_and_exits(pg_clean_url: str, redis_url: st
                               env={**os.environ, **env}, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
         head = store.head_position()
-        assert [c.position for c in store.checkpoints()] == [head] * 4
+        assert [c.position for c in store.checkpoints()] == [head] * len(PROJECTIONS)
         assert_tables_equal_a_fresh_fold(store)
         assert '"job":"catch_up_job"' in done.stderr and '"status":"done"' in done.stderr  # the job's JSON line
     finally:

@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 
+from projections.catalog import PROJECTIONS
 from service.reads.audit import Audit
 from store.factory import open_store
 from tests.ops.conftest import new_key
@@ -110,8 +111,8 @@ def test_two_apis_and_two_workers_survive_losing_one_of_each(pg_clean_url: str, 
             verdict = audit.verify(match_id)
             assert verdict.ok and verdict.code == "verified", (match_id, verdict.message)
         head = store.head_position()
-        wait_until(lambda: all(c.position >= head for c in store.checkpoints()) and len(store.checkpoints()) == 4,
-                   60, "the surviving worker to fold the whole log")
+        wait_until(lambda: all(c.position >= head for c in store.checkpoints())
+                   and len(store.checkpoints()) == len(PROJECTIONS), 60, "the surviving worker to fold the whole log")
         assert_tables_equal_a_fresh_fold(store)
         apis[0] = ApiProcess(tmp_path / "api0-again.log", **env).start()  # the killed one, restarted
         path = f"/v1/leaderboards/expect-delays?min_matches=1&limit=200&min_position={head}"

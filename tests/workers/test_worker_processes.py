@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from projections.catalog import PROJECTIONS
 from service.matches.matches import MatchService
 from service.reads.notify import RQNotifier
 from settings import Settings
@@ -36,7 +37,7 @@ def caught_up(store: Any) -> bool:
     """Every projection is at the head of the log."""
     head = store.head_position()
     checkpoints = store.checkpoints()
-    return len(checkpoints) == 4 and all(c.position == head for c in checkpoints)
+    return len(checkpoints) == len(PROJECTIONS) and all(c.position == head for c in checkpoints)
 
 
 def test_a_worker_killed_mid_batch_loses_nothing_and_counts_nothing_twice(shared_store: Any, redis_url: str,
