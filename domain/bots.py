@@ -10,6 +10,7 @@ re-runs (ledger/bot_moves.py).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -78,7 +79,7 @@ def search_policy(game: Game[Any], name: str) -> Policy:
     """A search level's policy: SO-ISMCTS from the seat's view, keyed by the bot's draw (secret with the match seed,
     derived from the version), the seat and the level."""
     budget = SEARCH[name][1]
-    scaled = Budget(iterations=budget.iterations * game.search_scale, rollout=budget.rollout)
+    scaled = dataclasses.replace(budget, iterations=budget.iterations * game.search_scale)
 
     def choose(state: Any, seat: int, rng: Rng) -> Command:
         draw = rng.below(1 << 256).to_bytes(32, "big")

@@ -117,6 +117,9 @@ class Game(Generic[S]):
     # How many times the reference iterations each search level (domain/bots.py) affords in this game: its rules
     # step fast enough to search more in the same time (bench/bots.py).
     search_scale: int = 1
+    # A cooperative game's estimate in [0, 1] of how near the team is to winning a table that has not ended (a search
+    # rollout cut off at its cap, domain/search.py); None: the search uses the team's score.
+    evaluate: Callable[[S], float] | None = None
     # Commands that do nothing for a seat (a pass), played for a seat that misses its deadline when legal.
     idle: tuple[type[Command], ...] = ()
     start: Callable[[Any, int, Rng], Sequence[Event]]

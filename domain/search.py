@@ -43,6 +43,10 @@ class Budget:
 
     iterations: int
     rollout: int
+    depth: int = 0  # the deepest tree node (moves from the root); 0: no limit
+    guided: bool = False  # rollouts follow the game's own bot (e.g. Mass Transit's greedy), a random move 1 in 4
+    margin_cutoff: bool = False  # a rollout cut off unfinished is judged by its score margin alone, not by rank
+    margin_share: float = 0.2  # the part of a finished game's reward that comes from the score margin, not the rank
 
 
 class SearchRng(Rng):
@@ -111,11 +115,16 @@ def squash(score: float) -> float:
     return 0.5 + math.atan(score / 10.0) / math.pi
 
 
-def rewards(game: Game[Any], state: Any, seats: int) -> list[float]:
+def rewards(game: Game[Any], state: Any, seats: int, margin_cutoff: bool = False,
+            margin_share: float = MARGIN_SHARE) -> list[float]:
     """Each seat's reward in [0, 1] for a finished or cut-off table."""
     outcome = game.outcome(state)
     scores = list(game.scores(state))
+    if margin_cutoff and outcome is None and seats > 1 and not game.cooperative:
+        return [squash(scores[s] - max(scores[o] for o in range(seats) if o != s)) for s in range(seats)]
     if game.cooperative:
+        if outcome is None and game.evaluate is not None:
+            return [game.evaluate(state)] * seats
         base = 0.5 if outcome is None else float(bool(outcome.team_won))
         return [(1 - MARGIN_SHARE) * base + MARGIN_SHARE * squash(scores[0])] * seats
     if seats == 1:  # a lone seat: the higher its score, the better
@@ -128,7 +137,7 @@ def rewards(game: Game[Any], state: Any, seats: int) -> list[float]:
     for s in range(seats):
         rank_part = (seats - ranks[s]) / (seats - 1)
         margin = scores[s] - max(scores[o] for o in range(seats) if o != s)
-        out.append((1 - MARGIN_SHARE) * rank_part + MARGIN_SHARE * squash(margin))
+        out.append((1 - margin_share) * rank_part + margin_share * squash(margin))
     return out
 
 
@@ -141,14 +150,16 @@ def search(game: Game[Any], state: Any, seat: int, key: bytes, budget: Budget) -
     if len(options) <= 1:
         return options[0]
     root = Node()
+    guide = game.bots[0][1] if budget.guided and game.bots else None
     for _ in range(budget.iterations):
         sample = first if root.visits == 0 else game.determinize(state, seat, rng)
-        node, table = root, sample
+        node, table, depth = root, sample, 0
         # Selection: descend while every move this sample allows has been tried.
         while True:
             turn = actor(game, table, seat)
-            if turn is None:
+            if turn is None or (budget.depth and depth >= budget.depth):
                 break
+            depth += 1
             mover, moves = turn
             keys = [(mover, move) for move in moves]
             for k in keys:
@@ -170,8 +181,10 @@ def search(game: Game[Any], state: Any, seat: int, key: bytes, budget: Budget) -
             if turn is None:
                 break
             mover, moves = turn
-            table = step(game, table, mover, moves[rng.below(len(moves))], rng)
-        result = rewards(game, table, seats)
+            guided = guide is not None and rng.below(4) > 0
+            chosen = guide(table, mover, rng) if guide is not None and guided else moves[rng.below(len(moves))]
+            table = step(game, table, mover, chosen, rng)
+        result = rewards(game, table, seats, budget.margin_cutoff, budget.margin_share)
         # Backpropagation: each node scores the reward of the seat that moved into it.
         walk: Node | None = node
         while walk is not None:

@@ -14,11 +14,15 @@ from hypothesis import strategies as st
 from domain import bots
 from domain.catalog import GAMES, game_of
 from domain.engine import Game, setups
+from domain.games.mass_transit.rules_greedy import need
 from domain.playout import play
 from domain.rng import Rng
 from domain.search import Budget, SearchRng, rewards, search
 
 TINY = Budget(iterations=6, rollout=6)
+# Every knob of the search on: a shallow tree, rollouts led by the game's own bot, a cut-off judged by the margin or
+# the game's own estimate (Mass Transit's `nearness`).
+TINY_TUNED = Budget(iterations=6, rollout=3, depth=2, guided=True, margin_cutoff=True)
 CASES = [pytest.param(game, seats, options, id=f"{game.slug}-{seats}p")
          for game in GAMES for seats, options in setups(game)[:2]]
 
@@ -37,22 +41,23 @@ def choice_point(game: Game[Any], seats: int, options: dict[str, Any], seed: int
     pytest.skip("no choice point reached")
 
 
+@pytest.mark.parametrize("budget", [TINY, TINY_TUNED], ids=["plain", "tuned"])
 @pytest.mark.parametrize(("game", "seats", "options"), CASES)
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 1000), moves=st.integers(0, 60))
 def test_the_move_is_legal_repeatable_and_blind_to_what_the_seat_cannot_see(
-        game: Game[Any], seats: int, options: dict[str, Any], seed: int, moves: int) -> None:
+        game: Game[Any], seats: int, options: dict[str, Any], budget: Budget, seed: int, moves: int) -> None:
     """Same (view, key, budget): same move, one of the seat's legal moves. Honesty: a table that differs only in
     what the seat cannot see (the others' hands, the deck's order, the others' sealed choices) gives the same move."""
     table, seat = choice_point(game, seats, options, seed, moves)
     key = f"key-{seed}".encode()
-    chosen = search(game, table, seat, key, TINY)
+    chosen = search(game, table, seat, key, budget)
     assert chosen in game.legal(table, seat)
-    assert search(game, table, seat, key, TINY) == chosen
+    assert search(game, table, seat, key, budget) == chosen
     for n in range(2):
         hidden_changed = game.scramble(table, seat, Rng.derive(f"other-{seed}", n))
         assert game.view(hidden_changed, seat) == game.view(table, seat)
-        assert search(game, hidden_changed, seat, key, TINY) == chosen
+        assert search(game, hidden_changed, seat, key, budget) == chosen
 
 
 def test_the_levels_play_through_the_bot_policy_from_the_match_seed() -> None:
@@ -105,3 +110,25 @@ def test_a_competitive_reward_follows_the_final_ranks() -> None:
     winners = [r.seat for r in finished.ended.results if r.rank == 1]
     assert all(0.0 <= r <= 1.0 for r in result)
     assert max(result) == result[winners[0]]
+
+
+def test_a_cut_off_table_is_judged_by_its_margin_or_the_games_estimate() -> None:
+    """A rollout stopped before the end: in a competitive game (with `margin_cutoff`) the seat ahead on score gets
+    more than one half and the seat behind less, in proportion to the margin; in Mass Transit every seat gets the
+    game's `nearness`, higher as fewer cards are needed, and 1 only for a win."""
+    game = game_of("touched-on")
+    table = play(game, 2, {}, "cut-0", max_moves=40).state
+    assert table is not None and table.ended is None
+    scores = list(game.scores(table.game_state))
+    result = rewards(game, table.game_state, 2, margin_cutoff=True)
+    assert (result[0] > result[1]) == (scores[0] > scores[1]) and abs(sum(result) - 1.0) < 1e-9
+    coop = game_of("mass-transit")
+    assert coop.evaluate is not None
+    nearness = []
+    for moves in (0, 30):
+        state = play(coop, 2, {}, "near-0", max_moves=moves).state
+        assert state is not None and state.ended is None
+        assert rewards(coop, state.game_state, 2) == [coop.evaluate(state.game_state)] * 2
+        nearness.append((coop.evaluate(state.game_state), need(state.game_state)))
+    assert all(0.0 < value < 1.0 for value, _ in nearness)
+    assert (nearness[0][0] > nearness[1][0]) == (nearness[0][1] < nearness[1][1])

@@ -41,6 +41,7 @@ GAME: Game[State] = Game(
     search_scale=2,
     sample_setups=tuple((seats, {}) for seats in (2, 1, 4, 6)),
     bots=(("greedy", rules_greedy.greedy),),
+    evaluate=rules_greedy.nearness,
     **parts(options=options, commands=commands, events=events, setup=setup, state=state, rules=rules,
             scoring=scoring, visibility=visibility, render=render),
 )

@@ -38,6 +38,7 @@ END_TURN = -0.2  # end the turn unless a play is worth (almost) the card it spen
 WALK_SHORTAGE = 4.0
 STRANDED_NULL = 1.0
 CLOGGED_SUBURBS = 0.5
+NEARNESS_SCALE = 8.0  # the `need` at which `nearness` is one half
 
 
 @lru_cache(maxsize=100_000)
@@ -127,6 +128,12 @@ def keep(state: State, command: Command) -> float:
         if not rider.held and CARDS[route[rider.pos]].feature(LINE_OF[mode]) == "station":
             return 0.6
     return 0.1
+
+
+def nearness(state: State) -> float:
+    """How near the team is to winning, in (0, 1]: 1 when no card is needed, falling with `need` (a search's judge
+    of a table it stopped playing out, domain/search.py)."""
+    return 1.0 if state.won else NEARNESS_SCALE / (NEARNESS_SCALE + max(0.0, need(state)))
 
 
 def greedy(state: State, seat: int, rng: Rng) -> Command:
