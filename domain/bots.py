@@ -51,9 +51,9 @@ class Level:
 # (bench/bots.py, numbers in bench/README.md). A change of budget or of the search is a new level name: the moves
 # recorded under a name are re-decided by `verify` forever.
 SEARCH: dict[str, tuple[int, Budget]] = {
-    "ismcts-1": (2, Budget(iterations=16, rollout=8)),
-    "ismcts-2": (3, Budget(iterations=64, rollout=16)),
-    "ismcts-3": (4, Budget(iterations=192, rollout=16)),
+    "ismcts-1": (2, Budget(iterations=16, rollout=8, margin_cutoff=True, margin_share=0.6)),
+    "ismcts-2": (3, Budget(iterations=64, rollout=16, margin_cutoff=True, margin_share=0.6)),
+    "ismcts-3": (4, Budget(iterations=192, rollout=16, margin_cutoff=True, margin_share=0.6)),
 }
 SEARCH_KEY = "turnstile/bot/ismcts/v1"
 
