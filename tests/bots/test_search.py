@@ -20,9 +20,8 @@ from domain.rng import Rng
 from domain.search import Budget, SearchRng, rewards, search
 
 TINY = Budget(iterations=6, rollout=6)
-# Every knob of the search on: a shallow tree, rollouts led by the game's own bot, a cut-off judged by the margin or
-# the game's own estimate (Mass Transit's `nearness`).
-TINY_TUNED = Budget(iterations=6, rollout=3, depth=2, guided=True, margin_cutoff=True)
+# The levels' evaluation: a cut-off judged by the margin (or Mass Transit's `nearness`), a finished game mostly by it.
+TINY_TUNED = Budget(iterations=6, rollout=3, margin_cutoff=True, margin_share=0.6)
 CASES = [pytest.param(game, seats, options, id=f"{game.slug}-{seats}p")
          for game in GAMES for seats, options in setups(game)[:2]]
 
