@@ -109,7 +109,8 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "too-many-streams": ((429,), "this token, app or address holds as many open streams as it may; `Retry-After`"),
     "rate-limited": ((429,), "this app key, seat token or (without either) address is past its rate limit; nothing "
                              "was done; `Retry-After` says when to try again"),
-    "record-corrupt": ((500,), "this match's stored record is damaged; it is neither served nor extended"),
+    "record-corrupt": ((500,), "this stored record (a match's or a tournament's) is damaged; it is neither served nor "
+                                "extended"),
     "internal-error": ((500,), "a bug: it has been logged; nothing about it is in the answer"),
     "store-unavailable": ((503,), "the event store did not answer in time (down, unreachable, or a statement past "
                                   "`TURNSTILE_STATEMENT_TIMEOUT_S`); `Retry-After` says when to try again; send a "

@@ -107,9 +107,9 @@ ANSWERS: dict[type[BaseException], Answer] = {
     IdempotencyMismatch: Answer("invalid", "idempotency-key-reused", "this Idempotency-Key was used for a different "
                                                                      "move of this match"),
     RecordCorrupt: Answer(  # never served nor extended, and logged loudly
-        "broken", "record-corrupt", "this match's stored record is damaged; the operator has been alerted and no "
-                                    "move can be recorded until it is restored",
-        log=lambda e: log.critical("refused to serve match %s: %s", e.match_id, e.reason)),
+        "broken", "record-corrupt", "this stored record (a match's or a tournament's) is damaged; the operator has "
+                                    "been alerted and nothing can be recorded on it until it is restored",
+        log=lambda e: log.critical("refused to serve the stored record of %s: %s", e.match_id, e.reason)),
     ValidationException: Answer("malformed", "invalid-request", "{e.detail}", extra=field_errors),
     NotFoundException: Answer("not-found", "not-found", "{e.detail}"),  # unknown routes, unparseable path parameters
     HTTPException: Answer(  # any other HTTP error Litestar raises (405, 413, ...)
