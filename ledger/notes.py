@@ -51,6 +51,14 @@ def decode_b64(text: str, what: str) -> bytes:
         raise NoteError(f"{what} is not base64") from None
 
 
+def decode_hash(text: str, what: str) -> bytes:
+    """A SHA-256 hash written as standard base64 (a proof line); NoteError naming `what` otherwise."""
+    digest = decode_b64(text, what)
+    if len(digest) != 32:
+        raise NoteError(f"{what} is not the base64 of a 32-byte hash")
+    return digest
+
+
 def encode_b64(data: bytes) -> str:
     """Standard base64 of `data`."""
     return base64.b64encode(data).decode()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ledger.notes import NoteError, canonical_decimal, decode_b64, encode_b64, split_note
+from ledger.notes import NoteError, canonical_decimal, decode_b64, decode_hash, encode_b64, split_note
 
 HEADER = "c2sp.org/tlog-proof@v1"
 MAX_HASHES = 63  # a tree of fewer than 2^63 leaves has no longer path
@@ -64,15 +64,10 @@ def parse_proof(text: str) -> TlogProof:
     index = int(rest.pop(0).removeprefix("index "))
     if len(rest) > MAX_HASHES:
         raise ProofFileError(f"more than {MAX_HASHES} inclusion proof hashes")
-    hashes = []
-    for line in rest:
-        try:
-            digest = decode_b64(line, "an inclusion proof hash")
-        except NoteError as exc:
-            raise ProofFileError(str(exc)) from None
-        if len(digest) != 32:
-            raise ProofFileError("an inclusion proof hash is the base64 of 32 bytes")
-        hashes.append(digest)
+    try:
+        hashes = [decode_hash(line, "an inclusion proof hash") for line in rest]
+    except NoteError as exc:
+        raise ProofFileError(str(exc)) from None
     try:
         split_note(note)
     except NoteError as exc:

@@ -24,7 +24,15 @@ from dataclasses import dataclass
 
 from ledger.cosignature import MAX_TIMESTAMP, Cosigner
 from ledger.merkle import EMPTY_ROOT, ProofError, verify_consistency
-from ledger.notes import BadSignature, NoteError, TreeHead, Verifier, canonical_decimal, decode_b64, split_note
+from ledger.notes import (
+    BadSignature,
+    NoteError,
+    TreeHead,
+    Verifier,
+    canonical_decimal,
+    decode_hash,
+    split_note,
+)
 from store.witness_state import Cosigned, WitnessState
 
 MAX_PROOF_LINES = 63  # the spec: a client never sends more
@@ -79,12 +87,9 @@ def parse_request(body: bytes) -> Request:
         if len(proof) == MAX_PROOF_LINES:
             raise BadRequest(f"more than {MAX_PROOF_LINES} consistency proof lines")
         try:
-            node = decode_b64(line, "a consistency proof line")
+            proof.append(decode_hash(line, "a consistency proof line"))
         except NoteError as exc:
             raise BadRequest(str(exc)) from None
-        if len(node) != 32:
-            raise BadRequest("a consistency proof line is the base64 of a 32-byte hash")
-        proof.append(node)
     try:
         checkpoint_text, _ = split_note(rest)
         head = TreeHead.parse(checkpoint_text)
