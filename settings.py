@@ -35,6 +35,9 @@ class Settings:
     # Redis for the projection workers' queue; unset: projections fold in-process (the embedded default).
     redis_url: str | None = None
     queue: str = "turnstile-projections"
+    # The queue of the search bots' turns (one RQ job a turn, service/matches/bot_jobs.py): workers take from both,
+    # the projections' first. Without Redis the API process's own thread plays the bots.
+    bot_queue: str = "turnstile-bots"
     # A PostgreSQL read replica of the store (streaming replication): statistics, leaderboards, match lists, event
     # logs, exports and replays read it; moves, match creation and the match detail read the primary. A replica
     # call slower than `replica_timeout_s` or failing reads the primary instead, for `replica_cool_down_s`; a read

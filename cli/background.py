@@ -17,19 +17,20 @@ DEFAULTS = Defaults
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    """Run an RQ worker for projection jobs, with a sweep that enqueues a catch-up every few seconds, and the
-    webhook dispatcher (folding and sending deliveries on threads of its own); with --burst, catch up once and drain
-    the queue, then exit (a one-shot catch-up, e.g. from cron or after a deploy)."""
+    """Run an RQ worker for projection jobs and search bots' turns, with a sweep that enqueues a catch-up every few
+    seconds, and the webhook dispatcher (folding and sending deliveries on threads of its own); with --burst, catch
+    up once and drain the queues, then exit (a one-shot catch-up, e.g. from cron or after a deploy)."""
     from service.ops.logs import configure
     from service.runtime import Runtime
     from settings import Settings
-    from workers.jobs import catch_up_job
+    from workers.jobs import catch_up_job, use_matches
 
     configure()
     settings = Settings.from_env()
     if settings.redis_url is None:
         raise UserError("a worker takes its jobs from Redis: set TURNSTILE_REDIS_URL (e.g. redis://127.0.0.1:6379/0)")
     runtime = Runtime.open(settings, "burst" if args.burst else "worker", sweep_seconds=args.sweep_seconds)
+    use_matches(runtime.service)  # bot turns are played with it (its watcher queues each next one)
     try:
         if args.burst:
             runtime.sweep_timeouts()
@@ -37,12 +38,14 @@ def cmd_worker(args: argparse.Namespace) -> int:
             log.info("burst: %d positions folded; draining the queue", folded)
         run_worker(settings, burst=args.burst)
     finally:
+        use_matches(None)
         runtime.close()
     return 0
 
 
 def run_worker(settings: Any, burst: bool) -> None:
-    """Work the queue until stopped (SIGTERM: the job in progress finishes its batch) or, in a burst, until empty."""
+    """Work the queues (the projections' first, then the bots' turns) until stopped (SIGTERM: the job in progress
+    finishes its batch) or, in a burst, until empty."""
     from redis import Redis, RedisError
     from rq import SimpleWorker
     from rq.serializers import JSONSerializer
@@ -57,7 +60,8 @@ def run_worker(settings: Any, burst: bool) -> None:
             super().request_stop(signum, frame)
 
     while not STOPPING.is_set():
-        worker = Worker([settings.queue], connection=Redis.from_url(settings.redis_url), serializer=JSONSerializer)
+        worker = Worker([settings.queue, settings.bot_queue], connection=Redis.from_url(settings.redis_url),
+                        serializer=JSONSerializer)
         try:
             worker.work(burst=burst, with_scheduler=False, max_jobs=None)
             return
@@ -128,9 +132,9 @@ def register(sub: Any) -> None:
     """Add `worker`, `simulate` and `projections`."""
     from projections.catalog import PROJECTIONS
 
-    worker = sub.add_parser("worker", help="run a projection worker (RQ on TURNSTILE_REDIS_URL)",
-                            formatter_class=DEFAULTS)
-    worker.add_argument("--burst", action="store_true", help="catch up once, drain the queue, then exit")
+    worker = sub.add_parser("worker", formatter_class=DEFAULTS,
+                            help="run a worker: projections and search bots' turns (RQ on TURNSTILE_REDIS_URL)")
+    worker.add_argument("--burst", action="store_true", help="catch up once, drain the queues, then exit")
     worker.add_argument("--sweep-seconds", type=float, default=None,
                         help="how often to enqueue a catch-up anyway (default: TURNSTILE_SWEEP_SECONDS, 5)")
     worker.set_defaults(run=cmd_worker)

@@ -4,9 +4,12 @@ construction; `close()` closes it all in reverse.
 - "api" (`turnstile serve`, `api.asgi:create`): the store (with its statement timeout), the log with its key, the
   queue status (with Redis), the read replica, the projections' notifier (RQ with Redis, else in-process: then it
   also runs the deadline and tournament sweeps), the webhook dispatcher (without Redis: with it, workers send),
-  the sequencer, and the match and tournament services; a move tells the sequencer and the dispatcher.
+  the sequencer, the match service, the bot runner (plays the search bots' turns; with Redis, queues them as jobs
+  for the workers and plays them only when Redis does not answer) and the tournament service; a move tells the
+  sequencer, the dispatcher and the bot runner.
 - "worker" and "burst" (`turnstile worker`, looping or `--burst`): the log on a store of its own and the sequencer,
-  the match service on another store with the RQ notifier, the tournaments; looping, also the webhook dispatcher
+  the match service on another store with the RQ notifier and the bot jobs' watcher (a search bot's next turn is
+  queued as a job: service/matches/bot_jobs.py), the tournaments; looping, also the webhook dispatcher
   on a third store and the sweep thread (timeouts, a catch-up asked for every `sweep_seconds`). A burst worker
   sequences what is left once its sequencer has stopped.
 - "cli": the store, the log and the services, no thread.
@@ -26,6 +29,7 @@ from typing import Literal, TypeVar
 from service.log.cosigning import Cosigning, CosigningThread, PolicyFileError, Witnessed, load_policy
 from service.log.transparency import Sequencer, Transparency, open_log
 from service.matches import snapshots
+from service.matches.bot_jobs import BotJobs
 from service.matches.bot_runner import BotRunner
 from service.matches.deadlines import sweep as sweep_deadlines
 from service.matches.loading import StateCache
@@ -73,6 +77,7 @@ class Runtime:
         self.webhooks: Webhooks | None = None
         self.sweep_thread: threading.Thread | None = None  # a looping worker's
         self.bots: BotRunner | None = None  # the API process's: plays the search bots' turns (bot_runner.py)
+        self.bot_jobs: BotJobs | None = None  # with Redis: queues those turns for the workers (bot_jobs.py)
         self.opened: list[str] = []  # the names of the parts opened, in order (those with nothing to close too)
         self.closed: list[str] = []  # the names of the parts closed, in order
         self._closers: list[tuple[str, Callable[[], object]]] = []
@@ -136,8 +141,13 @@ class Runtime:
         self.service = self._opened("service", MatchService(
             store, cache=StateCache(settings.state_cache_size), notifier=notifier, reads=replica,
             snapshot_key=snapshots.key_from(self.log.signer), watchers=watchers))
-        # Search bots play on this process's own thread, never a request's (a crash's leftovers: the sweep's).
-        self.bots = runner = BotRunner(self.service)
+        # Search bots play on this process's own thread, never a request's (a crash's leftovers: the sweep's); with
+        # Redis that thread hands each turn to the workers as a job, and plays it only when Redis does not answer.
+        jobs = None
+        if settings.redis_url:
+            self.bot_jobs = jobs = BotJobs(settings)
+            self._opened("bot jobs", jobs, jobs.close)
+        self.bots = runner = BotRunner(self.service, jobs)
         self._opened("bots", runner, runner.close)
         self.service.watchers.append(runner.moved)
         self.tournaments = self._opened("tournaments", TournamentService(
@@ -184,6 +194,10 @@ class Runtime:
         self._opened("notifier", notifier, notifier.close)
         self.service = self._opened("service", MatchService(store, notifier=notifier,
                                                             snapshot_key=snapshots.key_from(self.log.signer)))
+        # The next search bot's turn a job, the sweep or a tournament's new match puts to move: queued at once.
+        self.bot_jobs = jobs = BotJobs(settings)
+        self._opened("bot jobs", jobs, jobs.close)
+        self.service.watchers.append(jobs.watcher(self.service))
         # A match this worker times out may end a tournament's round.
         self.tournaments = self._opened("tournaments", TournamentService(store, self.service))
         if not loop:

@@ -16,11 +16,11 @@ def test_unset_variables_give_the_defaults_and_set_ones_are_read() -> None:
     assert Settings.from_env({}) == Settings()
     assert Settings().database_url == "sqlite:///turnstile.db" and Settings().redis_url is None
     read = Settings.from_env({"TURNSTILE_DATABASE_URL": "postgresql://db/x", "TURNSTILE_REDIS_URL": "redis://r/1",
-                              "TURNSTILE_QUEUE": "q", "TURNSTILE_NOTIFY_TIMEOUT_S": "0.1",
+                              "TURNSTILE_QUEUE": "q", "TURNSTILE_BOT_QUEUE": "b", "TURNSTILE_NOTIFY_TIMEOUT_S": "0.1",
                               "TURNSTILE_NOTIFY_BREAKER_FAILURES": "5", "TURNSTILE_NOTIFY_BREAKER_COOL_DOWN_S": "30",
                               "TURNSTILE_PROJECTION_BATCH": "50", "TURNSTILE_DATABASE_URLX": "ignored",
                               "TURNSTILE_SWEEP_SECONDS": ""})
-    assert read == Settings(database_url="postgresql://db/x", redis_url="redis://r/1", queue="q",
+    assert read == Settings(database_url="postgresql://db/x", redis_url="redis://r/1", queue="q", bot_queue="b",
                             notify_timeout_s=0.1, notify_breaker_failures=5, notify_breaker_cool_down_s=30.0,
                             projection_batch=50)
 

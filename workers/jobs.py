@@ -1,4 +1,5 @@
-"""RQ jobs. A job catches every projection up from its checkpoint; it never carries events itself."""
+"""RQ jobs: a catch-up folds every projection up from its checkpoint (it never carries events itself); a bot turn
+plays one search bot's move in a match (service/matches/bot_jobs.py enqueues it)."""
 
 from __future__ import annotations
 
@@ -6,16 +7,23 @@ import logging
 import threading
 import time
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from projections.catalog import PROJECTIONS
 from projections.log import Docs, LogEntry, Projection
 from service.reads.runner import catch_up
 from settings import Settings
 
+if TYPE_CHECKING:
+    from service.matches.matches import MatchService
+
 log = logging.getLogger("turnstile.workers")
 # Set when this worker process is asked to stop: a job in progress ends after its current batch.
 STOPPING = threading.Event()
+
+
+# The match service bot turns are played with: the worker's own (`turnstile worker` hands it over: `use_matches`).
+_MATCHES: list[MatchService] = []
 
 
 @cache
@@ -63,3 +71,35 @@ def _projections() -> tuple[Projection, ...]:
         return Projection(name=projection.name, version=projection.version, apply=apply)
 
     return tuple(slowed(p) for p in PROJECTIONS)
+
+
+def use_matches(service: MatchService | None) -> None:
+    """Play bot turns with `service` (the worker runtime's, whose watcher queues each next turn); None: forget it."""
+    _MATCHES[:] = [] if service is None else [service]
+
+
+def bot_turn_job(match_id: str, version: int) -> int:
+    """Play the search bot's turn of `match_id` at `version`, if the match is still there (else a no-op: another
+    job, the sweep or the API's fallback played it): one search move, then any non-search bots after it; each
+    move a conditional append. Returns the moves written. The worker's watcher queues the next search turn."""
+    from rq import get_current_job
+
+    if not _MATCHES:
+        raise RuntimeError("bot turns are played by `turnstile worker`, which hands its match service over")
+    service = _MATCHES[0]
+    job = get_current_job()
+    started = time.perf_counter()
+    status, moved = "failed", 0
+    try:
+        loaded = service.load(match_id)
+        if loaded.state.version != version:
+            status = "moved-on"
+            return 0
+        moved = len(service.play_bots(loaded, searching=True, searches=1)[1])
+        status = "done"
+        return moved
+    finally:
+        log.info("job bot_turn_job %s: match %s at version %d, %d moves", status, match_id, version, moved,
+                 extra={"fields": {"job": "bot_turn_job", "job_id": job.id if job else None, "status": status,
+                                   "match_id": match_id, "version": version, "moved": moved,
+                                   "duration_ms": round((time.perf_counter() - started) * 1000, 2)}})

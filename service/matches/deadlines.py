@@ -8,6 +8,9 @@ read from the record and a replay (or the verifier) finds the same one. The swee
 tests move a fake clock instead of sleeping. Its appends are conditional on the version the lapse was seen at and
 carry the command id `timeout:<seat>:<version>`: a second sweep, here or in another process, writes nothing.
 
+A search bot's turn is played in the background (the API process's bot runner, or a worker's job with Redis); the
+sweep plays it only once it has waited `SEARCH_GRACE_S` (service/matches/model.py), when whoever had it lost it.
+
 The sweep reads only the matches whose `due_at` hint (store/base.py `due_matches`) has come: every append keeps
 the earlier of the row's hint and its own candidate (service/matches/matches.py `due_in`), so a hint is never later than
 the truth, and the sweep sets the exact next due time of each match it looks at (`set_due`, only if the match has
@@ -25,6 +28,7 @@ from domain.engine import Refusal
 from domain.lifecycle import Abandon, TimeOut
 from ledger.events import StoredEvent
 from service.matches.matches import LoadedMatch, MatchService, VersionMismatch
+from service.matches.model import SEARCH_GRACE_S
 from store.base import RecordCorrupt, utc_now
 
 log = logging.getLogger("turnstile.deadlines")
@@ -134,7 +138,12 @@ def _sweep_one(service: MatchService, match_id: str, now: datetime) -> int:
     """Record what is due in one match at `now`, then store its exact next due time (unless it moved meanwhile)."""
     loaded = service.load(match_id)
     options = loaded.state.options
-    written = len(service.play_bots(loaded, searching=True)[1])  # a search bot's turn a crash or restart left
+    written = 0
+    if search_turn(loaded):  # the background's turn: no deadline runs out for it, nor the match's abandonment
+        if not search_turn_lost(loaded, now):
+            service.store.set_due(match_id, loaded.record.version, next_due(service, loaded))
+            return 0
+        written = len(service.play_bots(loaded, searching=True)[1])  # a crash, a restart or Redis lost it
     if written:
         loaded = service.load(match_id)
     written += deal_late(service, loaded, now) if options.get("entropy") else 0
@@ -148,14 +157,25 @@ def _sweep_one(service: MatchService, match_id: str, now: datetime) -> int:
     return written
 
 
+def search_turn(loaded: LoadedMatch) -> bool:
+    """A search bot is to move (its turn is played in the background: service/matches/bot_runner.py, bot_jobs.py)."""
+    waiting = bots.bot_to_move(loaded.game, loaded.state)
+    return waiting is not None and bots.is_search(waiting[1])
+
+
+def search_turn_lost(loaded: LoadedMatch, now: datetime) -> bool:
+    """A search bot's turn has waited `SEARCH_GRACE_S` since the last write at `now`: the bot runner or worker that
+    had it did not play it (a crash, a restart, a job lost with Redis)."""
+    return search_turn(loaded) and at(loaded.record.updated_at) + timedelta(seconds=SEARCH_GRACE_S) <= now
+
+
 def next_due(service: MatchService, loaded: LoadedMatch) -> datetime | None:
     """When the sweep next has something to do for the match as loaded: its earliest move deadline, entropy deadline
     or abandonment (None: ended, or none of these)."""
     if loaded.state.finished:
         return None
-    waiting = bots.bot_to_move(loaded.game, loaded.state)
-    if waiting is not None and bots.is_search(waiting[1]):  # its turn is not played yet: look again next sweep
-        return at(loaded.record.updated_at)
+    if search_turn(loaded):  # the background's turn: the sweep's once it is late
+        return at(loaded.record.updated_at) + timedelta(seconds=SEARCH_GRACE_S)
     found = list(deadlines(service, loaded).values())
     dealing = entropy_deadline(service, loaded)
     if dealing is not None:

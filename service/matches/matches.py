@@ -268,8 +268,8 @@ class MatchService(MatchLoading):
             return loaded
         return played.after
 
-    def play_bots(self, loaded: LoadedMatch, *,
-                  searching: bool = False) -> tuple[LoadedMatch, tuple[AppendResult, ...]]:
+    def play_bots(self, loaded: LoadedMatch, *, searching: bool = False,
+                  searches: int | None = None) -> tuple[LoadedMatch, tuple[AppendResult, ...]]:
         """Play every bot to move, one move at a time, until a person is to move or the match ends.
 
         A search bot (domain/search.py: up to a second a move) is played only when `searching`: in the background
@@ -277,12 +277,18 @@ class MatchService(MatchLoading):
         never on a request's thread; until then the match shows its seat to move.
         Each bot move is conditional on the version it was chosen at, under a command id naming that version: when
         another process moved first, this one stops, and that process (having appended last) plays the bots.
+        `searches`: at most this many search moves (a bot job plays one turn), then stop before the next.
         """
         moved: list[AppendResult] = []
+        searched = 0
         for _ in range(BOT_MOVES):
             waiting = bots.bot_to_move(loaded.game, loaded.state)
-            if waiting is None or (bots.is_search(waiting[1]) and not searching):
+            if waiting is None:
                 break
+            if bots.is_search(waiting[1]):
+                if not searching or (searches is not None and searched >= searches):
+                    break
+                searched += 1
             found = bots.next_bot_move(loaded.game, loaded.state, draw_seed(loaded.record, loaded.state))
             if found is None:
                 break

@@ -19,6 +19,10 @@ from store.base import AppendResult
 
 AUTO_RETRIES = 8
 BOT_MOVES = 20_000  # at most this many bot moves after one request (a match of bots alone plays to its end)
+# A search bot's turn is the background's (the bot runner, or a worker's job): the deadline sweep plays it only once
+# it has waited this long, so it takes over a lost turn and does not search beside the runner or the worker. A top
+# level's move takes at most a second (bench/README.md); a queue of turns waits longer only on a busy worker.
+SEARCH_GRACE_S = 10.0
 
 
 class VersionMismatch(ServiceError):
@@ -137,7 +141,7 @@ def due_in(game: Game[Any], state: MatchState, written_after: int) -> float | No
         return None
     waiting = bots.bot_to_move(game, state)
     if waiting is not None and bots.is_search(waiting[1]):  # played in the background: the sweep's, if all else fails
-        return 0.0
+        return SEARCH_GRACE_S
     if state.dealing:  # the deal is due at the entropy deadline; at once when every seat's entropy is in
         if None not in state.seat_entropy:
             return 0.0

@@ -1,6 +1,7 @@
 """Search bots play in the background, never on a request's thread (issue 41): the service's own moves stop with
 the bot's seat to move; the process's bot runner plays the turn; and a turn no runner played (the process crashed
-or stopped first) is played by the deadline sweep of any process, found by the due hint the write left."""
+or stopped first) is played by the deadline sweep of any process, found by the due hint the write left, once it has
+waited `SEARCH_GRACE_S` (before that, the sweep leaves it to the runner: no search twice)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from domain import match
 from service.matches.bot_runner import BotRunner
 from service.matches.deadlines import sweep
 from service.matches.matches import MatchService
+from service.matches.model import SEARCH_GRACE_S
 from store.base import EventStore, utc_now
 
 PLAYERS = ["ada", "bot:ismcts-1"]
@@ -34,13 +36,16 @@ def test_a_bot_turn_left_by_a_crash_is_played_by_the_sweep(store: EventStore) ->
     loaded = crashed.load(match_id)
     assert match.to_move(loaded.game, loaded.state) == [1]  # the bot's seat shows to move
     version = loaded.state.version
-    assert [m for _, m in store.due_matches(utc_now() + timedelta(seconds=1), 10, None)] == [match_id]
+    late = utc_now() + timedelta(seconds=SEARCH_GRACE_S + 1)
+    assert store.due_matches(utc_now() + timedelta(seconds=1), 10, None) == []  # the background's turn, for now
+    assert [m for _, m in store.due_matches(late, 10, None)] == [match_id]
     another = MatchService(store)  # any process's sweep
-    assert sweep(another) >= 1
+    assert sweep(another) == 0 and another.load(match_id).state.version == version  # not late yet: no search here
+    assert sweep(another, lambda: late) >= 1
     after = another.load(match_id)
     assert after.state.version > version and 1 not in match.to_move(after.game, after.state)
     assert store.read_match(match_id, version + 1, version + 1)[0].seat == 1
-    assert sweep(another) == 0  # nothing is played twice
+    assert sweep(another, lambda: late) == 0  # nothing is played twice
 
 
 def test_the_runner_plays_the_bot_turn_after_a_persons_move(store: EventStore) -> None:

@@ -59,9 +59,10 @@ def test_the_api_role_with_redis_on_postgresql(pg_clean_url: str, redis_url: str
     assert isinstance(runtime.notifier, RQNotifier) and runtime.queue is not None and runtime.dispatcher is None
     assert runtime.sequencer is not None and runtime.bots is not None
     assert runtime.service.watchers == [runtime.sequencer.appended, runtime.bots.moved]
+    assert runtime.bots.jobs is runtime.bot_jobs is not None  # search bots' turns go to the workers as jobs
     assert runtime.queue.ping()
     threads = [runtime.sequencer.thread, runtime.bots.thread]
-    assert closed_in_reverse(runtime) == ["metrics", "store", "queue", "notifier", "sequencer", "bots"]
+    assert closed_in_reverse(runtime) == ["metrics", "store", "queue", "notifier", "sequencer", "bot jobs", "bots"]
     assert not any(thread.is_alive() for thread in threads)
     assert_closed(runtime.store)
 
@@ -73,11 +74,12 @@ def test_a_looping_worker_runs_the_sweep_and_the_dispatcher(tmp_path: Path, redi
     assert runtime.sequencer is not None and runtime.dispatcher is not None and runtime.sweep_thread is not None
     assert runtime.sequencer.transparency is runtime.log and runtime.log.store is not runtime.store  # pools apart
     assert runtime.dispatcher.store is not runtime.store
+    assert runtime.bot_jobs is not None and len(runtime.service.watchers) == 1  # the next bot turn: queued
     assert runtime.service.snapshot_key == snapshots.key_from(runtime.log.signer)
     threads = [runtime.sequencer.thread, runtime.dispatcher._thread, runtime.sweep_thread]
     assert all(thread.is_alive() for thread in threads)
-    assert closed_in_reverse(runtime) == ["log store", "sequencer", "store", "notifier", "webhooks store",
-                                          "dispatcher", "sweep"]
+    assert closed_in_reverse(runtime) == ["log store", "sequencer", "store", "notifier", "bot jobs",
+                                          "webhooks store", "dispatcher", "sweep"]
     assert not any(thread.is_alive() for thread in threads)
     assert_closed(runtime.store)
     assert_closed(runtime.log.store)
@@ -90,7 +92,7 @@ def test_a_burst_worker_sequences_what_is_left_when_it_closes(pg_clean_url: str,
     runtime = Runtime.open(Settings(database_url=pg_clean_url, redis_url=redis_url, queue=rq_queue), "burst")
     assert runtime.dispatcher is None and runtime.sweep_thread is None and runtime.sequencer is not None
     runtime.service.create("touched-on", ["ada", "grace"], None)
-    assert closed_in_reverse(runtime) == ["log store", "sequencer", "store", "notifier"]
+    assert closed_in_reverse(runtime) == ["log store", "sequencer", "store", "notifier", "bot jobs"]
     store = open_store(pg_clean_url)
     try:
         assert store.log_size() == store.head_position() > 0
