@@ -55,8 +55,8 @@ def bot_levels(game: Game[Any], rated: dict[str, dict[str, Any]]) -> list[BotLev
         doc = rated.get(handle)
         rating = None if doc is None else BotRating(ordinal=doc["ordinal"], mu=doc["mu"], sigma=doc["sigma"],
                                                      matches=doc["matches"])
-        out.append(BotLevel(name=level.name, level=level.level, description=level.description, handle=handle,
-                            rating=rating))
+        out.append(BotLevel(name=level.name, level=level.level, description=level.description, title=level.title,
+                            handle=handle, rating=rating))
     return out
 
 

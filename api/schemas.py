@@ -116,12 +116,14 @@ class BotRating(msgspec.Struct, frozen=True):
 
 
 class BotLevel(msgspec.Struct, frozen=True):
-    """A bot a seat may take (`{"bot": name}`): its level (0 the weakest), what it does, the player handle it plays
-    and is rated under, and its current rating (null: not rated yet, or in the list of games, which reads none)."""
+    """A bot a seat may take (`{"bot": name}`): its level (0 the weakest), what it does, the title people read for a
+    seat it plays (the web page's), the player handle it plays and is rated under, and its current rating (null: not
+    rated yet, or in the list of games, which reads none)."""
 
     name: str
     level: int
     description: str
+    title: str
     handle: str
     rating: BotRating | None
 

@@ -39,11 +39,18 @@ def random_policy(game: Game[Any]) -> Policy:
 
 @dataclass(frozen=True)
 class Level:
-    """A bot a seat may take, as the catalog lists it: its name, its level (0 the weakest) and what it does."""
+    """A bot a seat may take, as the catalog lists it: its name, its level (0 the weakest), what it does, and the
+    title pages show for a seat it plays ("Computer, level 4 (search)")."""
 
     name: str
     level: int
     description: str
+    title: str
+
+
+def title(level: int, kind: str) -> str:
+    """The name people read for a bot seat: what it is, its level, and how it plays."""
+    return f"Computer, level {level} ({kind})"
 
 
 # The search levels: reference iterations (times the game's `search_scale`) and the longest rollout. Chosen so the
@@ -61,14 +68,30 @@ SEARCH_KEY = "turnstile/bot/ismcts/v1"
 
 def levels(game: Game[Any]) -> tuple[Level, ...]:
     """Every bot the game offers, weakest first."""
-    own = tuple(Level(name=name, level=1, description=(chosen.__doc__ or name).strip().split("\n")[0])
-                for name, chosen in game.bots)
+    own = tuple(Level(name=name, level=1, description=(chosen.__doc__ or name).strip().split("\n")[0],
+                      title=title(1, name)) for name, chosen in game.bots)
     searches = tuple(
         Level(name=name, level=level, description=(
             f"searches {budget.iterations * game.search_scale} sampled tables a move (information set MCTS, "
-            f"rollouts of at most {budget.rollout} moves); sees only its own seat"))
+            f"rollouts of at most {budget.rollout} moves); sees only its own seat"), title=title(level, "search"))
         for name, (level, budget) in SEARCH.items())
-    return (Level(name="random", level=0, description="a uniformly random legal move"), *own, *searches)
+    return (Level(name="random", level=0, description="a uniformly random legal move", title=title(0, "random moves")),
+            *own, *searches)
+
+
+def shown_names(game: Game[Any], players: tuple[str, ...]) -> tuple[str, ...]:
+    """The players as people read them (the events' `text`, the web page): a bot's handle as its level's title, after
+    its label if it has one ("r1: Computer, level 0 (random moves)"); a person's handle as it is."""
+    titles = {level.name: level.title for level in levels(game)}
+
+    def shown(handle: str) -> str:
+        name = bot_name(handle) if handle else None
+        if name is None or name not in titles:
+            return handle
+        label = handle[len(PREFIX) + len(name) + 1:]
+        return f"{label}: {titles[name]}" if label else titles[name]
+
+    return tuple(shown(handle) for handle in players)
 
 
 def names(game: Game[Any]) -> tuple[str, ...]:

@@ -83,7 +83,9 @@ def _ended(event: MatchEnded, names: Names) -> str:
 
 
 LIFECYCLE: dict[type[Event], Tell] = {
-    MatchStarted: lambda e, n: f"The match began: {listed(who(e.players, s) for s in range(len(e.players)))}.",
+    # The names given (a bot's as its level's title) where they name the seat, else the event's own players.
+    MatchStarted: lambda e, n: "The match began: " + listed(
+        who(n if s < len(n) and n[s] else e.players, s) for s in range(len(e.players))) + ".",
     MatchOpened: lambda e, n: f"The match opened with {plural(sum(p is None for p in e.seats), 'open seat')}.",
     SeatJoined: lambda e, n: f"{e.player} took seat {e.seat}.",
     SeatResigned: lambda e, n: f"{who(n, e.seat)} resigned.",

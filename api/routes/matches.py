@@ -28,7 +28,7 @@ from api.schemas import (
     SeatToken,
     Status,
 )
-from domain import match
+from domain import bots, match
 from domain.catalog import UnknownEdition
 from service.matches.deadlines import deadlines
 from service.matches.matches import MatchService
@@ -259,6 +259,6 @@ class MatchesController(Controller):
         seat = seat_of(request, loaded.record, service.app_name)
         stored = service.events(loaded, after, limit)
         items = convert.recorded(loaded.game, stored, seat, loaded.state.finished, service.first_redacted(loaded, seat),
-                                 names=loaded.state.players if include else None)
+                                 names=bots.shown_names(loaded.game, loaded.state.players) if include else None)
         last = stored[-1].version if stored else after
         return EventPage(items=items, next_after=last if last < loaded.record.version else None)

@@ -232,7 +232,7 @@ class MatchService(MatchLoading):
         stored = tuple(event for appended in (result, *played.bots) for event in appended.events)
         return MoveAnswer(
             played=played, seat=seat, events=stored, withheld_from=self.first_redacted(after, seat),
-            names=state.players if "text" in include else None, version=last.version,
+            names=bots.shown_names(game, state.players) if "text" in include else None, version=last.version,
             position=last.position, status=status_of(state), to_move=match.to_move(game, state),
             deadlines=deadlines(self, after, known=stored),
             view=msgspec.to_builtins(game.view(state.game_state, seat)) if "view" in include else None,

@@ -23,12 +23,15 @@ def test_every_game_lists_its_bots_weakest_first_with_levels_and_handles(client:
         levels = info["bot_levels"]
         assert [level["name"] for level in levels] == info["bots"]
         assert levels[0] | {"rating": None} == {"name": "random", "level": 0, "handle": "bot:random",
-                                                "description": "a uniformly random legal move", "rating": None}
+                                                "description": "a uniformly random legal move",
+                                                "title": "Computer, level 0 (random moves)", "rating": None}
         search = [level for level in levels if level["name"].startswith("ismcts-")]
         assert [level["name"] for level in search] == ["ismcts-1", "ismcts-2", "ismcts-3"]
         assert [level["level"] for level in levels] == sorted(level["level"] for level in levels)
         assert all(level["handle"] == f"bot:{level['name']}" and level["description"] for level in levels)
         assert all("sees only its own seat" in level["description"] for level in search)
+        assert [level["title"] for level in search] == [f"Computer, level {n} (search)" for n in (2, 3, 4)]
+        assert len({level["title"] for level in levels}) == len(levels)  # a seat's title names its bot
     greedy = next(level for level in client.get("/v1/games/mass-transit").json()["bot_levels"]
                   if level["name"] == "greedy")
     assert greedy["level"] == 1 and "greedy" in greedy["description"]

@@ -457,7 +457,8 @@ def test_a_tampered_tournament_record_fails_verification(client: TestClient, app
 def test_each_seat_of_a_tournaments_bot_match_names_its_entrant_in_the_match_and_its_narration(
         client: TestClient, app_key: str) -> None:
     """Found: a Swiss of r1…r5 showed every seat as `bot:random` ("bot:random chose 2 stations … bot:random chose 2
-    stations"), so a match page disagreed with its tournament's. Each seat now carries its entrant's name."""
+    stations"), so a match page disagreed with its tournament's. Each seat now carries its entrant's name, and the
+    narration tells it as "r1: Computer, level 0 (random moves)"."""
     created = create(client, app_key, game="metro-x", format="swiss", rounds=2, players=bots(5))
     body = played_out(client, app_key, created["id"])
     names = [entrant["name"] for entrant in body["players"]]
@@ -468,5 +469,7 @@ def test_each_seat_of_a_tournaments_bot_match_names_its_entrant_in_the_match_and
             assert seats == [f"bot:random:{names[e]}" for e in table["players"]]
             log = client.get(f"/v1/matches/{match_id}/events", params={"include": "text", "limit": 500}).json()
             told = " ".join(item["text"] for item in log["items"])
-            assert all(seat in told for seat in seats) and "bot:random " not in told, told
+            # The narration names each bot by its entrant's name and its level's title (the catalog's).
+            shown = [f"{names[e]}: Computer, level 0 (random moves)" for e in table["players"]]
+            assert all(name in told for name in shown) and "bot:random" not in told, told
     assert verdict(client, created["id"])["code"] == "verified"

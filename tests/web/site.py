@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from domain import match
 from domain.catalog import GAMES
 from domain.tournaments.commands import CreateTournament, EntryOf
 from service.matches.matches import MatchService
@@ -43,6 +44,7 @@ class Site:
     tournament_matches: int = 0  # how many matches the two tournaments opened (public: the browser lists them)
     # game slug → an unlisted match of "lin" (seat 0) against a random bot, short settings, and lin's seat token
     against_bot: dict[str, tuple[str, str]] = field(default_factory=dict)
+    searching: str = ""  # an unlisted Expect Delays match of "lin" against `bot:ismcts-3`, the bot's first reply played
 
 
 def fill(url: str, site: Site) -> None:
@@ -60,6 +62,13 @@ def fill(url: str, site: Site) -> None:
         for game in GAMES:  # unlisted: the listings and filters the other tests count never show them
             opened = service.create(game.slug, ["lin", "bot:random"], short.get(game.slug), visibility="unlisted")
             site.against_bot[game.slug] = (opened.record.id, str(opened.tokens[0]))
+        searching = service.create("expect-delays", ["lin", "bot:ismcts-3"], {"max_turns": 6}, visibility="unlisted")
+        site.searching = searching.record.id
+        while 0 in match.to_move((now := service.load(site.searching)).game, now.state):  # lin's turn (bot: seat 1)
+            service.play(site.searching, 0, match.legal(now.game, now.state, 0)[0], expected_version=None,
+                         command_id=None)
+        service.play_bots(service.load(site.searching), searching=True)  # the bot's reply (no runner here)
+        assert 1 not in match.to_move((now := service.load(site.searching)).game, now.state)
         metro_x = next(game for game in GAMES if game.slug == "metro-x")
         for seats in (4, 6):  # Metro X draws one sheet a seat: the most crowded table of the five games
             players = ["ada", "grace", "ivy", "lin", "mae", "nell"][:seats]

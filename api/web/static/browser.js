@@ -1,5 +1,5 @@
 // The match browser: recent public matches, filtered by game, player and status (the filters live in the URL).
-import { api, el, say } from "/web/static/common.js";
+import { api, el, playerName, say } from "/web/static/common.js";
 
 const form = document.getElementById("filters");
 const rows = document.querySelector("#matches tbody");
@@ -18,16 +18,17 @@ function filters() {
   return wanted;
 }
 
-const titles = new Map(); // game slug → its title in the catalog
+const entries = new Map(); // game slug → its catalog entry (its title, its bots' titles)
+const title = (slug) => (entries.has(slug) ? entries.get(slug).title : slug);
 
 /** A match as people name it: "Expect Delays: ada vs grace", its result once it is known, and its tournament. */
 function row(match) {
-  const players = match.seats.map((seat) => seat.player || "open").join(" vs ");
+  const players = match.seats.map((seat) => playerName(seat.player, entries.get(match.game))).join(" vs ");
   const result = el("td", { class: "result", "data-label": "Result" }, match.status);
   const where = el("td", { class: "tournament", "data-label": "Tournament" });
   const line = el("tr", { "data-match": match.id, "data-game": match.game, "data-status": match.status },
     el("td", { "data-label": "Match" }, el("a", { href: `/web/matches/${encodeURIComponent(match.id)}` },
-      `${titles.get(match.game) || match.game}: ${players}`)),
+      `${title(match.game)}: ${players}`)),
     result, where,
     el("td", { "data-label": "Created" }, new Date(match.created_at).toLocaleString()));
   describe(match, result, where);
@@ -41,7 +42,8 @@ async function describe(match, result, where) {
     const [detail, place] = await Promise.all([api(`/v1/matches/${id}`), api(`/v1/matches/${id}/tournament`)]);
     const outcome = detail.outcome;
     if (outcome) {
-      const name = (seat) => (detail.seats[seat] && detail.seats[seat].player) || `seat ${seat}`;
+      const name = (seat) => (detail.seats[seat] && detail.seats[seat].player
+        && playerName(detail.seats[seat].player, entries.get(match.game))) || `seat ${seat}`;
       const winners = outcome.results.filter((r) => r.winner).map((r) => name(r.seat));
       result.textContent = outcome.cooperative ? (outcome.team_won ? "the team won" : "the team lost")
         : (winners.length ? `${winners.join(" and ")} won` : "no winner") + ` (${outcome.reason.replace(/[-_]/g, " ")})`;
@@ -78,7 +80,7 @@ async function games() {
   const select = document.getElementById("game");
   const nav = document.getElementById("games-nav");
   for (const game of catalog.items) {
-    titles.set(game.slug, game.title);
+    entries.set(game.slug, game);
     select.append(el("option", { value: game.slug }, game.title));
     nav.append(el("a", { href: `/web/games/${encodeURIComponent(game.slug)}` }, game.title));
   }

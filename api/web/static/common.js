@@ -72,3 +72,22 @@ function stackable(table) {
 }
 
 for (const table of document.querySelectorAll("main table")) stackable(table);
+
+let games = null;
+/** The games' catalog (GET /v1/games `items`), read once a page; null when it could not be read (asked again then). */
+export function catalog() {
+  games = games || api("/v1/games").then((page) => page.items).catch(() => { games = null; return null; });
+  return games;
+}
+
+/** The name people read for a seat's player handle. A bot's (`bot:<name>` or `bot:<name>:<label>`) is its level's
+ * title in the game's catalog entry (`bot_levels[].title`, e.g. "Computer, level 4 (search)"), after its label if it
+ * has one; a person's handle is itself; an empty seat is "open". */
+export function playerName(handle, game) {
+  if (!handle) return "open";
+  if (!handle.startsWith("bot:")) return handle;
+  const [, name, ...label] = handle.split(":");
+  const level = ((game && game.bot_levels) || []).find((entry) => entry.name === name);
+  const title = level ? level.title : `Computer (${name})`;
+  return label.length ? `${label.join(":")}: ${title}` : title;
+}

@@ -1,7 +1,7 @@
 // A match page: the table at any version (drawn by the server from the viewer's redacted view), the log, the
 // players, the audit, and live updates while the match is played. The seat token stays in session storage and
 // travels only in the Authorization header.
-import { api, el, say, seatToken } from "/web/static/common.js";
+import { api, catalog, el, playerName, say, seatToken } from "/web/static/common.js";
 import { follow } from "/web/static/stream.js";
 import { audit } from "/web/static/audit.js";
 import { markChanges, moveAt, movesOf } from "/web/static/moves.js";
@@ -9,7 +9,7 @@ import { player } from "/web/static/play.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/")[3] || "");
 const $ = (id) => document.getElementById(id);
-const page = { detail: null, events: [], moves: [], version: 1, latest: 1, pictures: new Map(), stream: null,
+const page = { detail: null, game: null, events: [], moves: [], version: 1, latest: 1, pictures: new Map(), stream: null,
   token: null };
 // Below this width the table is drawn for a phone: one column, every text at least 12 CSS px.
 const PHONE = window.matchMedia("(max-width: 700px)");
@@ -36,8 +36,10 @@ function logItem(item) {
     el("span", { class: "v" }, `${item.version}.`), " ", ...unbroken(item.text || item.event.type));
 }
 
+// A seat as people name it: its player (a bot by its level's title in the catalog), else its number.
 const seatName = (seat) => (seat === null || seat === undefined ? "the table"
-  : (page.detail.seats[seat] && page.detail.seats[seat].player) || `seat ${seat}`);
+  : (page.detail.seats[seat] && page.detail.seats[seat].player && playerName(page.detail.seats[seat].player, page.game))
+    || `seat ${seat}`);
 
 // A move in the list: its number, who decided, and what happened, told event by event.
 function moveItem(move, index) {
@@ -67,7 +69,8 @@ function drawPlayers(toMove) {
     const result = results.get(seat.seat);
     const score = result ? ` · score ${result.score} · rank ${result.rank}${result.winner ? " · winner" : ""}` : "";
     const moving = toMove.includes(seat.seat) ? " · to move" : "";
-    return el("li", { "data-seat": seat.seat }, el("span", { class: "name" }, seat.player || "open"),
+    return el("li", { "data-seat": seat.seat }, el("span", { class: "name", title: seat.player },
+      playerName(seat.player, page.game)),
       ` (seat ${seat.seat})${score}${moving}`);
   }));
   $("outcome").textContent = outcome
@@ -251,6 +254,7 @@ async function load(at) {
   }
   page.events = await readLog();
   page.latest = page.detail.version;
+  page.game = await catalogEntry(page.detail.game);
   const title = await matchTitle(page.detail);
   document.title = `${title} · Turnstile`;
   $("title").textContent = title;
@@ -278,20 +282,16 @@ async function load(at) {
   }
 }
 
-/** "Expect Delays: Ada vs Grace": the game's title from the catalog and the players' names. */
+/** "Expect Delays: Ada vs Computer, level 4 (search)": the game's title from the catalog and the players' names. */
 async function matchTitle(detail) {
-  const names = detail.seats.map((seat) => seat.player || "open").join(" vs ");
-  return `${(await catalogEntry(detail.game))?.title || detail.game}: ${names}`;
+  const game = await catalogEntry(detail.game);
+  const names = detail.seats.map((seat) => playerName(seat.player, game)).join(" vs ");
+  return `${game?.title || detail.game}: ${names}`;
 }
 
-let catalog = null;
 async function catalogEntry(slug) {
-  try {
-    catalog = catalog || (await api("/v1/games")).items;
-  } catch (error) {
-    return null;
-  }
-  return catalog.find((game) => game.slug === slug) || null;
+  const games = await catalog();
+  return (games && games.find((game) => game.slug === slug)) || null;
 }
 
 /** Where the game's component data is not from a published source, a note says so (never on the table). */

@@ -1,7 +1,7 @@
 // One tournament: standings with the format's tie-breaks, every round's tables with their results and matches
 // (each a link to its replay). While it is being played the page reads it again every few seconds: results and new
 // rounds appear as they land.
-import { api, el, say } from "/web/static/common.js";
+import { api, el, playerName, say } from "/web/static/common.js";
 
 const id = decodeURIComponent(location.pathname.split("/").pop());
 const REFRESH_MS = 2000;
@@ -9,7 +9,7 @@ const ORDINAL = ["th", "st", "nd", "rd"];
 const FORMATS = { "round-robin": "Round robin", swiss: "Swiss", knockout: "Knockout" };
 const TIEBREAKS = { buchholz: "Buchholz", "sonneborn-berger": "Sonneborn-Berger", "head-to-head": "Head-to-head",
   "round-reached": "Round reached", "last-table-place": "Place at last table" };
-let games = {};
+let games = {}; // game slug → its catalog entry (its title, its bots' titles)
 
 function ordinal(n) {
   const tens = n % 100;
@@ -24,7 +24,7 @@ function who(t, index) {
   const p = t.players[index];
   if (!p) return `entrant ${index}`;
   if (p.open) return "(open place)";
-  const name = p.bot ? `${p.name} (${p.bot} bot)` : p.handle;
+  const name = p.bot ? playerName(`bot:${p.bot}:${p.name}`, games[t.game]) : p.handle;
   return p.members && p.members.length ? `${name}: ${p.members.join(", ")}` : name;
 }
 
@@ -58,11 +58,12 @@ function round(t, paired) {
 }
 
 function render(t) {
-  document.title = `Turnstile · ${games[t.game] || t.game} tournament`;
+  const game = games[t.game] ? games[t.game].title : t.game;
+  document.title = `Turnstile · ${game} tournament`;
   document.body.dataset.status = t.status;
   document.body.dataset.version = t.version;
   document.getElementById("title").textContent =
-    `${games[t.game] || t.game}: ${FORMATS[t.format] || t.format} tournament`;
+    `${game}: ${FORMATS[t.format] || t.format} tournament`;
   const played = t.rounds.length;
   const where = t.status === "finished" ? `finished after ${played} rounds`
     : t.status === "open" ? "entries open" : `round ${played} of ${t.rounds_planned} being played`;
@@ -97,5 +98,5 @@ async function load() {
   }
 }
 
-api("/v1/games").then((catalog) => { games = Object.fromEntries(catalog.items.map((g) => [g.slug, g.title])); })
+api("/v1/games").then((catalog) => { games = Object.fromEntries(catalog.items.map((g) => [g.slug, g])); })
   .catch(() => {}).finally(load);
