@@ -126,3 +126,4 @@ def rq_queue(redis_url: str) -> Iterator[str]:
     queue = f"test-{secrets.token_hex(4)}"
     yield queue
     forget_queue(redis_url, queue)
+    forget_queue(redis_url, f"{queue}-bots")  # its bot turns' queue, where a test names it so

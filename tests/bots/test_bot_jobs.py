@@ -30,7 +30,6 @@ from service.runtime import Runtime
 from settings import Settings
 from store.base import utc_now
 from store.factory import open_store
-from tests.conftest import forget_queue
 from tests.workers.processes import HungListener, RedisServer, WorkerProcess, wait_until
 from workers.jobs import use_matches
 
@@ -40,12 +39,10 @@ TIMEOUT_S = 1.0  # the enqueue's socket timeout in the fault tests: long, so a m
 
 
 @pytest.fixture
-def settings(tmp_path: Path, redis_url: str, rq_queue: str) -> Iterator[Settings]:
+def settings(tmp_path: Path, redis_url: str, rq_queue: str) -> Settings:
     """A deployment of the test's own: a SQLite store, the shared Redis, queues of its own (deleted after)."""
-    chosen = Settings(database_url=f"sqlite:///{tmp_path / 'store.db'}", redis_url=redis_url, queue=rq_queue,
-                      bot_queue=f"{rq_queue}-bots")
-    yield chosen
-    forget_queue(redis_url, chosen.bot_queue)
+    return Settings(database_url=f"sqlite:///{tmp_path / 'store.db'}", redis_url=redis_url, queue=rq_queue,
+                    bot_queue=f"{rq_queue}-bots")  # `rq_queue` forgets both queues after the test
 
 
 @pytest.fixture
@@ -262,8 +259,7 @@ def test_turnstile_worker_plays_the_queued_turns(settings: Settings) -> None:
     service = MatchService(store)
     runner = BotRunner(service, jobs)
     service.watchers.append(runner.moved)
-    child = WorkerProcess(settings.database_url, str(settings.redis_url), settings.queue,
-                          TURNSTILE_BOT_QUEUE=settings.bot_queue)
+    child = WorkerProcess(settings.database_url, str(settings.redis_url), settings.queue)  # bot queue: <queue>-bots
     child.start()
     try:
         queue = bot_queue(settings)

@@ -132,8 +132,10 @@ class WorkerProcess:
     """`turnstile worker` in a child process, with the given store, Redis and queue."""
 
     def __init__(self, database_url: str, redis_url: str, queue: str, **extra_env: str) -> None:
+        # The bot turns' queue is the test's own too (`<queue>-bots`, which `rq_queue` forgets with its queue).
         self.env = {**os.environ, "TURNSTILE_DATABASE_URL": database_url, "TURNSTILE_REDIS_URL": redis_url,
-                    "TURNSTILE_QUEUE": queue, "PYTHONPATH": str(ROOT), **extra_env}
+                    "TURNSTILE_QUEUE": queue, "TURNSTILE_BOT_QUEUE": f"{queue}-bots", "PYTHONPATH": str(ROOT),
+                    **extra_env}
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
