@@ -8,6 +8,7 @@ search bot move re-run).
 
     uv run python bench/bot_ladder.py --matches 10
     uv run python bench/bot_ladder.py --games metro-x,terminus --matches 4 --verify
+    uv run python bench/bot_ladder.py --games expect-delays --pairing ismcts-2:ismcts-3 --first 8 --matches 8 --each
 """
 
 from __future__ import annotations
@@ -46,10 +47,12 @@ def match_of(game: Game[Any], names: list[str], seed: str) -> Playout:
                 names=[bots.player(name) for name in names])
 
 
-def pairing(game: Game[Any], low: str, high: str, matches: int) -> tuple[float, float, int]:
-    """`high`'s score against `low` (wins + half the shared wins), matches played, and the mean moves a match."""
+def pairing(game: Game[Any], low: str, high: str, matches: int, first: int = 0,
+            each: bool = False) -> tuple[float, float, int]:
+    """`high`'s score against `low` (wins + half the shared wins), matches played, and the mean moves a match; the
+    matches' seeds are numbered from `first` (a later run adds matches of new seeds); `each`: print every match."""
     score, moves = 0.0, 0
-    for n in range(matches):
+    for n in range(first, first + matches):
         names = [low, high] if n % 2 == 0 else [high, low]
         played = match_of(game, names, f"ladder-{game.slug}-{low}-{high}-{n}")
         assert played.state is not None and played.state.ended is not None
@@ -57,6 +60,10 @@ def pairing(game: Game[Any], low: str, high: str, matches: int) -> tuple[float, 
         if names.index(high) in firsts:
             score += 1.0 / len(firsts)
         moves += len(played.moves)
+        if each:
+            won = "won" if names.index(high) in firsts else "lost"
+            print(f"  seed {n}: {high} in seat {names.index(high)} {won}{' (shared)' if len(firsts) > 1 else ''}, "
+                  f"{len(played.moves)} moves", flush=True)
     return score, matches, moves // max(1, matches)
 
 
@@ -89,6 +96,9 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=10)
     parser.add_argument("--games", default=",".join(game.slug for game in GAMES))
     parser.add_argument("--verify", action="store_true")
+    parser.add_argument("--pairing", default=None, metavar="LOW:HIGH", help="only this pairing (competitive games)")
+    parser.add_argument("--first", type=int, default=0, help="the first match's seed number")
+    parser.add_argument("--each", action="store_true", help="print every match's result")
     args = parser.parse_args()
     for slug in args.games.split(","):
         game = game_of(slug)
@@ -99,8 +109,9 @@ def main() -> int:
                 won, played = team(game, name, args.matches)
                 print(f"{slug:<14} team of {name:<9} won {won}/{played} ({100 * won / played:.0f} %)", flush=True)
         else:
-            for low, high in zip(names, names[1:], strict=False):
-                score, played, moves = pairing(game, low, high, args.matches)
+            pairs = [tuple(args.pairing.split(":", 1))] if args.pairing else list(zip(names, names[1:], strict=False))
+            for low, high in pairs:
+                score, played, moves = pairing(game, low, high, args.matches, args.first, args.each)
                 print(f"{slug:<14} {high:<9} vs {low:<9} {score:4.1f}/{played} ({100 * score / played:3.0f} %), "
                       f"{moves} moves a match", flush=True)
         print(f"{slug:<14} ({time.process_time() - started:.0f} s CPU)", flush=True)

@@ -51,6 +51,19 @@ def test_the_bot_speed_bench_prints_every_level_of_every_game() -> None:
                     for level in ("ismcts-1", "ismcts-2", "ismcts-3")]
 
 
+def test_the_bot_ladder_plays_one_pairing_from_a_later_seed() -> None:
+    """bench/bot_ladder.py with `--pairing`, `--first` and `--each` (adding matches of new seeds to a pairing): one
+    Terminus match of ismcts-1 against random, seed 3, its own line and the pairing's row."""
+    done = subprocess.run([sys.executable, "bench/bot_ladder.py", "--games", "terminus", "--pairing",
+                           "random:ismcts-1", "--first", "3", "--matches", "1", "--each"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("  seed 3: ismcts-1 in seat 0 "), lines  # odd seeds: the higher level first
+    assert lines[1].split()[:4] == ["terminus", "ismcts-1", "vs", "random"], lines
+    assert len(lines) == 3 and lines[2].startswith("terminus") and "CPU" in lines[2], lines
+
+
 @pytest.mark.postgres
 def test_the_peers_smoke_run_prints_server_and_database_cpu_per_move(pg_url: str) -> None:
     """bench/peers_cpu.py --smoke on the eventsourcing app (bench/es_app.py, its aggregate cache on): it serves

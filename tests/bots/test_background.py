@@ -65,3 +65,18 @@ def test_the_runner_plays_the_bot_turn_after_a_persons_move(store: EventStore) -
         assert any(event.seat == 1 for event in store.read_match(match_id, 1, loaded.state.version))
     finally:
         runner.close()
+
+
+def test_the_sweep_never_times_out_a_search_bot_and_plays_its_late_turn(store: EventStore) -> None:
+    """With a move deadline shorter than the grace: past the deadline but within the grace the sweep writes nothing
+    (the turn is the background's); past the grace it plays the bot's move, never a timeout of the bot's seat."""
+    crashed = MatchService(store)
+    match_id = crashed.create("expect-delays", PLAYERS, OPTIONS | {"move_deadline": 2}, owner="tests").record.id
+    persons_turn(crashed, match_id)
+    version = crashed.load(match_id).state.version
+    another = MatchService(store)
+    assert sweep(another, lambda: utc_now() + timedelta(seconds=SEARCH_GRACE_S / 2)) == 0
+    assert another.load(match_id).state.version == version
+    assert sweep(another, lambda: utc_now() + timedelta(seconds=SEARCH_GRACE_S + 1)) >= 1
+    played = store.read_match(match_id, version + 1, version + 1)[0]
+    assert played.seat == 1 and played.type != "match.timed-out"
