@@ -15,6 +15,7 @@ played by the deadline sweep once the turn has waited `SEARCH_GRACE_S` (service/
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 
 from domain import bots
@@ -33,8 +34,8 @@ def job_id(match_id: str, version: int) -> str:
 
 
 class BotJobs:
-    """Enqueues the search bots' turns on `settings.bot_queue`. One thread at a time calls `enqueue` (the breaker
-    is not thread-safe): the API's bot runner thread, or a worker's main thread."""
+    """Enqueues the search bots' turns on `settings.bot_queue`: from the API's bot runner thread, or from a worker's
+    threads (its jobs and its sweep), one at a time (the breaker is not thread-safe)."""
 
     def __init__(self, settings: Settings) -> None:
         from redis import Redis
@@ -50,24 +51,26 @@ class BotJobs:
         self.queue = Queue(settings.bot_queue, connection=self.redis, serializer=JSONSerializer)
         self.breaker = CircuitBreaker(f"bot jobs (queue {settings.bot_queue})", settings.notify_breaker_failures,
                                       settings.notify_breaker_cool_down_s)
+        self._lock = threading.Lock()
 
     def enqueue(self, match_id: str, version: int) -> bool:
         """Queue the job for this turn (or find it queued already): True. False when Redis did not answer or the
         breaker is open: the caller plays the turn, or leaves it to the sweep."""
         from rq.exceptions import DuplicateJobError
 
-        if not self.breaker.allow():
-            return False
-        try:
-            self.queue.enqueue(JOB, match_id, version, job_id=job_id(match_id, version), unique=True,
-                               job_timeout=JOB_TIMEOUT_S, result_ttl=60, failure_ttl=86400)
-        except DuplicateJobError:  # queued (or played) already: one job a turn
-            pass
-        except Exception as exc:  # noqa: BLE001  (any failure counts against Redis; the breaker's log names it)
-            self.breaker.failed(f"{type(exc).__name__}: {exc}")
-            return False
-        self.breaker.succeeded()
-        return True
+        with self._lock:
+            if not self.breaker.allow():
+                return False
+            try:
+                self.queue.enqueue(JOB, match_id, version, job_id=job_id(match_id, version), unique=True,
+                                   job_timeout=JOB_TIMEOUT_S, result_ttl=60, failure_ttl=86400)
+            except DuplicateJobError:  # queued (or played) already: one job a turn
+                pass
+            except Exception as exc:  # noqa: BLE001  (any failure counts against Redis; the breaker's log names it)
+                self.breaker.failed(f"{type(exc).__name__}: {exc}")
+                return False
+            self.breaker.succeeded()
+            return True
 
     def watcher(self, service: MatchService) -> Callable[[str], None]:
         """A match service watcher for a worker: queue the next turn of a search bot as soon as it is to move (the
