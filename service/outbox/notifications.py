@@ -152,7 +152,8 @@ class Follower:
         after = match.fold(game, [event_from_builtins(game, e.payload) for e in group], before)
         self._remember(first.match_id, after)
         moving = match.to_move(game, after)
-        told = [narration.words(game, seen_by(game, e, None)[0], after.players) for e in group]
+        shown = bots.shown_names(game, after.players)  # a bot by its level's title, as the API's `text` names it
+        told = [narration.words(game, seen_by(game, e, None)[0], shown) for e in group]
         base = Notification(kind="moved", match_id=first.match_id, game=game.slug, position=last.position,
                             version=last.version, to_move=moving, rules_version=game.rules_version)
         # A missed deadline is told first (its seat), then what the game's rule made of it (an end, or play on).

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from domain import narration
+from domain import bots, narration
 from domain.catalog import game_of
 from domain.codec import to_builtins
 from ledger.events import StoredEvent
@@ -45,8 +45,9 @@ def deliveries_of(hook: WebhookRecord, group: list[StoredEvent], notes: list[Not
         return []
     game = game_of(chosen[0][1].game, chosen[0][1].rules_version)
     seen = [(e, seen_by(game, e, None)[0]) for e in group]
+    shown = bots.shown_names(game, tuple(names))  # a bot by its level's title, as the API's `text` names it
     events = [WebhookEvent(version=e.version, position=e.position, recorded_at=e.recorded_at, seat=e.seat,
-                           event=to_builtins(event), text=narration.words(game, event, names)) for e, event in seen]
+                           event=to_builtins(event), text=narration.words(game, event, shown)) for e, event in seen]
     out = []
     for ordinal, note in chosen:
         ident = delivery_id(hook.id, note.position, note.kind, note.seat)

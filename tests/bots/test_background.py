@@ -13,6 +13,7 @@ from service.matches.bot_runner import BotRunner
 from service.matches.deadlines import sweep
 from service.matches.matches import MatchService
 from service.matches.model import SEARCH_GRACE_S
+from service.outbox.notifications import Follower
 from store.base import EventStore, utc_now
 
 PLAYERS = ["ada", "bot:ismcts-1"]
@@ -80,3 +81,15 @@ def test_the_sweep_never_times_out_a_search_bot_and_plays_its_late_turn(store: E
     assert sweep(another, lambda: utc_now() + timedelta(seconds=SEARCH_GRACE_S + 1)) >= 1
     played = store.read_match(match_id, version + 1, version + 1)[0]
     assert played.seat == 1 and played.type != "match.timed-out"
+
+
+def test_the_feed_tells_a_bot_seat_by_its_levels_title(store: EventStore) -> None:
+    """The feed's words (and the webhooks', folded from the same notifications' events) name the bot as the API's
+    `text` and the web page do: its level's title from the catalog, never its handle."""
+    service = MatchService(store)
+    match_id = service.create("expect-delays", PLAYERS, OPTIONS, owner="tests").record.id
+    persons_turn(service, match_id)
+    service.play_bots(service.load(match_id), searching=True)
+    notes, _ = Follower(store).read(0, owner="tests", limit=1000)
+    told = " ".join(line for note in notes if note.match_id == match_id for line in note.text)
+    assert "Computer, level 2 (search)" in told and "bot:ismcts-1" not in told, told
