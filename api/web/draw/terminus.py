@@ -178,12 +178,12 @@ def _city(svg: Svg, view: dict[str, Any], index: Any, cell: int, moment: Moment)
         (x1, y1), (x2, y2) = at(one), at(other)
         sides = index.board.rails[rail].sides
         for shift in ((-3.0, 3.0) if sides > 1 else (0.0,)):
-            dx, dy = _normal(x1, y1, x2, y2, shift)
-            svg.line(x1 + dx, y1 + dy, x2 + dx, y2 + dy, stroke="#aaaaaa", stroke_width=2, stroke_dasharray="4 4")
+            nx, ny = _normal(x1, y1, x2, y2, shift)
+            svg.line(x1 + nx, y1 + ny, x2 + nx, y2 + ny, stroke="#aaaaaa", stroke_width=2, stroke_dasharray="4 4")
         owners = view["rail_owners"][rail]
         for n, owner in enumerate(owners):
-            dx, dy = _normal(x1, y1, x2, y2, 5 * n - 2.5 * (len(owners) - 1))
-            svg.line(x1 + dx, y1 + dy, x2 + dx, y2 + dy, stroke=seat_colour(owner), stroke_width=6,
+            nx, ny = _normal(x1, y1, x2, y2, 5 * n - 2.5 * (len(owners) - 1))
+            svg.line(x1 + nx, y1 + ny, x2 + nx, y2 + ny, stroke=seat_colour(owner), stroke_width=6,
                      stroke_linecap="round", data_rail=rail, data_owner=owner)
     for tile, block, (x, y, w, h) in developments:
         with svg.group(data_development=tile, data_block=block):
@@ -228,7 +228,7 @@ def _label_place(label: str, district: int, index: Any, where: dict[tuple[int, i
     width = text_width(label, 12)
     columns, rows = max(x for x, _ in where) + 1, max(y for _, y in where) + 1
     half = cell / 2
-    anchors = []
+    anchors: list[tuple[float, float]] = []
     for (px, py), owner in district_of.items():
         if owner != district:
             continue
