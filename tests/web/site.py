@@ -43,6 +43,8 @@ class Site:
     tournament_matches: int = 0  # how many matches the two tournaments opened (public: the browser lists them)
     # game slug → an unlisted match of "lin" (seat 0) against a random bot, short settings, and lin's seat token
     against_bot: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # the same for the games whose table is a click target (cards in the hand), played by clicks on the table
+    clickable: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 def fill(url: str, site: Site) -> None:
@@ -60,6 +62,9 @@ def fill(url: str, site: Site) -> None:
         for game in GAMES:  # unlisted: the listings and filters the other tests count never show them
             opened = service.create(game.slug, ["lin", "bot:random"], short.get(game.slug), visibility="unlisted")
             site.against_bot[game.slug] = (opened.record.id, str(opened.tokens[0]))
+        for slug in ("expect-delays", "touched-on"):
+            opened = service.create(slug, ["lin", "bot:random"], short.get(slug), visibility="unlisted")
+            site.clickable[slug] = (opened.record.id, str(opened.tokens[0]))
         metro_x = next(game for game in GAMES if game.slug == "metro-x")
         for seats in (4, 6):  # Metro X draws one sheet a seat: the most crowded table of the five games
             players = ["ada", "grace", "ivy", "lin", "mae", "nell"][:seats]

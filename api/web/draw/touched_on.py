@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from api.web.svg import Moment, Svg, card_rows, face_card, hands, seat_colour, wrap
+from domain.games.touched_on.commands import Appeal, FeetOnSeat, Inspect, PeakHour, PlayEvaders, TramTracker
 from domain.games.touched_on.components import (
     DATA,
     evader_line,
@@ -66,7 +67,9 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
                                      f"Exp {seat['exp_total']} ({plural(len(seat['exp']), 'card')}){place}",
                          width - 32, 13, fill=seat_colour(seat["seat"]),
                          font_weight="bold" if seat["seat"] in moment.to_move else None) - 10
-    y = hands(svg, view["hand"], moment, y + 12, face_card(name, effect, CARD_W, CARD_H), CARD_W, CARD_H)
+    recent = view["carriages"][-1]["line"] if view["carriages"] else None
+    y = hands(svg, view["hand"], moment, y + 12,
+              face_card(name, effect, CARD_W, CARD_H, plays=lambda card: plays(card, recent)), CARD_W, CARD_H)
     svg.resize(width, y + 6)
     return svg.tostring()
 
@@ -96,6 +99,30 @@ def effect(card: str) -> str:
         return "inspects any carriage"
     kind = power_kind(card)
     return POWER[kind][1] if kind else ""
+
+
+def _tag(command: type[Any]) -> str:
+    return str(command.__struct_config__.tag)
+
+
+POWER_PLAYS: dict[str, dict[str, Any]] = {
+    "priority-seat": {"type": _tag(PlayEvaders), "priority_seat": True},
+    "feet-on-seat": {"type": _tag(FeetOnSeat)}, "peak-hour": {"type": _tag(PeakHour)},
+    "tram-tracker": {"type": _tag(TramTracker)}, "appeal": {"type": _tag(Appeal)}}
+
+
+def plays(card: str, recent_line: str | None) -> list[dict[str, Any]]:
+    """The moves a card in the hand is played by, as move fields (the page's click target, `face_card`): an Evader
+    by playing Evaders of its line, an Authorised Inspector by inspecting the most recent carriage when it is of the
+    Inspector's line, an Undercover by inspecting, a Power card by its power (a Priority Seat joins Evaders)."""
+    if is_evader(card):
+        return [{"type": _tag(PlayEvaders), "line": evader_line(card)}]
+    if is_authorised(card):
+        return [{"type": _tag(Inspect), "inspector": "authorised"}] if line_of(card) == recent_line else []
+    if is_undercover(card):
+        return [{"type": _tag(Inspect), "inspector": "undercover"}]
+    kind = power_kind(card)
+    return [POWER_PLAYS[kind]] if kind in POWER_PLAYS else []
 
 
 def line_of(card: str) -> str | None:
