@@ -123,11 +123,15 @@ def test_terminus_names_each_district_once_and_has_a_legend_for_every_owner_and_
     assert shown["automa"] and shown["seats"] in owners  # the Automa built: its colour is on the board
     for owner in owners:
         name = "the Automa" if owner == shown["seats"] else ["ada", "grace"][owner]
-        assert f"{name}'s rails and Stops" in legend, legend
+        assert f"{name}'s rails, Stops and Lobbyists" in legend, legend
     shapes = set(values(group(root, "data-zone", "legend"), "data-legend"))
     assert {"station", "hub", "prime", "plot", "cube", "space", "dash", "cell", "border"} <= shapes
     levels = set(values(group(root, "data-zone", "city"), "data-level"))
     assert levels and levels <= {"station", "hub", "prime hub"}
+    _, later, root = picture("terminus", 0, 140)  # Lobbyists stand on Developments by then
+    lobbyists = sorted(owner for tile in later["block_tile"] if tile is not None and tile >= 0
+                       for owner in later["tile_lobbyists"][tile])
+    assert sorted(int(o) for o in values(root, "data-lobbyist")) == lobbyists and lobbyists
 
 
 def test_terminus_draws_a_development_only_where_one_is_built_with_its_face() -> None:

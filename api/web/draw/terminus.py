@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from api.web.svg import Moment, Svg, seat_colour, text_width
-from domain.games.terminus.components import MARKETS, RESOURCES, TILES, ZONES, board
+from domain.games.terminus.components import MARKETS, PROJECTS, RESOURCES, TILES, ZONES, board
 from domain.narration import in_words, plural
 
 CELL, PHONE_CELL = 90, 50
@@ -46,7 +47,7 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
         y = _automa(svg, view["automa"], view["seats"], y + 8, moment)
     y = _legend(svg, y + 16, width, view["seats"], moment, view["automa"] is not None)
     shown = [moment.seat_views[s]["players"][s] for s in range(len(view["players"]))] if moment.seat_views else None
-    for face in card_faces(view, index, shown):
+    for face in card_faces(view, index, shown, moment.short):
         y = svg.para(16, y, face, width - 32, 12, data_zone="faces")
     svg.resize(width, y + 6)
     return svg.tostring()
@@ -69,9 +70,10 @@ def _legend(svg: Svg, y: float, width: int, seats: int, moment: Moment, automa: 
     swatches += [(BORDER, "a district's border", "border"), (DEVELOPMENT, "a Development (its tile number)", "rect"),
                  ("#aaaaaa", "an empty rail space", "dash"), ("#aaaaaa", "a double rail space", "double"),
                  ("#ffffff", "an empty plot", "plot"), ("#888888", "a Station", "station"),
-                 ("#888888", "a Hub (two Stations)", "hub"), ("#888888", "a Prime Hub", "prime")]
+                 ("#888888", "a Hub (two Stations)", "hub"), ("#888888", "a Prime Hub", "prime"),
+                 ("#888888", "a Lobbyist", "lobbyist")]
     owners = [*range(seats), *([seats] if automa else [])]
-    swatches += [(seat_colour(owner), f"{owner_name(owner, seats, moment)}'s rails and Stops", "rail")
+    swatches += [(seat_colour(owner), f"{owner_name(owner, seats, moment)}'s rails, Stops and Lobbyists", "rail")
                  for owner in owners]
     swatches += [(colour, f"a {resource} cube", "cube") for resource, colour in CUBE.items()]
     swatches += [("#ffffff", "an empty market space", "space"), ("#d9d9d9", "a space unused by 2 players", "space"),
@@ -102,6 +104,8 @@ def _swatch(svg: Svg, shape: str, colour: str, x: float, y: float) -> None:
         svg.line(x, y, x + 18, y, stroke=colour, stroke_width=5)
     elif shape in ("station", "hub", "prime", "plot"):
         _stop(svg, x + 9, y, 7, colour, {"plot": 0, "station": 1, "hub": 2, "prime": 3}[shape])
+    elif shape == "lobbyist":
+        svg.circle(x + 9, y, 4, fill=colour, stroke="#222222")
     elif shape == "cube":
         svg.rect(x + 3, y - 6, 12, 12, fill=colour, stroke="#333333")
     elif shape == "price":
@@ -134,7 +138,8 @@ def agenda_face(agenda: Any) -> str:
     return f"{agenda.id} {agenda.kind.replace('_', ' ')} in {'+'.join(agenda.districts)}: {rows} Prestige"
 
 
-def card_faces(view: dict[str, Any], index: Any, players: list[dict[str, Any]] | None = None) -> list[str]:
+def card_faces(view: dict[str, Any], index: Any, players: list[dict[str, Any]] | None = None,
+               names: Callable[[int], str] | None = None) -> list[str]:
     """The faces of the cards and tiles the picture names by id: the Agendas the viewer sees (a hand, a secret
     Agenda; `players`: every seat's, at the end) and the Developments built, from the component data."""
     players = players or view["players"]
@@ -143,7 +148,22 @@ def card_faces(view: dict[str, Any], index: Any, players: list[dict[str, Any]] |
     faces = [agenda_face(index.agendas[card]) for card in dict.fromkeys(shown) if card in index.agendas]
     built = [TILES[tile] for tile in dict.fromkeys(t for t in view["block_tile"] if t is not None and t >= 0)
              if tile < len(TILES)]
-    return faces + [f"{tile.id} ({tile.type} {tile.zone}): {tile.text}" for tile in built]
+    faces += [f"{tile.id} ({tile.type} {tile.zone}): {tile.text}" for tile in built]
+    display = [TILES[tile] for tile, place in enumerate(view["tile_at"]) if place == -1 and tile < len(TILES)]
+    if display:
+        faces.append("On display: " + "; ".join(f"{tile.id} ({tile.type} {tile.zone}): {tile.text}"
+                                                  for tile in display))
+    return faces + [project_face(project, rows, names) for project, rows in
+                    zip(view["projects"], view["project_rows"], strict=False) if 0 <= project < len(PROJECTS)]
+
+
+def project_face(project: int, rows: list[list[int]], names: Callable[[int], str] | None = None) -> str:
+    """A Project in play as printed (what it counts, its thresholds and their Prestige) and who lobbied it."""
+    face = PROJECTS[project]
+    steps = ", ".join(f"{n} → {p}" for n, p in zip(face.thresholds, face.prestige, strict=True))
+    named = names or (lambda seat: f"seat {seat}")
+    lobbied = "; ".join(f"{named(owner)} {plural(count, 'Lobbyist')}" for owner, count in rows)
+    return f"{face.id} {face.text}: {steps} Prestige" + (f" · lobbied: {lobbied}" if lobbied else "")
 
 
 def _city(svg: Svg, view: dict[str, Any], index: Any, cell: int, moment: Moment) -> None:
@@ -192,7 +212,12 @@ def _city(svg: Svg, view: dict[str, Any], index: Any, cell: int, moment: Moment)
             if face is not None:
                 svg.add("title", f"Development {face.id} ({face.type}, {face.zone}): {face.text}")
                 if cell >= CELL:  # its number on the tile when there is room (always in the faces below)
-                    svg.text(x + w / 2, y + h / 2 + 5, face.id, 12, text_anchor="middle", fill="#3d3318")
+                    svg.text(x + w / 2, y + h / 2 + 1, face.id, 12, text_anchor="middle", fill="#3d3318")
+            lobbyists = view["tile_lobbyists"][tile] if tile < len(view["tile_lobbyists"]) else ()
+            per_row = max(1, int((w - 4) // 9))
+            for n, owner in enumerate(lobbyists):  # its Lobbyists, in their owners' colours, along its foot
+                svg.circle(x + 6 + 9 * (n % per_row), y + h - 6 - 9 * (n // per_row), 4, fill=seat_colour(owner),
+                           stroke="#222222", data_lobbyist=owner)
     radius = 15 if cell >= CELL else 11
     for plot, place in enumerate(index.plots):
         x, y = at(plot)
