@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from tests.web.site import Site
-from tests.web.test_table import sized, stale  # noqa: F401 (the fixture)
+from tests.web.test_table import MEASURE, sized, stale  # noqa: F401 (the fixture)
 
 
 def uses(move: dict[str, Any], card: str, patterns: list[dict[str, Any]]) -> bool:
@@ -33,6 +33,17 @@ def ready(page: Any) -> None:
 def test_a_click_on_a_card_in_the_hand_plays_it_or_marks_the_moves_using_it(site: Site, sized: Any,  # noqa: F811
                                                                             slug: str) -> None:
     match_id, token = site.clickable[slug]
+    phone = sized(420)  # a seat's page on a phone, moves listed: every text readable, nothing broken or clipped
+    phone.goto(f"{site.base}/web/matches/{match_id}")
+    phone.wait_for_selector("#table svg")
+    phone.fill("#token", token)
+    phone.click("#seat-form button[type=submit]")
+    phone.wait_for_selector("#play-box", state="visible")
+    ready(phone)
+    measured = phone.evaluate(MEASURE)
+    assert [t["text"] for t in measured["texts"] if t["px"] < 12 - 0.01 or not t["inside"]] == []
+    assert measured["broken"] == [] and measured["clipped"] == [], (measured["broken"], measured["clipped"])
+    assert measured["pageWidth"] <= measured["viewport"] and phone.locator("#table [data-play]").count() > 0
     page = sized(1440)
     sized.allowed.append("status of 409 (Conflict)")  # the refused move, logged by the browser
     page.goto(f"{site.base}/web/matches/{match_id}")
