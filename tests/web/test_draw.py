@@ -251,3 +251,15 @@ def test_the_end_shows_every_hand_and_before_it_a_spectator_sees_none(slug: str)
     assert sorted(values(at_end, "data-card")) == expected
     spectator = parse(drawing(slug)(view(loaded, None), moment(loaded)))
     assert values(spectator, "data-card") == []
+
+
+def test_metro_x_names_its_face_up_card_and_keeps_the_code_as_a_small_label() -> None:
+    """Found: the header read "card FS-1 (free 0)". The face-up card is told by name and what it does; its code
+    stands alone as a small grey label."""
+    for moves in (0, 25):
+        _, shown, root = picture("metro-x", 0, moves)
+        face = "".join(all_with(root, "data-face-up")[0].itertext())
+        assert face.startswith("Face-up card: ") and shown["card"]["id"] not in face, face
+        assert shown["card"]["kind"] != "free" or "Free Space" in face
+        code = group(root, "data-code", shown["card"]["id"])
+        assert code.attrib["font-size"] == "12" and code.attrib["fill"] == "#777777"
