@@ -54,12 +54,12 @@ class Settings:
     # batch costs a transaction and a read of every document it touches per projection: a rebuild of ~24,000
     # events folded 14,000 events/s in batches of 500 and 26,000/s in batches of 2,000 (bench/README.md).
     projection_batch: int = 2000
-    # The in-process runner's batch (no Redis): smaller, because on SQLite a batch holds the one write lock that
-    # moves wait for, so it bounds how long a move can wait behind a fold.
+    # The in-process runner's batch (no Redis) on SQLite: smaller, because there a batch holds the one write lock
+    # that moves wait for, so it bounds how long a move can wait behind a fold (on PostgreSQL: `projection_batch`).
     inprocess_projection_batch: int = 100
     # ... and the least time between two of its catch-ups: appends meanwhile are folded together, so a busy server
     # runs a few catch-ups a second (each a transaction per projection), not one per move.
-    inprocess_projection_interval_s: float = 0.2
+    inprocess_projection_interval_s: float = 0.5
     sweep_seconds: float = 5.0
     # `/readyz` waits this long for the store to answer, then says not ready (a hung database never holds a probe).
     ready_timeout_s: float = 2.0
@@ -137,7 +137,8 @@ class Settings:
     webhook_max_attempts: int = 0
     # Deliveries sent at once per process (one per subscription at a time, so a slow receiver holds one sender).
     webhook_senders: int = 4
-    # How often a process looks for new events (to derive deliveries) and due deliveries without being woken.
+    # How often a process looks for new events (to derive deliveries) and due deliveries without being woken (its
+    # senders take turns: an idle process asks the database this often, not once per sender).
     webhook_poll_s: float = 0.5
     # ... and the least time between two folds: the appends of that time are folded together.
     webhook_fold_interval_s: float = 0.1

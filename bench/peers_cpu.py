@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import clients  # noqa: E402
 import load  # noqa: E402
 
-SYSTEMS = ["bare", "turnstile", "es", "es-cache", "boardgameio"]
+SYSTEMS = ["bare", "turnstile", "turnstile-granian", "es", "es-cache", "boardgameio"]
 BGIO = Path(__file__).resolve().parent / "peers" / "boardgameio"
 ES_CACHE = "1000"  # matches in each worker's aggregate cache: more than the clients ever play at once
 
@@ -97,6 +97,7 @@ class Row:
     def __init__(self, name: str, moves: int, seconds: float, server_s: float, pg_s: float, client_s: float,
                  requests: int | None) -> None:
         self.name, self.moves, self.seconds = name, max(moves, 1), seconds
+        self.work: DatabaseWork | None = None  # what the database was asked to do, read once the server stopped
         self.server_ms = 1000 * server_s / self.moves
         self.pg_ms = 1000 * pg_s / self.moves
         self.client_ms = 1000 * client_s / self.moves
@@ -109,6 +110,36 @@ class Row:
               f"{self.per_move} requests/move (load {self.load})", flush=True)
 
 
+class DatabaseWork:
+    """What one system's database did, per move, read from PostgreSQL's statistics once its server has stopped
+    (a backend's counts are flushed when it exits): transactions committed, rows written (inserted, updated or
+    deleted) and bytes stored, in all and by table. Counted over the database's whole life (the clients' setup,
+    their matches' creation included) and divided by the moves of the clients' window, so a little high."""
+
+    def __init__(self, url: str, moves: int) -> None:
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            # The statistics of backends that exited are visible once flushed (at exit); give them a moment.
+            time.sleep(0.5)
+            conn.execute("SELECT pg_stat_clear_snapshot()")
+            commits = conn.execute("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+                                   ).fetchone()
+            tables = conn.execute(
+                "SELECT relname, n_tup_ins + n_tup_upd + n_tup_del, pg_total_relation_size(relid) "
+                "FROM pg_stat_user_tables").fetchall()
+        self.moves = max(moves, 1)
+        self.transactions = (int(commits[0]) if commits else 0) / self.moves
+        self.rows = {name: int(written) / self.moves for name, written, _ in tables if written}
+        self.bytes = {name: int(size) / self.moves for name, size, _ in [(t[0], t[2], 0) for t in tables]}
+
+    def summary(self) -> str:
+        top = sorted(self.rows.items(), key=lambda kv: -kv[1])[:6]
+        return (f"{self.transactions:.2f} transactions, {sum(self.rows.values()):.1f} rows written "
+                f"({', '.join(f'{name} {rows:.2f}' for name, rows in top)}), "
+                f"{sum(self.bytes.values()) / 1024:.1f} KiB stored per move")
+
+
 def measured(name: str, result: load.Measured) -> Row:
     counts = result.counts
     row = Row(name, counts.get("moves", result.ops), result.seconds, counts["server_cpu_s"], counts["pg_cpu_s"],
@@ -117,7 +148,8 @@ def measured(name: str, result: load.Measured) -> Row:
     return row
 
 
-def run_python(name: str, n: int, seconds: float, workers: int, game: str = "expect-delays") -> Row:
+def run_python(name: str, n: int, seconds: float, workers: int, game: str = "expect-delays",
+               variant: tuple[str, dict[str, str]] | None = None) -> Row:
     """bare, turnstile (playing `game`), es or es-cache: a server of our own and n client processes (bench/load.py)."""
     import es_app
     import throughput
@@ -125,18 +157,23 @@ def run_python(name: str, n: int, seconds: float, workers: int, game: str = "exp
     with load.throwaway_database(f"turnstile_peers_{name.replace('-', '_')}") as url:
         pids: list[int] = []
         meters = {"pg_cpu_s": load.BackendsCpu(database_of(url))}
-        env = {"TURNSTILE_ES_CACHE": ES_CACHE} if name == "es-cache" else None
-        key = throughput.app_key(url) if name == "turnstile" else ""
+        env = {"TURNSTILE_ES_CACHE": ES_CACHE} if name == "es-cache" else variant[1] if variant else None
+        ours = name.startswith("turnstile")
+        key = throughput.app_key(url) if ours else ""
         if name.startswith("es"):
             es_app.setup(url)
-        stack = name if name in ("bare", "turnstile") else "es"
+        stack = {"bare": "bare", "turnstile": "turnstile", "turnstile-granian": "granian"}.get(name, "es")
         with load.served(url, stack, workers, env, pids) as base:
-            make: Any = clients.BarePoster if name == "bare" else clients.HttpMover if name == "turnstile" else EsMover
+            make: Any = clients.BarePoster if name == "bare" else clients.HttpMover if ours else EsMover
             full: list[Any] = ([base] * n if name == "bare"
-                               else [(base, key, [game], i, "one") for i in range(n)] if name == "turnstile"
+                               else [(base, key, [game], i, "one") for i in range(n)] if ours
                                else [(base, i) for i in range(n)])
-            label = f"turnstile {game}" if name == "turnstile" else name
-            return measured(label, load.run_clients(make, full, seconds, None, pids[0], meters))
+            label = f"{name} {game}" if ours else name
+            label += f" ({variant[0]})" if variant else ""
+            row = measured(label, load.run_clients(make, full, seconds, None, pids[0], meters))
+        row.work = DatabaseWork(url, row.moves)  # the server has stopped: its backends' counts are flushed
+        print(f"  {'':<24} database: {row.work.summary()}", flush=True)
+        return row
 
 
 def said_ready(log: Any) -> bool:
@@ -218,6 +255,20 @@ def table(rows: dict[str, list[Row]]) -> None:
               f"| {' ; '.join(r.load for r in runs)} |")
     print("(bare: per request, one INSERT each; × bare requests: a system's server CPU per move over bare's per "
           "request, bare's mean over the rounds)")
+    print("\n| system | transactions per move | rows written per move | of which, by table | KiB stored per move |")
+    print("|---|---|---|---|---|")
+    for name, runs in rows.items():
+        works = [r.work for r in runs if r.work is not None]
+        if not works:
+            continue
+        by_table: dict[str, float] = {}
+        for work in works:
+            for table_name, written in work.rows.items():
+                by_table[table_name] = by_table.get(table_name, 0.0) + written / len(works)
+        top = ", ".join(f"{t} {w:.2f}" for t, w in sorted(by_table.items(), key=lambda kv: -kv[1])[:6])
+        print(f"| {name} | {sum(w.transactions for w in works) / len(works):.2f} "
+              f"| {sum(sum(w.rows.values()) for w in works) / len(works):.1f} | {top} "
+              f"| {sum(sum(w.bytes.values()) for w in works) / len(works) / 1024:.1f} |")
 
 
 def main() -> int:
@@ -230,6 +281,9 @@ def main() -> int:
     parser.add_argument("--games", default="expect-delays", help="comma-separated games Turnstile's clients play, "
                         "a row each (e.g. expect-delays,touched-on,terminus,metro-x,mass-transit)")
     parser.add_argument("--smoke", action="store_true", help="1 s per system with 2 clients, one round")
+    parser.add_argument("--variant", action="append", default=[], metavar="LABEL:NAME=VALUE,...",
+                        help="also run `turnstile serve` with these settings, a row a game after turnstile's, e.g. "
+                        "'small batches:TURNSTILE_PROJECTION_BATCH=100,TURNSTILE_INPROCESS_PROJECTION_INTERVAL_S=0.2'")
     args = parser.parse_args()
     if args.smoke:
         args.seconds, args.rounds, args.clients = 1.0, 1, 2
@@ -246,14 +300,22 @@ def main() -> int:
         only.remove("boardgameio")
     print(f"# {args.clients} clients, {args.seconds:g} s per system, {args.rounds} round(s), {args.workers} workers "
           f"per Python server, {os.cpu_count()} CPUs, load {load.load_average()}", flush=True)
+    variants = []
+    for text in args.variant:
+        label, _, settings = text.partition(":")
+        pairs = [pair.partition("=") for pair in settings.split(",") if pair]
+        if not label or any(not name.startswith("TURNSTILE_") or not sep for name, sep, _ in pairs):
+            parser.error(f"--variant {text!r}: LABEL:TURNSTILE_NAME=VALUE,...")
+        variants.append((label, {name: value for name, _, value in pairs}))
     rows: dict[str, list[Row]] = {}
     for number in range(1, args.rounds + 1):
         print(f"round {number}", flush=True)
         for name in only:
             if name == "boardgameio":
                 made = [run_bgio(args.clients, args.seconds)]
-            elif name == "turnstile":
-                made = [run_python(name, args.clients, args.seconds, args.workers, game) for game in games]
+            elif name.startswith("turnstile"):
+                made = [run_python(name, args.clients, args.seconds, args.workers, game, variant)
+                        for game in games for variant in [None, *(variants if name == "turnstile" else [])]]
             else:
                 made = [run_python(name, args.clients, args.seconds, args.workers)]
             for row in made:

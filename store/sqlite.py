@@ -71,6 +71,7 @@ class SqliteStore(SqlStore):
 
     dialect = DIALECT
     schema_folder = "sqlite"
+    one_writer = True
 
     def __init__(self, path: str, *, busy_timeout_s: float = 10.0) -> None:
         # Reads take the lock too: on one shared connection, a read would otherwise see another thread's

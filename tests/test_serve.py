@@ -123,6 +123,23 @@ def test_projections_fold_on_their_own_thread_with_their_own_batch(
     assert folds and all(fold == ("turnstile-projections", 37) for fold in folds)
 
 
+def test_the_in_process_runner_takes_the_small_batch_on_sqlite_only(tmp_path: Path, pg_clean_url: str) -> None:
+    """On SQLite a fold holds the one write lock moves wait for: small batches; on PostgreSQL moves never wait for a
+    fold, and a batch costs a transaction and a read and write of each document it touches: the workers' batch."""
+    from store.factory import open_store
+
+    settings = Settings(inprocess_projection_batch=37, projection_batch=1500, sweep_seconds=60)
+    for url, batch in ((f"sqlite:///{tmp_path / 'b.db'}", 37), (pg_clean_url, 1500)):
+        store = open_store(url)
+        notifier = notify.notifier_for(settings, store)
+        try:
+            assert isinstance(notifier, notify.InProcessNotifier)
+            assert notifier.batch == batch, url
+        finally:
+            notifier.close()
+            store.close()
+
+
 def _app_key(app: Any) -> str:
     from service.matches.tokens import new_secret, secret_hash
 

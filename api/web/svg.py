@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from typing import Any
@@ -185,17 +186,23 @@ def hands(svg: Svg, mine: list[str] | None, moment: Moment, y: float, face: Card
 
 
 def face_card(name: Callable[[str], str], effect: Callable[[str], str], width: float = 112,
-              height: float = 78, urgent: frozenset[str] = frozenset(), mark: str = "data_card") -> CardFace:
+              height: float = 78, urgent: frozenset[str] = frozenset(), mark: str = "data_card",
+              plays: Callable[[str], list[dict[str, Any]]] | None = None) -> CardFace:
     """A card as printed: its name large, what it does wrapped under it, its code as a small label at the foot (all
-    from the component data); the box is marked `mark` with the code."""
+    from the component data); the card is a group marked `mark` with the code. With `plays`, the card is a click
+    target of the seat's page: `data-play` holds the move fields that mean "this card" (a JSON list of patterns;
+    a move naming the card in `card` or `cards` uses it too), and the page plays the one legal move using it."""
     def face(svg: Svg, card: str, x: float, y: float) -> None:
-        svg.rect(x, y, width, height, fill="#ffe0e0" if card in urgent else "#fffbe6", stroke="#444444", rx=4,
-                 **{mark: card})
-        svg.text(x + 5, y + 17, name(card) or card, 13, font_weight="bold")
-        said = effect(card)
-        if said:
-            svg.para(x + 5, y + 33, said, width - 10, 12, fill="#333333")
-        svg.text(x + 5, y + height - 6, card, 12, fill="#777777", data_code=card)
+        attrs: dict[str, Any] = {mark: card}
+        if plays is not None:
+            attrs.update(data_play=json.dumps(plays(card), separators=(",", ":")), tabindex=0)
+        with svg.group(**attrs):
+            svg.rect(x, y, width, height, fill="#ffe0e0" if card in urgent else "#fffbe6", stroke="#444444", rx=4)
+            svg.text(x + 5, y + 17, name(card) or card, 13, font_weight="bold")
+            said = effect(card)
+            if said:
+                svg.para(x + 5, y + 33, said, width - 10, 12, fill="#333333")
+            svg.text(x + 5, y + height - 6, card, 12, fill="#777777", data_code=card)
     return face
 
 

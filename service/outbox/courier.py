@@ -73,7 +73,7 @@ class Courier:
         self.name = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._wake = threading.Event()
         self._stopping = threading.Event()
-        self._threads = [threading.Thread(target=self._run, args=(f"{self.name}/{n}",), daemon=True,
+        self._threads = [threading.Thread(target=self._run, args=(f"{self.name}/{n}", n), daemon=True,
                                           name=f"turnstile-webhook-sender-{n}")
                          for n in range(settings.webhook_senders)]
         for thread in self._threads:
@@ -83,7 +83,16 @@ class Courier:
         """New deliveries may be due: look now."""
         self._wake.set()
 
-    def _run(self, holder: str) -> None:
+    def _run(self, holder: str, number: int) -> None:
+        # Unwoken, the senders take turns to look: each rests `webhook_poll_s` times the number of senders between
+        # looks, and they start a poll apart, so an idle process asks the store about every `webhook_poll_s` (not
+        # that many times over), and a sender held by a hung receiver leaves the others looking. A wake-up (this
+        # process made deliveries) sends every waiting sender to look at once; after one, they may look together and
+        # then rest together, at worst `webhook_poll_s` times the senders apart. Deliveries another process made are
+        # that process's to send at once: these looks are for retries falling due and for a process that died.
+        rest_s = self.settings.webhook_poll_s * len(self._threads)
+        if number and self._wake.wait(self.settings.webhook_poll_s * number):
+            self._wake.clear()
         while not self._stopping.is_set():
             try:
                 claimed = self.store.claim_delivery(holder, self.settings.webhook_lease_s)
@@ -91,7 +100,7 @@ class Courier:
                 log.exception("claiming a webhook delivery failed")
                 claimed = None
             if claimed is None:
-                if self._wake.wait(self.settings.webhook_poll_s):
+                if self._wake.wait(rest_s):
                     self._wake.clear()
                 continue
             self.attempt(claimed, holder)

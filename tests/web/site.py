@@ -44,6 +44,8 @@ class Site:
     tournament_matches: int = 0  # how many matches the two tournaments opened (public: the browser lists them)
     # game slug → an unlisted match of "lin" (seat 0) against a random bot, short settings, and lin's seat token
     against_bot: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # the same for the games whose table is a click target (cards in the hand), played by clicks on the table
+    clickable: dict[str, tuple[str, str]] = field(default_factory=dict)
     searching: str = ""  # an unlisted Expect Delays match of "lin" against `bot:ismcts-3`, the bot's first reply played
 
 
@@ -69,6 +71,9 @@ def fill(url: str, site: Site) -> None:
                          command_id=None)
         service.play_bots(service.load(site.searching), searching=True)  # the bot's reply (no runner here)
         assert 1 not in match.to_move((now := service.load(site.searching)).game, now.state)
+        for slug in ("expect-delays", "touched-on"):
+            opened = service.create(slug, ["lin", "bot:random"], short.get(slug), visibility="unlisted")
+            site.clickable[slug] = (opened.record.id, str(opened.tokens[0]))
         metro_x = next(game for game in GAMES if game.slug == "metro-x")
         for seats in (4, 6):  # Metro X draws one sheet a seat: the most crowded table of the five games
             players = ["ada", "grace", "ivy", "lin", "mae", "nell"][:seats]

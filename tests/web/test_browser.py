@@ -28,10 +28,15 @@ def wait_for_version(page: Any, version: int) -> None:
 
 
 def drawn(page: Any) -> str:
-    """The table's picture as the server drew it (without the frames the page puts around the last move's pieces)."""
+    """The table's picture as the server drew it, without the marks the page adds around the last move's pieces a
+    moment after drawing them (frames, and a glow class on a changed route or rail), whether they are there yet."""
     return page.evaluate("""() => { const svg = document.querySelector('#table svg').cloneNode(true);
       svg.querySelectorAll('.changes').forEach((n) => n.remove());
-      svg.querySelectorAll('[data-changed]').forEach((n) => n.removeAttribute('data-changed'));
+      svg.querySelectorAll('[data-changed]').forEach((n) => {
+        n.removeAttribute('data-changed');
+        n.classList.remove('changed-glow');
+        if (!n.getAttribute('class')) n.removeAttribute('class');
+      });
       return svg.outerHTML; }""")
 
 

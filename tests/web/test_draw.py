@@ -10,7 +10,7 @@ import pytest
 from api.web.draw import DRAWINGS, drawing
 from domain import match
 from domain.catalog import GAMES
-from domain.games.terminus.components import TILES
+from domain.games.terminus.components import TILES, board
 from tests.conformance.test_sentences import flaws
 from tests.web.tables import (
     GAME_SLUGS,
@@ -107,6 +107,31 @@ def test_terminus_draws_the_city_stations_rails_markets_and_hand() -> None:
     faces = " ".join("".join(node.itertext()) for node in all_with(root, "data-zone") if
                      node.attrib["data-zone"] == "faces")
     assert all(f"{card} " in faces for card in hand), faces  # each Agenda in hand with its face
+
+
+def test_terminus_names_each_district_once_and_has_a_legend_for_every_owner_and_piece() -> None:
+    """Found: plots labelled with district codes (TH, P4, ...) and a green square with no legend. Each district is
+    labelled once, by its name where the component data has one (the SEED districts) and by its bare code where it
+    has none; every owner of a Stop or Rail (the Automa too) and every kind of Stop standing has a legend entry."""
+    _, shown, root = picture("terminus", 0, 60)
+    city = board(shown["board"]).board
+    labels = {node.attrib["data-district"]: "".join(node.itertext()) for node in all_with(root, "data-district")}
+    assert labels == {d.code: (d.name if d.source == "SEED" else d.code) for d in city.districts}
+    assert "Tarragon Hills" in labels.values() and "Placeholder" not in " ".join(labels.values())
+    legend = " ".join("".join(node.itertext()) for node in group(root, "data-zone", "legend").iter(f"{SVG}text"))
+    owners = {int(o) for o in values(group(root, "data-zone", "city"), "data-owner") if int(o) >= 0}
+    assert shown["automa"] and shown["seats"] in owners  # the Automa built: its colour is on the board
+    for owner in owners:
+        name = "the Automa" if owner == shown["seats"] else ["ada", "grace"][owner]
+        assert f"{name}'s rails, Stops and Lobbyists" in legend, legend
+    shapes = set(values(group(root, "data-zone", "legend"), "data-legend"))
+    assert {"station", "hub", "prime", "plot", "cube", "space", "dash", "cell", "border"} <= shapes
+    levels = set(values(group(root, "data-zone", "city"), "data-level"))
+    assert levels and levels <= {"station", "hub", "prime hub"}
+    _, later, root = picture("terminus", 0, 140)  # Lobbyists stand on Developments by then
+    lobbyists = sorted(owner for tile in later["block_tile"] if tile is not None and tile >= 0
+                       for owner in later["tile_lobbyists"][tile])
+    assert sorted(int(o) for o in values(root, "data-lobbyist")) == lobbyists and lobbyists
 
 
 def test_terminus_draws_a_development_only_where_one_is_built_with_its_face() -> None:
@@ -226,3 +251,15 @@ def test_the_end_shows_every_hand_and_before_it_a_spectator_sees_none(slug: str)
     assert sorted(values(at_end, "data-card")) == expected
     spectator = parse(drawing(slug)(view(loaded, None), moment(loaded)))
     assert values(spectator, "data-card") == []
+
+
+def test_metro_x_names_its_face_up_card_and_keeps_the_code_as_a_small_label() -> None:
+    """Found: the header read "card FS-1 (free 0)". The face-up card is told by name and what it does; its code
+    stands alone as a small grey label."""
+    for moves in (0, 25):
+        _, shown, root = picture("metro-x", 0, moves)
+        face = "".join(all_with(root, "data-face-up")[0].itertext())
+        assert face.startswith("Face-up card: ") and shown["card"]["id"] not in face, face
+        assert shown["card"]["kind"] != "free" or "Free Space" in face
+        code = group(root, "data-code", shown["card"]["id"])
+        assert code.attrib["font-size"] == "12" and code.attrib["fill"] == "#777777"

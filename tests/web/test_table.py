@@ -283,3 +283,32 @@ def test_the_other_pages_read_on_a_phone(site: Site, sized: Any) -> None:
     page.goto(site.base + "/web/games/mass-transit")
     page.wait_for_selector("#empty-why")
     assert "cooperative" in page.text_content("#empty-why")
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_every_games_replay_steps_by_move_at_both_widths(site: Site, sized: Any, slug: str) -> None:
+    """At 420 and 1440 px each game's finished match opens at a move named in the URL, lists every move, and Next,
+    a click on a line of the move list and "go to move" each show the end of the move they name."""
+    match_id = site.finished[slug]
+    events = httpx.get(f"{site.base}/v1/matches/{match_id}/events", params={"limit": 500}).json()["items"]
+    moves = moves_of(events)
+    assert len(moves) >= 6, slug
+
+    def shows(move: int) -> None:
+        page.wait_for_function(f"document.querySelector('#table').dataset.version === '{moves[move - 1][1]}'")
+        assert page.locator("#moves li.current").get_attribute("data-move") == str(move)
+        assert page.text_content("#where") == f"move {move} of {len(moves)}"
+
+    for width in (420, 1440):
+        page = sized(width)
+        page.goto(f"{site.base}/web/matches/{match_id}?move=3")
+        shows(3)
+        assert page.locator("#moves li").count() == len(moves)
+        page.click("#next")
+        shows(4)
+        assert "move=4" in page.url
+        page.locator("#moves li[data-move='2']").click()
+        shows(2)
+        page.fill("#goto-move", "5")
+        page.click("#goto button")
+        shows(5)

@@ -33,7 +33,8 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
                  width - 32, 12, data_advisory=view["active_advisory"] or "") + 4
     for seat in view["seats"]:
         y = _seat(svg, seat, y, seat["seat"] in moment.to_move, moment)
-    y = hands(svg, view["hand"], moment, y, face_card(_name, _effect, 112), 112, 78)
+    # A card in the hand is a click target: the move naming it (in `card` or `cards`), when it is the only one.
+    y = hands(svg, view["hand"], moment, y, face_card(_name, _effect, 112, plays=lambda card: []), 112, 78)
     y = svg.para(16, y + 14, "A Train card runs the lines it names (U: Uptown, D: Downtown) and gives its Fare "
                              "Swipes when put out of service", width - 32, 12, fill="#555555", data_zone="legend")
     y = _legend(svg, y + 4, width)

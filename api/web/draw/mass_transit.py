@@ -52,6 +52,8 @@ def _card(svg: Svg, card: str, x: float, y: float, **attrs: object) -> None:
         svg.text(x + 5, y + 20, card, 12)
         return
     title = f"Suburbs {face.suburbs}" if face.is_suburbs else MOVE_LABEL[face.move]
+    if face.move == "null":  # the seed's Null card: a yellow banner, and no movement icon
+        svg.rect(x + 1, y + 1, CARD_W - 2, 18, fill="#ffe066", rx=3)
     svg.text(x + 4, y + 14, title, 13, font_weight="bold", fill="#2ca02c" if face.is_suburbs else "#1b1b1b")
     for row, line in enumerate(LINES):
         feature = face.feature(line)
@@ -74,8 +76,8 @@ def _legend(svg: Svg, y: float, width: int) -> float:
         svg.line(x, y - 4, x + 24, y - 4, stroke=LINE_COLOUR[line], stroke_width=3)
         svg.text(x + 28, y, f"{line} ({vehicle})", 12)
         x += 124
-    return svg.para(16, y + 20, "S a Station · T a Traffic Stop · red frame: Urgent · Null: a card that moves no "
-                                "Commuter · ● a Commuter (green: home)", width - 32, 12)
+    return svg.para(16, y + 20, "S a Station · T a Traffic Stop · red frame: Urgent · Null (yellow banner): a card "
+                                "that moves no Commuter · ● a Commuter (green: home)", width - 32, 12)
 
 
 def _route(svg: Svg, index: int, cards: list[str], rider: dict[str, Any] | None, y: float, width: int,

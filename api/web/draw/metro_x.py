@@ -34,9 +34,12 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
     svg = Svg(width, 100, title="Metro X table", data_game="metro-x", **moment.attrs())
     card = view["card"]
     with svg.group(data_header=""):  # two paragraphs: the card, then who is to move
-        top = svg.para(16, 20, f"{view['title']} · turn {view['turn']} · card {card['id']} ({card['kind']} "
-                               f"{card['value']}) · deck {view['deck_left']} · windows left {view['windows_left']}",
-                       width - 32, 13, data_face_up=card["id"], data_turn=view["turn"])
+        top = svg.para(16, 20, f"{view['title']} · turn {view['turn']} · deck {view['deck_left']} · windows left "
+                               f"{view['windows_left']}", width - 32, 13, data_turn=view["turn"])
+        name, effect = card_face(card)
+        top = svg.para(16, top, f"Face-up card: {name}: {effect}", width - 32, 13, data_face_up=card["id"])
+        svg.text(16, top, card["id"], 12, fill="#777777", data_code=card["id"])
+        top += 16
         top = svg.para(16, top, moment.status(), width - 32, 13, font_weight="bold") - 30
     for index, sheet in enumerate(sheets):
         with svg.group(data_seat=sheet["seat"], data_score=sheet["score"]["total"],
@@ -49,6 +52,20 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
                           data_zone="my-choice")
     svg.resize(width, bottom + 10)
     return svg.tostring()
+
+
+def card_face(card: dict[str, Any]) -> tuple[str, str]:
+    """The face-up Transit card by name and what it does (rules/metro-x.md, the card effects)."""
+    kind, value = card["kind"], card["value"]
+    if kind == "number":
+        name = f"Re-Shuffle {value}" if card.get("reshuffle") else f"Number {value}"
+        then = "; then the deck is reshuffled" if card.get("reshuffle") else ""
+        return name, f"cross up to {value} empty stations in a row on one route{then}"
+    if kind == "skip":
+        return f"Skip {value}", f"cross up to {value} empty stations on one route, jumping filled ones"
+    if kind == "transfer":
+        return "Transfer", "mark a transfer on a route's first empty station"
+    return "Free Space", "cross any one empty station (no window)"
 
 
 def _sheet(svg: Svg, map_slug: str, sheet: dict[str, Any], to_move: bool, moment: Moment) -> None:

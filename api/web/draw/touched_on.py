@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.web.svg import Moment, Svg, card_rows, face_card, hands, seat_colour
+from api.web.svg import Moment, Svg, card_rows, face_card, hands, seat_colour, wrap
+from domain.games.touched_on.commands import Appeal, FeetOnSeat, Inspect, PeakHour, PlayEvaders, TramTracker
 from domain.games.touched_on.components import (
     DATA,
     evader_line,
@@ -26,14 +27,15 @@ POWER = {"appeal": ("Appeal", "cancels an inspection of your carriage"),
          "peak-hour": ("Peak Hour", "others start no carriage"),
          "tram-tracker": ("Tram Tracker", "take a card from a fan, give one")}
 CARD_W, CARD_H = 112, 94
-SMALL_W, SMALL_H = 110, 40  # a card in a carriage: its name and code
+SMALL_W = 112  # a card in a carriage: its name, what it does (its line's colour down its side) and its code
 
 
 def draw(view: dict[str, Any], moment: Moment) -> str:
     """The table as the view shows it (a phone: one column)."""
     width = moment.width
     svg = Svg(width, 100, title="Touched On table", data_game="touched-on", **moment.attrs())
-    line = f" on {view['current_line']}" if moment.to_move and view["current_line"] else ""
+    current = view["current_line"]
+    line = f" on {LINE_LABEL.get(current, current)}" if moment.to_move and current else ""
     y = svg.para(16, 24, f"Journey {view['journey']} · {moment.status('to play')}{line} · "
                          f"draw pile {view['draw_size']} · Exp left {view['exp_left']}"
                          f"{' · over' if view['over'] else ''}", width - 32, 14, data_journey=view["journey"],
@@ -65,7 +67,9 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
                                      f"Exp {seat['exp_total']} ({plural(len(seat['exp']), 'card')}){place}",
                          width - 32, 13, fill=seat_colour(seat["seat"]),
                          font_weight="bold" if seat["seat"] in moment.to_move else None) - 10
-    y = hands(svg, view["hand"], moment, y + 12, face_card(name, effect, CARD_W, CARD_H), CARD_W, CARD_H)
+    recent = view["carriages"][-1]["line"] if view["carriages"] else None
+    y = hands(svg, view["hand"], moment, y + 12,
+              face_card(name, effect, CARD_W, CARD_H, plays=lambda card: plays(card, recent)), CARD_W, CARD_H)
     svg.resize(width, y + 6)
     return svg.tostring()
 
@@ -73,9 +77,9 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
 def name(card: str) -> str:
     """A card's name, from its id and the component data."""
     if is_evader(card):
-        return f"Evader {evader_line(card)}"
+        return "Evader"
     if is_authorised(card):
-        return f"Inspector {card.removeprefix('AU-')}"
+        return "Inspector"
     if is_undercover(card):
         return "Undercover"
     kind = power_kind(card)
@@ -89,22 +93,62 @@ def effect(card: str) -> str:
     if is_evader(card):
         return f"rides {LINE_LABEL.get(evader_line(card), evader_line(card))}"
     if is_authorised(card):
-        return f"inspects a carriage of {card.removeprefix('AU-')}"
+        line = card.removeprefix("AU-")
+        return f"inspects a carriage of {LINE_LABEL.get(line, line)}"
     if is_undercover(card):
         return "inspects any carriage"
     kind = power_kind(card)
     return POWER[kind][1] if kind else ""
 
 
+def _tag(command: type[Any]) -> str:
+    return str(command.__struct_config__.tag)
+
+
+POWER_PLAYS: dict[str, dict[str, Any]] = {
+    "priority-seat": {"type": _tag(PlayEvaders), "priority_seat": True},
+    "feet-on-seat": {"type": _tag(FeetOnSeat)}, "peak-hour": {"type": _tag(PeakHour)},
+    "tram-tracker": {"type": _tag(TramTracker)}, "appeal": {"type": _tag(Appeal)}}
+
+
+def plays(card: str, recent_line: str | None) -> list[dict[str, Any]]:
+    """The moves a card in the hand is played by, as move fields (the page's click target, `face_card`): an Evader
+    by playing Evaders of its line, an Authorised Inspector by inspecting the most recent carriage when it is of the
+    Inspector's line, an Undercover by inspecting, a Power card by its power (a Priority Seat joins Evaders)."""
+    if is_evader(card):
+        return [{"type": _tag(PlayEvaders), "line": evader_line(card)}]
+    if is_authorised(card):
+        return [{"type": _tag(Inspect), "inspector": "authorised"}] if line_of(card) == recent_line else []
+    if is_undercover(card):
+        return [{"type": _tag(Inspect), "inspector": "undercover"}]
+    kind = power_kind(card)
+    return [POWER_PLAYS[kind]] if kind in POWER_PLAYS else []
+
+
+def line_of(card: str) -> str | None:
+    """The line printed on a card (an Evader's, an Authorised Inspector's), None for the others."""
+    if is_evader(card):
+        return evader_line(card)
+    return card.removeprefix("AU-") if is_authorised(card) else None
+
+
 def _carriage(svg: Svg, carriage: dict[str, Any], y: float, moment: Moment) -> float:
-    """A carriage: its owner, then the cards in it (wrapping at the width); the y below."""
+    """A carriage: its owner, then the cards in it as faces (wrapping at the width); the y below."""
     owner = carriage["owner"]
+    lines = max((len(wrap(effect(card), SMALL_W - 14, 12)) for card in carriage["cards"]), default=1)
+    height = 38 + 15.6 * lines
     with svg.group(data_carriage=carriage["line"], data_owner=owner):
         svg.text(16, y + 14, f"{moment.short(owner)}'s carriage", 12, fill=seat_colour(owner), font_weight="bold")
 
         def small(svg: Svg, card: str, x: float, y: float) -> None:
-            svg.rect(x, y, SMALL_W, SMALL_H, fill="#ffffff", stroke=seat_colour(owner), rx=4, data_carriage_card=card)
-            svg.text(x + 4, y + 16, name(card), 12, font_weight="bold", data_kind=name(card))
-            svg.text(x + 4, y + 33, card, 12, fill="#777777")
+            svg.rect(x, y, SMALL_W, height, fill="#ffffff", stroke=seat_colour(owner), rx=4, data_carriage_card=card)
+            line = line_of(card)
+            if line is not None:  # the line's colour down the card's side
+                svg.rect(x + 1, y + 1, 4, height - 2, fill=COLOUR.get(line, "#1f3a93"))
+            svg.text(x + 9, y + 16, name(card), 12, font_weight="bold", data_kind=name(card))
+            said = effect(card)
+            if said:
+                svg.para(x + 9, y + 31, said, SMALL_W - 14, 12, fill="#333333")
+            svg.text(x + 9, y + height - 6, card, 12, fill="#777777", data_code=card)
 
-        return card_rows(svg, carriage["cards"], 16, y + 20, moment.width - 16, SMALL_W, SMALL_H, small) + 4
+        return card_rows(svg, carriage["cards"], 16, y + 20, moment.width - 16, SMALL_W, height, small) + 4

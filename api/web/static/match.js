@@ -14,7 +14,7 @@ const page = { detail: null, game: null, events: [], moves: [], version: 1, late
 // Below this width the table is drawn for a phone: one column, every text at least 12 CSS px.
 const PHONE = window.matchMedia("(max-width: 700px)");
 const layout = () => (PHONE.matches ? "narrow" : "wide");
-const play = player(document.getElementById("play-box"), () => ({ matchId, token: page.token,
+const play = player(document.getElementById("play-box"), document.getElementById("table"), () => ({ matchId, token: page.token,
   you: page.detail ? page.detail.you : null, latest: page.latest, status: page.detail ? page.detail.status : null }),
 (events) => { for (const item of events) onEvent(item); });
 

@@ -1,6 +1,8 @@
 // Playing a seat from its page: the seat's legal moves as a list (a move of these games is often several choices at
 // once: a list says exactly what each sends), sent with an Idempotency-Key and the version they were legal at; a
 // refused move shows the server's problem text. The match's stream then brings the move and everyone's answer.
+// Where a click target is clear, the table is one too: a card the drawing marks `data-play` (a card in the seat's
+// hand) plays the one legal move using it, or, when several do, marks them in the list.
 import { api, el } from "/web/static/common.js";
 
 /** "Run the line: line U1, cards T14": a command in words, from its type and its fields. */
@@ -11,11 +13,19 @@ export function moveWords(move) {
   return `${kind[0].toUpperCase()}${kind.slice(1)}${fields.length ? `: ${fields.join(", ")}` : ""}`;
 }
 
+/** Whether `move` uses `card`: it names the card (`card`, `cards`) or has every field of one of `patterns` (what the
+ * drawing says the card is played by, e.g. Touched On's Evader: playing Evaders of its line). */
+export function usesCard(move, card, patterns) {
+  if (move.card === card || (Array.isArray(move.cards) && move.cards.includes(card))) return true;
+  return patterns.some((pattern) => Object.entries(pattern).every(([key, value]) => move[key] === value));
+}
+
 /** The play box of a match page. `seat()` answers {matchId, token, you, latest, status} now; `played(events)` takes
  * the events a move appended (the stream brings them too: the page keeps the first copy). */
-export function player(box, seat, played) {
+export function player(box, table, seat, played) {
   const list = box.querySelector("#legal");
   const note = box.querySelector("#play-note");
+  const hint = box.querySelector("#play-hint");
   const problem = box.querySelector("#play-problem");
   let asked = 0; // the version whose moves are shown (or being read)
   let sending = false;
@@ -24,8 +34,10 @@ export function player(box, seat, played) {
     const now = seat();
     const open = Boolean(now.token) && now.you !== null && now.status === "active";
     box.hidden = !open;
+    if (!open) delete table.dataset.playable;
     if (!open || sending || asked === now.latest) return;
     asked = now.latest;
+    delete table.dataset.playable; // until the moves of the newest version are read
     try {
       const legal = await api(`/v1/matches/${encodeURIComponent(now.matchId)}/legal-moves`, { token: now.token });
       if (legal.version !== seat().latest) { asked = 0; refresh(); return; } // the match moved on meanwhile
@@ -34,7 +46,9 @@ export function player(box, seat, played) {
           onclick: () => send(move, legal.version) }, moveWords(move)))));
       note.textContent = legal.moves.length ? `Your move (${legal.moves.length} to choose from):`
         : "Waiting for the other seats to move.";
+      hint.textContent = "";
       box.dataset.version = legal.version;
+      if (legal.moves.length) table.dataset.playable = legal.version; else delete table.dataset.playable;
     } catch (error) {
       asked = 0;
       note.textContent = `Could not read your moves: ${error.message}`;
@@ -60,5 +74,37 @@ export function player(box, seat, played) {
     }
   }
 
+  // A click (or Enter) on a card of the table the drawing marks `data-play`, while the newest version is shown.
+  function onTable(event) {
+    const target = event.target instanceof Element ? event.target.closest("[data-play]") : null;
+    if (!target || box.hidden || sending || !table.dataset.playable) return;
+    if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
+    event.preventDefault();
+    for (const button of list.querySelectorAll("button.candidate")) button.classList.remove("candidate");
+    problem.textContent = "";
+    if (table.dataset.version !== table.dataset.playable || box.dataset.version !== table.dataset.playable) {
+      hint.textContent = "This is an earlier move of the match: go to the last move to play.";
+      return;
+    }
+    const card = target.dataset.card;
+    const patterns = JSON.parse(target.dataset.play || "[]");
+    const using = [...list.querySelectorAll("button.move:not([disabled])")]
+      .filter((button) => usesCard(JSON.parse(button.dataset.move), card, patterns));
+    if (using.length === 1) {
+      hint.textContent = `Playing ${card}: ${using[0].textContent}`;
+      using[0].click();
+      return;
+    }
+    if (!using.length) {
+      hint.textContent = `No move uses ${card} now.`;
+      return;
+    }
+    for (const button of using) button.classList.add("candidate");
+    hint.textContent = `${using.length} moves use ${card}: choose one of those marked below.`;
+    using[0].scrollIntoView({ block: "nearest" });
+  }
+
+  table.addEventListener("click", onTable);
+  table.addEventListener("keydown", onTable);
   return { refresh };
 }
