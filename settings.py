@@ -59,7 +59,7 @@ class Settings:
     inprocess_projection_batch: int = 100
     # ... and the least time between two of its catch-ups: appends meanwhile are folded together, so a busy server
     # runs a few catch-ups a second (each a transaction per projection), not one per move.
-    inprocess_projection_interval_s: float = 0.5
+    inprocess_projection_interval_s: float = 0.2
     sweep_seconds: float = 5.0
     # `/readyz` waits this long for the store to answer, then says not ready (a hung database never holds a probe).
     ready_timeout_s: float = 2.0
