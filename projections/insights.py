@@ -9,10 +9,19 @@ length in moves and seconds, its end reason (code), the month and the instant (`
 opening: the seat's first decision, named by the game's event it produced (the event's tag without the game's
 prefix). Only what statistics count is
 kept: public matches of a server seed that were played to a result.
+
+Two fields serve the insights queries (service/reads/insights.py), which the stores answer with SQL aggregates over
+a table of these rows: `band`, the low end of the seat's rating band (None: unrated), and `reps`, which of the
+match's rows stand for it when a length is averaged. A length counts each match once per group; a group fixes the
+match-wide dimensions and some of the per-seat ones (`PER_SEAT`), so bit m of `reps` is set on the lowest seat among
+the match's rows that share their labels of the per-seat dimensions in subset m. A query that neither groups nor
+filters by `seat` (with it, a match has one row per group anyway) sums only the rows whose bit for its subset is
+set: one row per match and group, without a DISTINCT.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from domain.lifecycle import BOT_PREFIX
@@ -23,6 +32,46 @@ from projections.log import Docs, LogEntry, Projection, check_lifecycle
 NAME = "insights"
 FACT = "fact"
 RATING = "rating"  # key: "<game>|<player>"
+BAND = 5.0  # rating bands are this wide, in ordinal points (OpenSkill: a new player is at 0)
+PER_SEAT = ("opening", "bot", "rating_band", "player")  # the dimensions that differ between a match's rows
+
+
+def band_of(rating: float | None) -> float | None:
+    """The low end of a rating's band, or None for an unrated seat."""
+    return None if rating is None else math.floor(rating / BAND) * BAND
+
+
+def label(name: str, row: dict[str, Any]) -> str:
+    """A fact row's value of a dimension, as text (`bot`: the policy or `human`; `rating_band`: `lo..hi` or
+    `unrated`; `opening`, `edition`: `none` when there is none)."""
+    if name == "bot":
+        return row["bot"] or "human"
+    if name == "rating_band":
+        low = band_of(row["rating_before"])
+        return "unrated" if low is None else f"{low:g}..{low + BAND:g}"
+    value = row[name]
+    return "none" if value is None else str(value)
+
+
+def subset(names: set[str]) -> int:
+    """The bit of `reps` for the per-seat dimensions in `names` (others are ignored)."""
+    return 1 << sum(1 << i for i, name in enumerate(PER_SEAT) if name in names)
+
+
+def representatives(rows: list[dict[str, Any]]) -> list[int]:
+    """Each row's `reps`: bit m set when the row has the lowest seat among the rows sharing its labels of the
+    per-seat dimensions in subset m (the rows of one match)."""
+    reps = [0] * len(rows)
+    for m in range(1 << len(PER_SEAT)):
+        names = [name for i, name in enumerate(PER_SEAT) if m >> i & 1]
+        lowest: dict[tuple[str, ...], int] = {}
+        for index, row in enumerate(rows):
+            key = tuple(label(name, row) for name in names)
+            if key not in lowest or row["seat"] < rows[lowest[key]]["seat"]:
+                lowest[key] = index
+        for index in lowest.values():
+            reps[index] |= 1 << m
+    return reps
 
 
 def opening(game: str, event_type: str) -> str:
@@ -64,7 +113,10 @@ def facts(info: dict[str, Any], entry: LogEntry, before: dict[str, float | None]
             "result": result_of(found, result, cooperative, team_won), "moves": info["moves"],
             "seconds": seconds, "end_reason": reason_code(reason), "month": entry.recorded_at[:7],
             "ended_at": entry.recorded_at,
-            "opening": info["openings"].get(str(seat)), "cooperative": cooperative, "position": entry.position})
+            "opening": info["openings"].get(str(seat)), "cooperative": cooperative, "position": entry.position,
+            "band": band_of(before.get(player))})
+    for row, reps in zip(rows, representatives(rows), strict=True):
+        row["reps"] = reps
     return rows
 
 
@@ -109,4 +161,5 @@ def apply(docs: Docs, entry: LogEntry) -> None:
         docs.put(FACT, f"{entry.match_id}:{row['seat']}", row, group=info["game"], rank=float(entry.position))
 
 
-PROJECTION = Projection(name=NAME, version=2, apply=apply)  # 2: `ended_at`, `mu_after`, `sigma_after`
+PROJECTION = Projection(name=NAME, version=3, apply=apply)  # 2: `ended_at`, `mu_after`, `sigma_after`; 3: `band`,
+# `reps` (the stores keep the rows in a table of their own, insight_facts)

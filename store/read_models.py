@@ -46,6 +46,31 @@ class DocChange(msgspec.Struct, frozen=True):
     rank: float = 0.0
 
 
+class FactQuery(msgspec.Struct, frozen=True):
+    """An aggregate of the insights fact rows: the rows of `games` (and `player`) whose column of each `where` entry
+    is one of its values (or NULL, when its flag says so) and, given `reps`, whose `reps` has that bit, grouped by
+    the `by` columns; `value`: the column whose count, sum and sum of squares are taken (its NULLs left out)."""
+
+    games: tuple[str, ...]
+    by: tuple[str, ...]
+    where: tuple[tuple[str, tuple[Any, ...], bool], ...] = ()
+    player: str | None = None
+    reps: int | None = None
+    value: str | None = None
+
+
+class FactSums(msgspec.Struct, frozen=True):
+    """One group of a FactQuery: its column values, its rows, their wins, and `n`, `total` and `squares` of the
+    value (whole numbers for a whole column: exact)."""
+
+    group: tuple[Any, ...]
+    rows: int
+    wins: int
+    n: int
+    total: float | int
+    squares: float | int
+
+
 class ReadModelBatch(Protocol):
     """One transaction of one projection, holding its checkpoint row locked."""
 
@@ -87,6 +112,10 @@ class ReadModelStore(Protocol):
         limit: int = 100,
     ) -> list[DocRow]:
         """Documents of a kind, by key or group; ordered by rank descending then key (keyset `after`)."""
+        ...
+
+    def fact_sums(self, question: FactQuery) -> list[FactSums]:
+        """Sums of the insights fact rows per group (SQL aggregates over their table)."""
         ...
 
 

@@ -20,7 +20,7 @@ from typing import Protocol, TypeVar
 
 from ledger.events import MatchRecord, StoredEvent, Visibility
 from store.base import MatchNotFound
-from store.read_models import Checkpoint, DocRow
+from store.read_models import Checkpoint, DocRow, FactQuery, FactSums
 
 log = logging.getLogger("turnstile.replica")
 T = TypeVar("T")
@@ -34,6 +34,8 @@ class ReadStore(Protocol):
     def docs(self, projection: str, kind: str, *, key: str | None = None, group: str | None = None,
              min_field: tuple[str, float] | None = None, after: tuple[float, str] | None = None,
              limit: int = 100) -> list[DocRow]: ...
+
+    def fact_sums(self, question: FactQuery) -> list[FactSums]: ...
 
     def head_position(self) -> int: ...
 
@@ -127,6 +129,9 @@ class ReplicaReads:
              limit: int = 100) -> list[DocRow]:
         return self.read(lambda s: s.docs(projection, kind, key=key, group=group, min_field=min_field, after=after,
                                           limit=limit))
+
+    def fact_sums(self, question: FactQuery) -> list[FactSums]:
+        return self.read(lambda s: s.fact_sums(question))
 
     def head_position(self) -> int:
         return self.read(lambda s: s.head_position())

@@ -15,9 +15,10 @@ from typing import Any
 import msgspec
 
 from ledger.events import MatchRecord, NewMatch, SeatRecord, StoredEvent, clean_json
+from store import sql_facts
 from store.base import KEY_ID_LENGTH, AppendResult, AppKey, MatchNotFound, RematchExists, Snapshot, StoreError, appended
 from store.dialect import Dialect
-from store.read_models import Checkpoint, DocRow
+from store.read_models import Checkpoint, DocRow, FactQuery, FactSums
 from store.sql_exports import SqlExports
 from store.sql_read_models import SqlBatch, all_checkpoints, open_batch, query_docs, reset
 from store.sql_tournaments import SqlTournaments
@@ -327,3 +328,8 @@ class SqlStore(SqlWebhooks, SqlTransparency, SqlTournaments, SqlExports):
         with self._reading() as conn:
             return query_docs(conn, self.dialect, projection, kind, key=key, group=group, min_field=min_field,
                               after=after, limit=limit)
+
+    def fact_sums(self, question: FactQuery) -> list[FactSums]:
+        """Sums of the insights fact rows per group (SQL aggregates over their table)."""
+        with self._reading() as conn:
+            return sql_facts.sums(conn, self.dialect, question)

@@ -6,6 +6,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from store import sql_facts
 from store.dialect import Dialect
 from store.read_models import Checkpoint, DocChange, DocRow
 
@@ -22,6 +23,8 @@ class SqlBatch:
 
     def get(self, kind: str, key: str) -> dict[str, Any] | None:
         """A committed document."""
+        if sql_facts.is_fact(self.checkpoint.projection, kind):
+            return sql_facts.get(self.conn, self.dialect, key)
         row = self.conn.execute(
             self.dialect.sql("SELECT doc FROM projection_docs WHERE projection = ? AND kind = ? AND key = ?"),
             (self.checkpoint.projection, kind, key),
@@ -31,9 +34,13 @@ class SqlBatch:
     def commit(self, changes: Sequence[DocChange], checkpoint: Checkpoint) -> None:
         """Write documents and the checkpoint (the surrounding transaction commits them together)."""
         d, name = self.dialect, self.checkpoint.projection
+        facts = [c for c in changes if sql_facts.is_fact(name, c.kind)]
+        changes = [c for c in changes if not sql_facts.is_fact(name, c.kind)]
         upserts = [(name, c.kind, c.key, d.encode(c.doc), c.group, c.rank) for c in changes if c.doc is not None]
         deletes = [(name, c.kind, c.key) for c in changes if c.doc is None]
         cursor = self.conn.cursor()
+        if facts:
+            sql_facts.write(cursor, d, facts)
         if upserts:
             cursor.executemany(d.sql(
                 "INSERT INTO projection_docs (projection, kind, key, doc, grp, rank) VALUES (?, ?, ?, ?, ?, ?) "
@@ -58,6 +65,8 @@ def open_batch(conn: Any, dialect: Dialect, projection: str, version: int) -> It
     checkpoint = checkpoint_of(d, row)
     if checkpoint.version != version:
         conn.execute(d.sql("DELETE FROM projection_docs WHERE projection = ?"), (projection,))
+        if projection == sql_facts.PROJECTION:
+            sql_facts.reset(conn)
         conn.execute(d.sql("UPDATE projection_checkpoints SET version = ?, position = 0, error = NULL, "
                            "error_position = NULL WHERE projection = ?"), (version, projection))
         checkpoint = Checkpoint(projection=projection, version=version, position=0)
@@ -79,12 +88,16 @@ def all_checkpoints(conn: Any, dialect: Dialect) -> list[Checkpoint]:
 def reset(conn: Any, dialect: Dialect, projection: str) -> None:
     """Drop a projection's documents and checkpoint."""
     conn.execute(dialect.sql("DELETE FROM projection_docs WHERE projection = ?"), (projection,))
+    if projection == sql_facts.PROJECTION:
+        sql_facts.reset(conn)
     conn.execute(dialect.sql("DELETE FROM projection_checkpoints WHERE projection = ?"), (projection,))
 
 
 def query_docs(conn: Any, dialect: Dialect, projection: str, kind: str, *, key: str | None, group: str | None,
                min_field: tuple[str, float] | None, after: tuple[float, str] | None, limit: int) -> list[DocRow]:
     """Documents by key or group, best rank first, then key; keyset paging with `after` = (rank, key)."""
+    if sql_facts.is_fact(projection, kind):
+        return sql_facts.query(conn, dialect, key=key, group=group, min_field=min_field, after=after, limit=limit)
     where: list[str] = ["projection = ?", "kind = ?"]
     params: list[Any] = [projection, kind]
     if key is not None:
