@@ -20,6 +20,7 @@ from projections import insights
 from service.matches.matches import MatchService
 from service.matches.simulate import play_random_moves
 from service.reads.runner import catch_up, rebuild
+from store.read_models import FactQuery
 
 PLAYERS = ["ada", "bob", "cy", "dee", "bot:random"]
 GAMES = {"expect-delays": None, "terminus": None, "mass-transit": {"first_seat": 0}}
@@ -60,7 +61,9 @@ def test_rebuilding_the_facts_from_the_log_gives_the_live_rows(client: TestClien
     assert live and {row["result"] for row in live.values()} <= {"win", "loss", "draw"}
     assert any(row["rating_before"] is not None for row in live.values())
     rebuild(store, insights.PROJECTION)
-    assert facts(store) == live
+    assert facts(store) == live  # read back from the facts table (store/sql_facts.py)
+    counted = store.fact_sums(FactQuery(games=tuple(GAMES), by=("match_id", "seat")))
+    assert sorted(f"{s.group[0]}:{s.group[1]}" for s in counted) == sorted(live)
 
 
 # ---- a reader's own arithmetic, from the records alone -------------------------------------------------------
