@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
 import msgspec
 
-from ledger.events import MatchRecord
+from ledger.events import MatchRecord, StoredEvent
 
 
 class ExportQuery(msgspec.Struct, frozen=True, kw_only=True):
@@ -36,4 +37,8 @@ class ExportStore(Protocol):
     def finished_matches(self, query: ExportQuery, after: int = 0, limit: int = 200) -> list[Finished]:
         """Up to `limit` finished matches whose `match.ended` event comes after the event at position `after` in
         the log's order (read_all's: commit order, below the horizon), in that order."""
+        ...
+
+    def events_of(self, match_ids: Sequence[str]) -> dict[str, list[StoredEvent]]:
+        """The events of these matches, each match's in version order (one read: an export page's records)."""
         ...

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
+from ledger.events import StoredEvent
 from store.dialect import Dialect
 from store.exports import ExportQuery, Finished
 
@@ -20,6 +22,11 @@ class SqlExports:
 
     def match_of(self, row: tuple[Any, ...]) -> Any:
         raise NotImplementedError
+
+    def event_of(self, row: tuple[Any, ...]) -> StoredEvent:
+        raise NotImplementedError
+
+    event_columns: str  # the columns `event_of` reads (store.sql.EVENT_COLUMNS)
 
     def _ended_after(self, after: int) -> tuple[str, list[Any], str]:
         """(condition, parameters, ORDER BY) of the `match.ended` events after the one at `after` in log order:
@@ -53,3 +60,17 @@ class SqlExports:
         with self._reading() as conn:
             rows = conn.execute(d.sql(sql), [*params, limit]).fetchall()
         return [Finished(int(row[0]), d.stamp(row[1]), self.match_of(row[2:])) for row in rows]
+
+    def events_of(self, match_ids: Sequence[str]) -> dict[str, list[StoredEvent]]:
+        """The events of these matches, each match's in version order (one read)."""
+        found: dict[str, list[StoredEvent]] = {match_id: [] for match_id in match_ids}
+        if not match_ids:
+            return found
+        sql = (f"SELECT {self.event_columns} FROM events WHERE match_id IN ({', '.join('?' for _ in match_ids)}) "
+               "ORDER BY match_id, version")
+        with self._reading() as conn:
+            rows = conn.execute(self.dialect.sql(sql), list(match_ids)).fetchall()
+        for row in rows:
+            event = self.event_of(row)
+            found[event.match_id].append(event)
+        return found

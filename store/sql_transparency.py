@@ -138,6 +138,19 @@ class SqlTransparency:
                                                  "version >= ? ORDER BY version"), (match_id, from_version)).fetchall()
         return [LogLeaf(int(r[0]), r[1], int(r[2]), r[3]) for r in rows]
 
+    def log_leaves_of_streams(self, streams: Sequence[str]) -> dict[str, list[LogLeaf]]:
+        """The leaves of each of these streams' events, each stream's in version order (one read)."""
+        found: dict[str, list[LogLeaf]] = {stream: [] for stream in streams}
+        if not streams:
+            return found
+        with self._reading() as conn:
+            rows = conn.execute(self.dialect.sql(
+                f"SELECT {_LEAF_COLUMNS} FROM log_leaves WHERE match_id IN ({', '.join('?' for _ in streams)}) "
+                "ORDER BY match_id, version"), list(streams)).fetchall()
+        for r in rows:
+            found[r[1]].append(LogLeaf(int(r[0]), r[1], int(r[2]), r[3]))
+        return found
+
     def latest_checkpoint(self) -> LogCheckpoint | None:
         """The newest signed checkpoint, or None."""
         with self._reading() as conn:

@@ -85,6 +85,10 @@ class TransparencyStore(Protocol):
         """The leaves of a match's events from `from_version` on, in version order."""
         ...
 
+    def log_leaves_of_streams(self, streams: Sequence[str]) -> dict[str, list[LogLeaf]]:
+        """The leaves of each of these streams' events, each stream's in version order (one read)."""
+        ...
+
     def latest_checkpoint(self) -> LogCheckpoint | None:
         """The newest signed checkpoint, or None."""
         ...

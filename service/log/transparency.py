@@ -31,7 +31,7 @@ from ledger.records import LogProof
 from ledger.tlog_proof import TlogProof
 from service.log.cosigning import Witnessed
 from store.base import RecordCorrupt, iso, utc_now
-from store.transparency import LogCheckpoint, TransparencyStore
+from store.transparency import LogCheckpoint, LogLeaf, TransparencyStore
 
 log = logging.getLogger("turnstile.transparency")
 MIN_INTERVAL_S = 1.0  # the least time between two checkpoints
@@ -261,6 +261,50 @@ class Transparency:
         return LogProof(checkpoint=latest.note, leaf_index=proof.leaf_index, tree_size=proof.tree_size,
                         inclusion=[h.hex() for h in proof.path])
 
+    def record_proofs(self, wanted: Sequence[tuple[str, int]],
+                      leaves: dict[str, list[LogLeaf]]) -> list[LogProof | None]:
+        """`record_proof` of each (match, version), for a page of records at once: the checkpoint (or the cosigned
+        one) read once, and the inclusion paths folded from one read of the nodes they need. `leaves`: each match's
+        leaves as the store holds them (`log_leaves_of_streams`)."""
+        found: list[LogProof | None] = [None] * len(wanted)
+        left = list(range(len(wanted)))
+        if self.witnessed is not None:
+            cosigned = self.witnessed.newest()
+            if cosigned is not None:
+                checkpoint, note = cosigned
+                for i, proof in self._inclusions(wanted, left, leaves, checkpoint.size):
+                    offline = TlogProof(proof.leaf_index, tuple(proof.path), note).text()
+                    found[i] = LogProof(checkpoint=note, leaf_index=proof.leaf_index, tree_size=proof.tree_size,
+                                        inclusion=[h.hex() for h in proof.path], tlog_proof=offline)
+                left = [i for i in left if found[i] is None]
+        if not left:
+            return found
+        try:
+            latest = self.checkpoint()
+        except Unsigned:
+            return found
+        for i, proof in self._inclusions(wanted, left, leaves, latest.size):
+            found[i] = LogProof(checkpoint=latest.note, leaf_index=proof.leaf_index, tree_size=proof.tree_size,
+                                inclusion=[h.hex() for h in proof.path])
+        return found
+
+    def _inclusions(self, wanted: Sequence[tuple[str, int]], which: list[int], leaves: dict[str, list[LogLeaf]],
+                    size: int) -> list[tuple[int, InclusionProof]]:
+        """The inclusion proofs in the tree of `size` leaves of the `which` entries of `wanted` that are leaves of
+        it (none when the tree is smaller than `size`), from one read of their nodes."""
+        if size > self.store.log_size():
+            return []
+        ranges: list[tuple[int, list[tuple[int, int]], int]] = []
+        for i in which:
+            match_id, version = wanted[i]
+            leaf = next((x for x in leaves.get(match_id, ()) if x.version == version), None)
+            if leaf is not None and leaf.index < size:
+                ranges.append((i, inclusion_ranges(leaf.index, size), leaf.index))
+        if not ranges:
+            return []
+        nodes = self.store.log_nodes(needed_nodes([r for _, each, _ in ranges for r in each]))
+        return [(i, InclusionProof(index, size, hash_ranges(each, nodes.__getitem__))) for i, each, index in ranges]
+
     def _within(self, size: int) -> None:
         tree = self.store.log_size()
         if size > tree:
@@ -285,8 +329,14 @@ def log_disagreement(store: TransparencyStore, stream: str, version: int, events
     row's `version`, are not those the transparency log holds, if so: a leaf of the stream from `from_version` on lies
     past the row's version (a tail cut off and the row rewritten to match; `tail` False skips this, for a row read from
     a lagging replica), or names a read event with another hash (an edit, a splice)."""
+    return leaves_disagreement(store.log_leaves_of(stream, from_version), version, events, tail=tail)
+
+
+def leaves_disagreement(leaves: Sequence[LogLeaf], version: int, events: Sequence[StoredEvent], *,
+                        tail: bool = True) -> str | None:
+    """`log_disagreement` with the stream's leaves already read (those from `from_version` on)."""
     stored = {e.version: e.hash for e in events}
-    for leaf in store.log_leaves_of(stream, from_version):
+    for leaf in leaves:
         if leaf.version > version and tail:
             return f"the transparency log holds event {leaf.version}, past the row's version {version}"
         if leaf.version in stored and stored[leaf.version] != leaf.hash:

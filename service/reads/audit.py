@@ -20,10 +20,11 @@ from ledger.records import Record, build_record
 from ledger.replay import UnknownVersion
 from ledger.rules_checks import Check
 from ledger.verify import Verdict, verify_record
-from service.log.transparency import Transparency, check_against_log, log_disagreement
+from service.log.transparency import Transparency, check_against_log, leaves_disagreement, log_disagreement
 from service.matches.deadlines import at
 from service.matches.model import status_of
 from store.base import MatchNotFound, RecordCorrupt, match_key
+from store.exports import ExportStore
 from store.replica import ReadStore
 
 
@@ -146,6 +147,38 @@ class Audit:
         proof = None if self.log is None or not stored else self.log.record_proof(match_id, record.version)
         return built if proof is None else msgspec.structs.replace(
             built, header=msgspec.structs.replace(built.header, transparency=proof))
+
+    def export_page(self, store: ExportStore, records: list[MatchRecord]) -> list[Record | RecordCorrupt]:
+        """The complete records of a page of finished matches (their rows as listed), each checked as `intact` checks
+        it (its events reach the row's head, each hashes to its hash, each commitment opens, the log's leaves hold
+        them) and carrying its log proof, as `export` gives them; with the page's events, log leaves, checkpoint and
+        proof nodes read once for the page instead of once a record. A record that fails a check here is built by
+        `export` alone, which reads it again and refuses a damaged one (RecordCorrupt, in the record's place)."""
+        ids = [record.id for record in records]
+        events = store.events_of(ids)
+        leaves = self.log.store.log_leaves_of_streams(ids) if self.log is not None else {}
+        checked: list[tuple[MatchRecord, list[StoredEvent]] | None] = []
+        for record in records:
+            stored = [e for e in events.get(record.id, []) if e.version <= record.version]
+            intact = chain_break(record.version, record.head_hash, 0, GENESIS, stored) is None \
+                and verify_chain(stored) is None and commitment_break(record.seed, stored) is None \
+                and (self.log is None or leaves_disagreement(leaves.get(record.id, []), record.version, stored,
+                                                             tail=self.primary is None) is None)
+            checked.append((record, stored) if intact and stored else None)
+        proofs = self.log.record_proofs([(r.id, r.version) for r in records], leaves) if self.log is not None \
+            else [None] * len(records)
+        built: list[Record | RecordCorrupt] = []
+        for record, found, proof in zip(records, checked, proofs, strict=True):
+            if found is None:  # the careful path: read again, and refuse what is damaged
+                try:
+                    built.append(self.export(record.id, None))
+                except RecordCorrupt as exc:
+                    built.append(exc)
+                continue
+            one = build_record(game_of(record.game, record.rules_version), record, found[1], seat=None)
+            built.append(one if proof is None else msgspec.structs.replace(
+                one, header=msgspec.structs.replace(one.header, transparency=proof)))
+        return built
 
     def verify(self, match_id: str) -> Verdict:
         """Verify a stored match from its operator's record (every event; the seed only once it has ended).

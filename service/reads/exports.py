@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import msgspec
 
 from domain.lifecycle import is_bot
-from ledger.records import encode_record
+from ledger.records import Record, encode_record
 from service.reads.audit import Audit
 from store.base import RecordCorrupt
 from store.exports import ExportQuery, ExportStore, Finished
@@ -56,33 +56,48 @@ class Exports:
         self.auditor = auditor
         self.page = page
 
-    def finished(self, query: ExportQuery, after: int, limit: int, bot: bool | None = None) -> Iterator[Finished]:
-        """Up to `limit` finished matches of `query` (and the `bot` filter) after position `after`, in log order."""
+    def pages(self, query: ExportQuery, after: int, limit: int, bot: bool | None = None) -> Iterator[list[Finished]]:
+        """Up to `limit` finished matches of `query` (and the `bot` filter) after position `after`, in log order, a
+        page (one read) at a time."""
         left = limit
         while left > 0:
             batch = self.store.finished_matches(query, after, self.page)
-            for finished in batch:
-                after = finished.position
-                if with_bots(finished, bot):
-                    yield finished
-                    left -= 1
-                    if left == 0:
-                        return
+            kept = [finished for finished in batch if with_bots(finished, bot)][:left]
+            if kept:
+                yield kept
+                left -= len(kept)
             if len(batch) < self.page:
                 return
+            after = batch[-1].position
+
+    def finished(self, query: ExportQuery, after: int, limit: int, bot: bool | None = None) -> Iterator[Finished]:
+        """Up to `limit` finished matches of `query` (and the `bot` filter) after position `after`, in log order."""
+        for page in self.pages(query, after, limit, bot):
+            yield from page
 
     def line(self, finished: Finished) -> bytes | None:
         """The export line of a finished match (with its newline); None when its stored record is damaged."""
+        return self._line(finished, self._record(finished))
+
+    def _record(self, finished: Finished) -> Record | RecordCorrupt:
         try:
-            record = encode_record(self.auditor.export(finished.match.id, None)).decode()
-        except RecordCorrupt as exc:  # never served (the operator's `turnstile verify --match` inspects it)
-            log.error("export: left out match %s, its stored record is damaged: %s", exc.match_id, exc.reason)
+            return self.auditor.export(finished.match.id, None)
+        except RecordCorrupt as exc:
+            return exc
+
+    def _line(self, finished: Finished, record: Record | RecordCorrupt) -> bytes | None:
+        if isinstance(record, RecordCorrupt):  # never served (the operator's `turnstile verify --match` inspects it)
+            log.error("export: left out match %s, its stored record is damaged: %s", record.match_id, record.reason)
             return None
-        return msgspec.json.encode(ExportLine(cursor=str(finished.position), record=record)) + b"\n"
+        line = ExportLine(cursor=str(finished.position), record=encode_record(record).decode())
+        return msgspec.json.encode(line) + b"\n"
 
     def lines(self, query: ExportQuery, after: int, limit: int, bot: bool | None = None) -> Iterator[bytes]:
-        """The export's NDJSON lines (each ending in a newline), up to `limit` records."""
-        for finished in self.finished(query, after, limit, bot):
-            line = self.line(finished)
-            if line is not None:
-                yield line
+        """The export's NDJSON lines (each ending in a newline), up to `limit` records; each page's records checked
+        and proved together (`Audit.export_page`)."""
+        for page in self.pages(query, after, limit, bot):
+            records = self.auditor.export_page(self.store, [finished.match for finished in page])
+            for finished, record in zip(page, records, strict=True):
+                line = self._line(finished, record)
+                if line is not None:
+                    yield line
