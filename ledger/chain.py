@@ -40,10 +40,12 @@ def canonical(value: Any) -> Any:
         for key, item in value.items():
             if type(key) is not str:
                 raise TypeError(f"object keys must be strings, not {type(key).__name__}")
-            out[key] = canonical(item)
+            inner = type(item)  # a leaf that stays as it is needs no call (most of a payload's values)
+            out[key] = item if inner is str or inner is int or inner is bool or item is None else canonical(item)
         return out
     if kind is list or kind is tuple:
-        return [canonical(item) for item in value]
+        return [item if type(item) is str or type(item) is int or type(item) is bool or item is None
+                else canonical(item) for item in value]
     if kind is float:
         if not math.isfinite(value):
             raise ValueError("NaN and infinities are not JSON")
@@ -219,8 +221,12 @@ def unopened(seed: str, events: Iterable[ChainLink]) -> int | None:
     `seed` (the one that salts the match's commitments), or None. Scheme 1 events (no commitment) are skipped: their
     hash covers both. With `verify_chain`, whoever holds the seed (the server while the match is played, anyone after
     the end) knows the events are those sealed, hidden parts and commands included."""
+    keyed = hmac.new(seed.encode(), digestmod=hashlib.sha256)  # the key's pads once: each salt is a copy of it
     for event in events:
-        if event.commitment is not None and \
-                opened_commitment(seed, event.version, event.payload, event.command) != event.commitment:
+        if event.commitment is None:
+            continue
+        salting = keyed.copy()
+        salting.update(f"turnstile/event-salt/{event.version}".encode())  # event_salt's message
+        if commitment(salting.digest(), canonical(event.payload), canonical(event.command)) != event.commitment:
             return event.version
     return None

@@ -6,6 +6,8 @@ import hashlib
 
 import msgspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ledger.chain import GENESIS, canonical, event_hash, verify_chain
 from ledger.events import StoredEvent
@@ -58,3 +60,27 @@ def test_verify_chain_points_at_the_first_bad_event() -> None:
     )
     assert verify_chain([*events[:3], rehashed, events[4]]) == 5  # the next link no longer fits
     assert verify_chain([msgspec.structs.replace(events[0], prev_hash="1" * 64)]) == 1
+
+
+def _reference(value: object) -> object:
+    """canonical as it was written first: one call per node (the leaves are now kept without a call)."""
+    if isinstance(value, bool) or value is None or type(value) in (str, int):
+        return value
+    if isinstance(value, dict):
+        return {k: _reference(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_reference(v) for v in value]
+    assert isinstance(value, float)
+    return int(value) if value.is_integer() else value
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=3)
+                    | st.floats(allow_nan=False, allow_infinity=False),
+                    lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner)
+                    | st.dictionaries(st.text(max_size=3), inner, max_size=4), max_leaves=20)
+
+
+@given(JSON)
+def test_canonical_equals_the_one_call_per_node_form(value: object) -> None:
+    got, want = canonical(value), _reference(value)
+    assert got == want and msgspec.json.encode(got) == msgspec.json.encode(want)
