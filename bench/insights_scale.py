@@ -12,14 +12,13 @@ few thousand match templates (seats, players, bots, openings, rating bands) that
 months, editions, lengths and results. The population grows size by size in the same store. Then every metric by
 every grouping the API offers (one dimension, and each unordered pair), plus a filtered one and a player's, is
 answered through service/reads/insights.py (`Insights.answer`, the SQL aggregate and the intervals), `--runs` times
-each (above `--pairs-up-to` matches the pairs are left out: the machine's time); the table gives, per store and size, the median p50 over the queries, the worst query's p95, and which it is.
+each (above `--pairs-up-to` matches the pairs are left out: the machine's time); the table gives, per store and
+size, the median p50 over the questions, the worst question's p95, and which it is (`--detail`: every question's).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import itertools
 import os
 import random
@@ -65,7 +64,8 @@ def templates(rng: random.Random) -> list[list[dict[str, Any]]]:
     return found
 
 
-def fact_rows(rng: random.Random, shapes: list[list[dict[str, Any]]], first: int, count: int) -> Iterator[tuple[Any, ...]]:
+def fact_rows(rng: random.Random, shapes: list[list[dict[str, Any]]], first: int,
+              count: int) -> Iterator[tuple[Any, ...]]:
     """The rows of matches `first` .. `first + count - 1`, as tuples in the table's column order (FIELDS)."""
     for n in range(first, first + count):
         shape = shapes[rng.randrange(len(shapes))]
@@ -110,12 +110,15 @@ def load(store: Any, kind: str, rows: Iterator[tuple[Any, ...]]) -> None:
         conn.execute("ANALYZE")
 
 
-def questions(rows_player: str, pairs: bool) -> list[tuple[str, str, list[str], dict[str, str], str | None]]:
+Question = tuple[str, str, list[str], dict[str, str], str | None]
+
+
+def questions(rows_player: str, pairs: bool) -> list[Question]:
     """(label, metric, by, where, player): every metric by every grouping (`pairs` False: by each dimension alone),
     then a filtered one and a player's."""
     groupings = [[d] for d in DIMENSIONS] + ([list(p) for p in itertools.combinations(DIMENSIONS, 2)] if pairs
                                              else [])
-    asked = [(f"{m} by {'+'.join(by)}", m, by, {}, None) for m in METRICS for by in groupings]
+    asked: list[Question] = [(f"{m} by {'+'.join(by)}", m, by, {}, None) for m in METRICS for by in groupings]
     for metric in METRICS:
         asked.append((f"{metric} by month, seats=3 bot=human", metric, ["month"], {"seats": "3", "bot": "human"},
                       None))
@@ -138,7 +141,8 @@ def time_queries(store: Any, runs: int, pairs: bool) -> list[tuple[str, float, f
     return found
 
 
-def measure(kind: str, url: str, sizes: list[int], runs: list[int], pairs_up_to: int) -> None:
+def measure(kind: str, url: str, sizes: list[int], runs: list[int], pairs_up_to: int, detail: bool) -> None:
+    """Grow the store's facts size by size, timing the questions at each."""
     store = open_store(url)
     rng = random.Random(42)
     shapes = templates(rng)
@@ -153,18 +157,13 @@ def measure(kind: str, url: str, sizes: list[int], runs: list[int], pairs_up_to:
             print(f"| {kind} | {size:,} | {times} | {took:.0f} s | {statistics.median(t[1] for t in timed):.0f} ms | "
                   f"{worst[2]:.0f} ms ({worst[0]}) | {sum(t[2] <= 100 for t in timed)} / {len(timed)} | "
                   f"{os.getloadavg()[0]:.1f} |", flush=True)
-            with contextlib.redirect_stdout(io.StringIO()) if not args_detail else contextlib.nullcontext():
-                for label, p50, p95 in timed:
-                    print(f"    {kind} {size}: {label}: p50 {p50:.1f} ms, p95 {p95:.1f} ms")
+            for label, p50, p95 in timed if detail else []:
+                print(f"    {kind} {size}: {label}: p50 {p50:.1f} ms, p95 {p95:.1f} ms")
     finally:
         store.close()
 
 
-args_detail = False
-
-
 def main() -> None:
-    global args_detail
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stores", nargs="+", default=["sqlite", "postgres"])
     parser.add_argument("--sizes", nargs="+", type=int, default=[10_000, 100_000])
@@ -174,16 +173,15 @@ def main() -> None:
                         help="above this many matches, the groupings by two dimensions are left out (time)")
     parser.add_argument("--detail", action="store_true", help="print every question's p50 and p95")
     args = parser.parse_args()
-    args_detail = args.detail
     print("| store | matches | runs | load | median p50 | worst p95 (question) | questions ≤ 100 ms p95 | load avg |\n"
           "|---|---|---|---|---|---|---|---|")
     if "sqlite" in args.stores:
         with tempfile.TemporaryDirectory() as folder:
-            measure("sqlite", f"sqlite:///{folder}/bench.db", args.sizes, args.runs, args.pairs_up_to)
+            measure("sqlite", f"sqlite:///{folder}/bench.db", args.sizes, args.runs, args.pairs_up_to, args.detail)
     server = os.environ.get("TURNSTILE_DATABASE_URL", "")
     if "postgres" in args.stores and server.startswith(("postgresql://", "postgres://")):
         with postgres_database(server) as url:
-            measure("postgres", url, args.sizes, args.runs, args.pairs_up_to)
+            measure("postgres", url, args.sizes, args.runs, args.pairs_up_to, args.detail)
 
 
 if __name__ == "__main__":

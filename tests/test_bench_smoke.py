@@ -81,3 +81,12 @@ def test_the_peers_smoke_run_prints_server_and_database_cpu_per_move(pg_url: str
                                                  float(rows[0][2].split()[0]))
     assert moves_per_s > 0 and server_ms > 0, rows
     assert 1 <= requests_per_move < 1.2  # a POST a move, and a POST a match of 30 moves
+
+
+def test_the_insights_scale_bench_runs_on_a_small_population() -> None:
+    """bench/insights_scale.py loads its synthetic facts into SQLite and times every question (a few hundred
+    matches, one run): the table's row is printed."""
+    done = subprocess.run([sys.executable, "bench/insights_scale.py", "--stores", "sqlite", "--sizes", "300",
+                           "--runs", "1"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "| sqlite | 300 | 1 |" in done.stdout and "/ 150 |" in done.stdout

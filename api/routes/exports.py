@@ -103,4 +103,4 @@ class ExportsController(Controller):
         check_query(game, edition, start, end)
         app = None if request.headers.get("authorization") is None else require_app(request, service.app_name)
         query = ExportQuery(app=app, game=game, edition=edition, player=player, since=start, until=end)
-        return Stream(exports.lines(query, position, limit, bot), media_type=MEDIA_TYPE)
+        return Stream(exports.chunks(query, position, limit, bot), media_type=MEDIA_TYPE)

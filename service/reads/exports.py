@@ -95,9 +95,17 @@ class Exports:
     def lines(self, query: ExportQuery, after: int, limit: int, bot: bool | None = None) -> Iterator[bytes]:
         """The export's NDJSON lines (each ending in a newline), up to `limit` records; each page's records checked
         and proved together (`Audit.export_page`)."""
+        for page in self._page_lines(query, after, limit, bot):
+            yield from page
+
+    def chunks(self, query: ExportQuery, after: int, limit: int, bot: bool | None = None) -> Iterator[bytes]:
+        """The same bytes as `lines`, a page's lines in one chunk (what the route streams: one send a page)."""
+        for page in self._page_lines(query, after, limit, bot):
+            if page:
+                yield b"".join(page)
+
+    def _page_lines(self, query: ExportQuery, after: int, limit: int, bot: bool | None) -> Iterator[list[bytes]]:
         for page in self.pages(query, after, limit, bot):
             records = self.auditor.export_page(self.store, [finished.match for finished in page])
-            for finished, record in zip(page, records, strict=True):
-                line = self._line(finished, record)
-                if line is not None:
-                    yield line
+            lines = [self._line(finished, record) for finished, record in zip(page, records, strict=True)]
+            yield [line for line in lines if line is not None]

@@ -35,10 +35,10 @@ def population(seed: int, matches: int) -> list[dict[str, Any]]:
             player = players[seat]
             rating = rng.choice([None, round(rng.gauss(0, 12), 3), -5.0, 0.0, 4.999])
             match.append({
-                "match_id": f"m{seed}-{index:04d}", "game": game, "edition": edition, "seats": seats, "seat": seat, "player": player,
-                "bot": player[4:] if player.startswith("bot:") else None, "rating_before": rating,
-                "mu_after": None, "sigma_after": None, "rank": rng.randint(1, seats), "score": rng.choice([0.0, 1.0, 0.5,
-                                                                                                      rng.uniform(-3, 9)]),
+                "match_id": f"m{seed}-{index:04d}", "game": game, "edition": edition, "seats": seats, "seat": seat,
+                "player": player, "bot": player[4:] if player.startswith("bot:") else None, "rating_before": rating,
+                "mu_after": None, "sigma_after": None, "rank": rng.randint(1, seats),
+                "score": rng.choice([0.0, 1.0, 0.5, rng.uniform(-3, 9)]),
                 "result": rng.choice(["win", "loss", "draw"]), "moves": moves, "seconds": seconds,
                 "end_reason": "resigned", "month": month, "ended_at": "2026-11-01T00:00:00Z",
                 "opening": rng.choice([None, "none", "draw", "play"]), "cooperative": False, "position": index + 1,
