@@ -84,11 +84,10 @@ def cut(exports: Exports, folder: Path, month: str, now: datetime, checkpoint: s
         raise DumpError(f"dumps are cut in order, and {later[0]} is cut already")
     after = earlier[-1].cut if earlier else 0
     position, by_game = after, dict[str, list[bytes]]()
-    for finished in exports.finished(ExportQuery(), after, 2**62):
+    for finished, line in exports.checked(ExportQuery(), after, 2**62):  # a page checked at a time
         if datetime.fromisoformat(finished.ended_at.replace("Z", "+00:00")) >= end:
             break  # it and everything after it ended later: the next dump's
         position = finished.position
-        line = exports.line(finished)
         if line is not None:
             by_game.setdefault(finished.match.game, []).append(line)
     folder.mkdir(parents=True, exist_ok=True)

@@ -104,8 +104,19 @@ class Exports:
             if page:
                 yield b"".join(page)
 
-    def _page_lines(self, query: ExportQuery, after: int, limit: int, bot: bool | None) -> Iterator[list[bytes]]:
+    def checked(self, query: ExportQuery, after: int, limit: int,
+                bot: bool | None = None) -> Iterator[tuple[Finished, bytes | None]]:
+        """Each finished match with its line (None: its stored record is damaged, left out), a page's records checked
+        and proved together."""
+        for page in self._checked_pages(query, after, limit, bot):
+            yield from page
+
+    def _checked_pages(self, query: ExportQuery, after: int, limit: int,
+                       bot: bool | None) -> Iterator[list[tuple[Finished, bytes | None]]]:
         for page in self.pages(query, after, limit, bot):
             records = self.auditor.export_page(self.store, [finished.match for finished in page])
-            lines = [self._line(finished, record) for finished, record in zip(page, records, strict=True)]
-            yield [line for line in lines if line is not None]
+            yield [(finished, self._line(finished, record)) for finished, record in zip(page, records, strict=True)]
+
+    def _page_lines(self, query: ExportQuery, after: int, limit: int, bot: bool | None) -> Iterator[list[bytes]]:
+        for page in self._checked_pages(query, after, limit, bot):
+            yield [line for _, line in page if line is not None]
