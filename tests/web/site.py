@@ -14,6 +14,7 @@ from domain.catalog import GAMES
 from domain.tournaments.commands import CreateTournament, EntryOf
 from service.matches.matches import MatchService
 from service.matches.simulate import play_random_match, play_random_moves
+from service.matches.tokens import new_secret, secret_hash
 from service.outbox.notifications import Follower
 from service.tournaments.tournaments import TournamentService
 from store.factory import open_store
@@ -47,12 +48,15 @@ class Site:
     # the same for the games whose table is a click target (cards in the hand), played by clicks on the table
     clickable: dict[str, tuple[str, str]] = field(default_factory=dict)
     searching: str = ""  # an unlisted Expect Delays match of "lin" against `bot:ismcts-3`, the bot's first reply played
+    app_key: str = ""  # an app key of app "web-lobby" (the lobby's "New match" form needs one)
 
 
 def fill(url: str, site: Site) -> None:
     """Plays the matches the tests look at, straight through the match service."""
     store = open_store(url)
     try:
+        site.app_key = new_secret("app")
+        store.create_app_key("web-lobby", secret_hash(site.app_key))
         service = MatchService(store)
         rng = random.Random(16)
         for game in GAMES:

@@ -29,7 +29,18 @@ export class Problem extends Error {
     super(body && body.detail ? `${body.code}: ${body.detail}` : `HTTP ${status}`);
     this.status = status;
     this.code = body ? body.code : undefined;
+    this.title = body ? body.title : undefined;
+    this.detail = body ? body.detail : undefined;
+    this.errors = body && Array.isArray(body.errors) ? body.errors : []; // each malformed field: {key, message}
   }
+}
+
+/** A fresh Idempotency-Key: 128 random bits as hex (crypto.getRandomValues works on a plain-http page too, where
+ * crypto.randomUUID does not exist). */
+export function requestKey() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** Fetch from the API, the token (if any) in the Authorization header; JSON by default. */

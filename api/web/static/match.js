@@ -158,6 +158,9 @@ export async function show(version) {
     if (index > 0) highlight(shown, page.moves[index - 1].last, version);
     const toMove = (svg.getAttribute("data-to-move") || "").split(" ").filter(Boolean).map(Number);
     drawPlayers(toMove);
+    if (version === page.latest) {
+      play.toMove(version, toMove.filter((seat) => seat !== page.detail.you).map(seatName).join(" and "));
+    }
     for (const next of [version + 1, version - 1]) if (next >= 1 && next <= page.latest) picture(next).catch(() => {});
   } catch (error) {
     say(`Could not draw version ${version}: ${error.message}`, "error");

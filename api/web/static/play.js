@@ -3,7 +3,7 @@
 // refused move shows the server's problem text. The match's stream then brings the move and everyone's answer.
 // Where a click target is clear, the table is one too: a card the drawing marks `data-play` (a card in the seat's
 // hand) plays the one legal move using it, or, when several do, marks them in the list.
-import { api, el } from "/web/static/common.js";
+import { api, el, requestKey } from "/web/static/common.js";
 
 /** "Run the line: line U1, cards T14": a command in words, from its type and its fields. */
 export function moveWords(move) {
@@ -29,6 +29,10 @@ export function player(box, table, seat, played) {
   const problem = box.querySelector("#play-problem");
   let asked = 0; // the version whose moves are shown (or being read)
   let sending = false;
+  let waiting = { version: 0, names: "" }; // who the table shows to move at the newest version (a bot, say)
+
+  const waitingNote = (version) => (waiting.version === version && waiting.names
+    ? `Waiting for ${waiting.names} to move.` : "Waiting for the other seats to move.");
 
   async function refresh() {
     const now = seat();
@@ -45,7 +49,7 @@ export function player(box, table, seat, played) {
         el("button", { type: "button", class: "move", "data-move": JSON.stringify(move),
           onclick: () => send(move, legal.version) }, moveWords(move)))));
       note.textContent = legal.moves.length ? `Your move (${legal.moves.length} to choose from):`
-        : "Waiting for the other seats to move.";
+        : waitingNote(legal.version);
       hint.textContent = "";
       box.dataset.version = legal.version;
       if (legal.moves.length) table.dataset.playable = legal.version; else delete table.dataset.playable;
@@ -63,7 +67,7 @@ export function player(box, table, seat, played) {
     try {
       const answer = await api(`/v1/matches/${encodeURIComponent(now.matchId)}/moves?include=text`, {
         token: now.token, method: "POST", body: { move, expected_version: version },
-        headers: { "Idempotency-Key": crypto.randomUUID() } });
+        headers: { "Idempotency-Key": requestKey() } });
       played(answer.events);
     } catch (error) {
       problem.textContent = `Move refused: ${error.message}`;
@@ -104,7 +108,15 @@ export function player(box, table, seat, played) {
     using[0].scrollIntoView({ block: "nearest" });
   }
 
+  /** The table at the newest version `version` shows `names` to move: the note names them while this seat waits. */
+  function toMove(version, names) {
+    waiting = { version, names };
+    if (!box.hidden && box.dataset.version === String(version) && !list.children.length) {
+      note.textContent = waitingNote(version);
+    }
+  }
+
   table.addEventListener("click", onTable);
   table.addEventListener("keydown", onTable);
-  return { refresh };
+  return { refresh, toMove };
 }
