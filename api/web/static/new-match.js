@@ -114,6 +114,9 @@ async function setUp() {
   $("new-game").replaceChildren(...options(games.map((game) => [game.slug, game.title]), games[0].slug));
   $("new-key").value = sessionStorage.getItem(APP_KEY) || "";
   await chooseGame();
+  // Until now the button is disabled, so the form is never sent by the browser itself (a GET would put the fields in
+  // the URL); the key's field has no name, so it could not be either.
+  $("new-submit").disabled = false;
 }
 
 $("new-game").addEventListener("change", () => { chosen.clear(); chooseGame(); });
