@@ -25,7 +25,7 @@ from api.routes.stats import known_game, win_rates
 from api.web import charts
 from api.web.draw import drawing
 from api.web.svg import Moment, not_set_up
-from domain import match
+from domain import bots, match
 from projections import game_stats, insights, player_stats, ratings
 from service.reads.insights import Insights
 
@@ -119,7 +119,9 @@ class WebController(Controller):
             ended = state.ended.reason if state.ended is not None else None
             public = (tuple(msgspec.to_builtins(moment.game.view(state.game_state, s))
                             for s in range(len(state.players))) if state.finished else ())
-            told = Moment(names=state.players, to_move=tuple(match.to_move(moment.game, state)), version=state.version,
+            # A bot's seat by its level's title, as the page's other parts and the API's `text` name it.
+            told = Moment(names=bots.shown_names(moment.game, state.players),
+                          to_move=tuple(match.to_move(moment.game, state)), version=state.version,
                           ended=ended, seat_views=public, narrow=layout == "narrow")
             body = drawing(moment.record.game)(view, told)
         return Response(body, media_type=SVG, headers={**PRIVATE_HEADERS, "X-Turnstile-Version":

@@ -12,7 +12,7 @@ import msgspec
 
 from api.web.draw import drawing
 from api.web.svg import Moment
-from domain import match
+from domain import bots, match
 from domain.catalog import GAMES
 from domain.codec import event_from_builtins
 from domain.engine import Game
@@ -49,7 +49,8 @@ def moment(loaded: LoadedMatch, state: MatchState | None = None) -> Moment:
     """What the table route tells a drawing beside the view: names, who is to move, the end (at `state`, default
     the match as it is now)."""
     state = state or loaded.state
-    return Moment(names=state.players, to_move=tuple(match.to_move(loaded.game, state)), version=state.version,
+    return Moment(names=bots.shown_names(loaded.game, state.players),
+                  to_move=tuple(match.to_move(loaded.game, state)), version=state.version,
                   ended=state.ended.reason if state.ended is not None else None)
 
 

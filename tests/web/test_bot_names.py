@@ -27,7 +27,7 @@ def test_a_match_against_a_search_bot_names_the_bot_by_its_level(site: Site, pag
     assert page.locator("#players li[data-seat='0'] .name").text_content() == "lin"
     movers = page.locator("#moves li b").all_text_contents()
     assert "lin" in movers and SEARCH in movers, movers  # the bot's reply is in the list under its level's name
-    for where in ("#moves", "#log", "#players", "#title"):
+    for where in ("#moves", "#log", "#players", "#title", "#table"):
         assert "bot:" not in page.inner_text(where), where
     events = httpx.get(f"{site.base}/v1/matches/{site.searching}/events?include=text").json()["items"]
     assert any(SEARCH in (item["text"] or "") for item in events)  # the narration names it so too
