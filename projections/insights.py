@@ -161,5 +161,6 @@ def apply(docs: Docs, entry: LogEntry) -> None:
         docs.put(FACT, f"{entry.match_id}:{row['seat']}", row, group=info["game"], rank=float(entry.position))
 
 
-PROJECTION = Projection(name=NAME, version=3, apply=apply)  # 2: `ended_at`, `mu_after`, `sigma_after`; 3: `band`,
-# `reps` (the stores keep the rows in a table of their own, insight_facts)
+PROJECTION = Projection(name=NAME, version=4, apply=apply)  # 2: `ended_at`, `mu_after`, `sigma_after`; 3: `band`,
+# `reps` (the stores keep the rows in a table of their own, insight_facts); 4: the same rows, folded again so that
+# the stores' rollups of their sums (insight_rollups) hold every row written before them

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
+from store import sql_insight_rollups as rollups
 from store.dialect import Dialect
 from store.read_models import DocChange, DocRow, FactQuery, FactSums
 
@@ -48,9 +49,11 @@ def _values(change: DocChange) -> tuple[Any, ...]:
 
 
 def write(cursor: Any, dialect: Dialect, changes: Sequence[DocChange]) -> None:
-    """Upsert and delete fact rows, in the caller's transaction."""
+    """Upsert and delete fact rows, and move the rollups' sums with them, in the caller's transaction."""
     upserts = [_values(c) for c in changes if c.doc is not None]
     deletes = [_split(c.key) for c in changes if c.doc is None]
+    final = {c.key: c.doc for c in changes}  # a key changed twice in one batch ends as its last change
+    replaced = _stored(cursor, dialect, list(final))
     if upserts:
         updates = ", ".join(f"{name} = excluded.{name}" for name in FIELDS if name not in ("match_id", "seat"))
         cursor.executemany(dialect.sql(
@@ -58,6 +61,20 @@ def write(cursor: Any, dialect: Dialect, changes: Sequence[DocChange]) -> None:
             f"ON CONFLICT (match_id, seat) DO UPDATE SET {updates}"), upserts)
     if deletes:
         cursor.executemany(dialect.sql("DELETE FROM insight_facts WHERE match_id = ? AND seat = ?"), deletes)
+    rollups.apply(cursor, dialect, rollups.deltas(replaced, [doc for doc in final.values() if doc is not None]))
+
+
+def _stored(cursor: Any, dialect: Dialect, keys: list[str], chunk: int = 500) -> list[dict[str, Any]]:
+    """The stored fact rows of these keys (those that exist)."""
+    wanted = {_split(key) for key in keys}
+    found = []
+    ids = sorted({match_id for match_id, _ in wanted})
+    for first in range(0, len(ids), chunk):
+        part = ids[first:first + chunk]
+        rows = cursor.execute(dialect.sql(f"SELECT {COLUMNS} FROM insight_facts WHERE match_id IN "
+                                          f"({', '.join('?' for _ in part)})"), part).fetchall()
+        found += [doc for doc in map(_doc, rows) if (doc["match_id"], doc["seat"]) in wanted]
+    return found
 
 
 def _doc(row: Sequence[Any]) -> dict[str, Any]:
@@ -78,8 +95,9 @@ def get(conn: Any, dialect: Dialect, key: str) -> dict[str, Any] | None:
 
 
 def reset(conn: Any) -> None:
-    """Drop every fact row (the projection is rebuilt from position 0)."""
+    """Drop every fact row and the rollups' sums (the projection is rebuilt from position 0)."""
     conn.execute("DELETE FROM insight_facts")
+    rollups.reset(conn)
 
 
 def query(conn: Any, dialect: Dialect, *, key: str | None, group: str | None, min_field: tuple[str, float] | None,
@@ -119,23 +137,18 @@ def _number(value: Any) -> Any:
 
 
 def sums(conn: Any, dialect: Dialect, question: FactQuery) -> list[FactSums]:
-    """Per group of `question.by`: rows, wins, and the count, sum and sum of squares of `question.value`."""
+    """Per group of `question.by`: rows, wins, and the count, sum and sum of squares of `question.value`; from the
+    rollups when one covers the question (no player, at most three dimensions), else from the fact rows."""
     for name in (*question.by, *(w[0] for w in question.where), *([question.value] if question.value else [])):
         if name not in FIELDS:
             raise ValueError(f"not a fact field: {name!r}")
-    where = [f"game IN ({', '.join('?' for _ in question.games)})"]
-    params: list[Any] = list(question.games)
-    for name, values, null in question.where:
-        either = ([f"{name} IN ({', '.join('?' for _ in values)})"] if values else []) \
-            + ([f"{name} IS NULL"] if null else [])
-        where.append(f"({' OR '.join(either)})" if either else "1 = 0")
-        params += values
+    columns = rollups.covering([*question.by, *(w[0] for w in question.where)])
+    if question.player is None and columns is not None and (question.value in (None, *rollups.AVERAGED)):
+        return rollups.sums(conn, dialect, question, columns)
+    where, params = rollups.conditions(question)
     if question.player is not None:
         where.append("player = ?")
         params.append(question.player)
-    if question.reps is not None:
-        where.append("(reps & ?) <> 0")
-        params.append(question.reps)
     value = question.value
     if value is None:
         measured = "count(*), 0, 0"

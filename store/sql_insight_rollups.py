@@ -1,0 +1,177 @@
+"""The insights rollups (`insight_rollups`): the additive sums of the fact rows per game, value of one to three
+dimension columns and `reps`, kept by the projection's batch so that an insight naming at most three dimensions (and
+no player) sums a few hundred rows instead of every fact row of its game. One SQL shape for both dialects.
+
+Every sum is additive (how many rows, their wins, and per averaged column the count, sum and sum of squares of its
+non-NULL values), so a batch adds its new rows' contributions and subtracts those of the rows it replaces or deletes;
+a cell whose rows are all gone is deleted. `rebuild` computes every cell from the fact rows alone, as a check of the
+running sums (tests compare the two) and after a bulk load of facts (bench/insights_scale.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+from typing import Any
+
+import msgspec
+
+from store.dialect import Dialect
+from store.read_models import FactQuery, FactSums
+
+# The fact columns a question can group or filter by (service/reads/insights.py COLUMN), in one fixed order.
+DIMENSION_COLUMNS = ("edition", "seats", "seat", "month", "opening", "bot", "band")
+MOST = 3  # the largest set of dimensions kept: 63 sets of the seven
+SETS = tuple(c for size in range(1, MOST + 1) for c in combinations(DIMENSION_COLUMNS, size))
+AVERAGED = ("rank", "score", "moves", "seconds")  # the fact columns a metric averages
+WHOLE = frozenset({"rank", "moves"})  # their sums are whole numbers (exact)
+SUMS = ("facts", "wins", *(f"{part}_{column}" for column in AVERAGED for part in ("n", "sum", "sq")))
+KEY_COLUMNS = ("game", "dims", "cell", *DIMENSION_COLUMNS, "reps")
+
+Cell = tuple[str, str, str]  # (game, dims, cell)
+
+
+def covering(columns: Iterable[str]) -> tuple[str, ...] | None:
+    """The dimension set whose rollup answers a question naming these columns (`game` is in every one), or None
+    when none does (more than three dimensions, or a column that is not one)."""
+    named = set(columns) - {"game"}
+    if not named or len(named) > MOST or not named <= set(DIMENSION_COLUMNS):
+        return None
+    return tuple(c for c in DIMENSION_COLUMNS if c in named)
+
+
+def _value(column: str, value: Any) -> Any:
+    """A dimension value in one form whatever store it was read from (a band is a float)."""
+    return float(value) if column == "band" and value is not None else value
+
+
+def _identity(values: Sequence[Any], reps: int) -> str:
+    return msgspec.json.encode([*values, reps]).decode()
+
+
+def _contribution(row: dict[str, Any], sign: int) -> list[Any]:
+    """A fact row's part of each sum (negated with `sign` -1)."""
+    parts: list[Any] = [sign, sign if row["result"] == "win" else 0]
+    for column in AVERAGED:
+        value = row[column]
+        zero = 0 if column in WHOLE else 0.0
+        parts += [0, zero, zero] if value is None else [sign, sign * value, sign * value * value]
+    return parts
+
+
+def deltas(removed: Iterable[dict[str, Any]], added: Iterable[dict[str, Any]]) -> dict[Cell, list[Any]]:
+    """Per cell, its key columns' values followed by the change of each sum, for fact rows leaving and entering."""
+    found: dict[Cell, list[Any]] = {}
+    for rows, sign in ((removed, -1), (added, 1)):
+        for row in rows:
+            parts = _contribution(row, sign)
+            for columns in SETS:
+                values = [_value(c, row[c]) for c in columns]
+                cell = (row["game"], ",".join(columns), _identity(values, row["reps"]))
+                held = found.get(cell)
+                if held is None:
+                    named = dict(zip(columns, values, strict=True))
+                    found[cell] = [*cell, *(named.get(c) for c in DIMENSION_COLUMNS), row["reps"], *parts]
+                else:
+                    for i, part in enumerate(parts, start=len(KEY_COLUMNS)):
+                        held[i] += part
+    return found
+
+
+def apply(cursor: Any, dialect: Dialect, changes: dict[Cell, list[Any]]) -> None:
+    """Add the changes to the stored sums, in the caller's transaction; drop the cells left without rows."""
+    width = len(KEY_COLUMNS)
+    moved = [row for row in changes.values() if any(row[width:])]
+    if not moved:
+        return
+    cursor.executemany(_adding(dialect), moved)
+    emptied = [tuple(row[:3]) for row in moved if row[width] < 0]
+    if emptied:
+        cursor.executemany(dialect.sql(
+            "DELETE FROM insight_rollups WHERE game = ? AND dims = ? AND cell = ? AND facts = 0"), emptied)
+
+
+def _adding(dialect: Dialect) -> str:
+    """The statement adding one cell's changes to its sums (inserting the cell when it is new)."""
+    columns = (*KEY_COLUMNS, *SUMS)
+    added = ", ".join(f"{name} = {_sum(name)}" for name in SUMS)
+    return dialect.sql(f"INSERT INTO insight_rollups ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)}) "
+                       f"ON CONFLICT (game, dims, cell) DO UPDATE SET {added}")
+
+
+def _sum(name: str) -> str:
+    """A sum plus its change; a float sum left with no values is set to 0 (not the last digits of its history)."""
+    added = f"insight_rollups.{name} + excluded.{name}"
+    part, _, column = name.partition("_")
+    if part in ("sum", "sq") and column not in WHOLE:
+        return f"CASE WHEN insight_rollups.n_{column} + excluded.n_{column} = 0 THEN 0 ELSE {added} END"
+    return added
+
+
+def reset(conn: Any) -> None:
+    """Drop every cell (the facts are gone too)."""
+    conn.execute("DELETE FROM insight_rollups")
+
+
+def _aggregates(column: str) -> str:
+    square = f"CAST({column} AS BIGINT) * {column}" if column in WHOLE else f"{column} * {column}"
+    return f"count({column}), coalesce(sum({column}), 0), coalesce(sum({square}), 0)"
+
+
+def rebuild(conn: Any, dialect: Dialect) -> None:
+    """Every cell again from the fact rows alone (one GROUP BY per dimension set), in the caller's transaction."""
+    reset(conn)
+    sums = ", ".join(["count(*)", "sum(CASE WHEN result = 'win' THEN 1 ELSE 0 END)",
+                      *(_aggregates(column) for column in AVERAGED)])
+    for columns in SETS:
+        listed = ", ".join(columns)
+        rows = conn.execute(f"SELECT game, {listed}, reps, {sums} FROM insight_facts "
+                            f"GROUP BY game, {listed}, reps").fetchall()
+        cells = []
+        for row in rows:
+            values = [_value(c, v) for c, v in zip(columns, row[1:1 + len(columns)], strict=True)]
+            reps = row[1 + len(columns)]
+            named = dict(zip(columns, values, strict=True))
+            cells.append((row[0], ",".join(columns), _identity(values, reps),
+                          *(named.get(c) for c in DIMENSION_COLUMNS), reps,
+                          *(_number(v) for v in row[2 + len(columns):])))
+        if cells:  # added, not set: groups the store tells apart but whose cells read the same are one cell
+            conn.cursor().executemany(_adding(dialect), cells)
+
+
+def _number(value: Any) -> Any:
+    """A sum as Python gives it: PostgreSQL sums bigints into numeric (Decimal); those are whole."""
+    return value if isinstance(value, (int, float)) else int(value)
+
+
+def conditions(question: FactQuery) -> tuple[list[str], list[Any]]:
+    """The WHERE clauses (and their parameters) of a question's games, filters and `reps`, as the fact rows and the
+    rollups both have those columns; a player is the facts' alone."""
+    where = [f"game IN ({', '.join('?' for _ in question.games)})"]
+    params: list[Any] = list(question.games)
+    for name, values, null in question.where:
+        either = ([f"{name} IN ({', '.join('?' for _ in values)})"] if values else []) \
+            + ([f"{name} IS NULL"] if null else [])
+        where.append(f"({' OR '.join(either)})" if either else "1 = 0")
+        params += values
+    if question.reps is not None:
+        where.append("(reps & ?) <> 0")
+        params.append(question.reps)
+    return where, params
+
+
+def sums(conn: Any, dialect: Dialect, question: FactQuery, columns: tuple[str, ...]) -> list[FactSums]:
+    """`question` answered from the rollup of `columns` (what `covering` chose for it): the same groups and sums as
+    the fact rows give."""
+    where, params = conditions(question)
+    where.append("dims = ?")
+    params.append(",".join(columns))
+    value = question.value
+    measured = "sum(facts), 0, 0" if value is None else f"sum(n_{value}), sum(sum_{value}), sum(sq_{value})"
+    by = ", ".join(question.by)
+    sql = (f"SELECT {by}, sum(facts), sum(wins), {measured} FROM insight_rollups WHERE {' AND '.join(where)} "
+           f"GROUP BY {by}")
+    width = len(question.by)
+    return [FactSums(group=tuple(_value(c, v) for c, v in zip(question.by, row[:width], strict=True)),
+                     rows=_number(row[width]), wins=_number(row[width + 1]), n=_number(row[width + 2]),
+                     total=_number(row[width + 3]), squares=_number(row[width + 4]))
+            for row in conn.execute(dialect.sql(sql), params).fetchall()]
