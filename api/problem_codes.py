@@ -102,7 +102,8 @@ CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "bad-time-range": ((422,), "`since` is not before `until`: the range holds no time"),
     "bad-proof-range": ((422,), "a consistency proof goes from a size of at least 1 to a size no smaller"),
     "expected-version-disagrees": ((422,), "If-Match and `expected_version` name different versions"),
-    "idempotency-key-reused": ((422,), "this Idempotency-Key was used for another move of this match"),
+    "idempotency-key-reused": ((422,), "this Idempotency-Key was used for another request: another move of this "
+                                        "match, or (a create) another match's creation by this app key"),
     RULES: ((422,), "the rules refuse the move, e.g. `not-your-turn`, `match-finished`; nothing was written"),
     "too-many-tournaments": ((429,), "the app has as many tournaments running as it may (`TURNSTILE_TOURNAMENTS_"
                                      "RUNNING_PER_APP`, 10); start this one once another has finished"),

@@ -105,7 +105,8 @@ ANSWERS: dict[type[BaseException], Answer] = {
     TournamentNotFound: Answer("not-found", "unknown-tournament", "no tournament {e.tournament_id!r}"),
     RematchExists: Answer("conflict", "rematch-exists", "this match's rematch is {e.rematch}"),
     IdempotencyMismatch: Answer("invalid", "idempotency-key-reused", "this Idempotency-Key was used for a different "
-                                                                     "move of this match"),
+                                                                     "request (another move of this match, or "
+                                                                     "another match's creation)"),
     RecordCorrupt: Answer(  # never served nor extended, and logged loudly
         "broken", "record-corrupt", "this stored record (a match's or a tournament's) is damaged; the operator has "
                                     "been alerted and nothing can be recorded on it until it is restored",

@@ -113,12 +113,14 @@ class EventStore(Protocol):
     `_async` twins of the two a move and a read of a cached match need (for callers on an event loop)."""
 
     def create_match(self, match: NewMatch, events: Sequence[NewEvent], *,
-                     due_in_s: float | None = None) -> AppendResult:
+                     due_in_s: float | None = None, command_id: str | None = None) -> AppendResult:
         """Insert the match row and its first events 1..n in one transaction; a taken id -> MatchExists.
 
         A rematch (`match.rematch_of`) links the match it replays to itself in the same transaction, once:
         RematchExists (and nothing written) when that match already has one. `due_in_s`: the row's `due_at` hint
         (see `due_matches`) is the events' recorded time plus these seconds (None, or a finished match: no hint).
+        `command_id`: the events are recorded under it, as an append's are (`find_command` finds them); unlike an
+        append's, their own `command_id` and `command` stay empty, so the hashed record is as without it.
         """
         ...
 

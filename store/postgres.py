@@ -295,7 +295,7 @@ class PostgresStore(SqlStore):
     # ---- writes ----------------------------------------------------------------------------------
 
     def create_match(self, match: NewMatch, events: Sequence[NewEvent], *,
-                     due_in_s: float | None = None) -> AppendResult:
+                     due_in_s: float | None = None, command_id: str | None = None) -> AppendResult:
         """Insert the match row and its first events 1..n in one transaction; a taken id -> MatchExists."""
         checked = check_events(events)
         now = utc_now()
@@ -308,6 +308,9 @@ class PostgresStore(SqlStore):
                               self.due_param(now, due_in_s, ends_match(checked))))
                 self.link_rematch(conn, match)
                 cur = conn.execute(_CREATE_SQL, _event_params(built, now))
+                if command_id is not None:
+                    conn.execute("INSERT INTO commands (match_id, command_id, first_version, last_version) "
+                                 "VALUES (%s, %s, %s, %s)", (match.id, command_id, 1, len(built)))
         except errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "matches_pkey":
                 raise MatchExists(match.id) from None

@@ -160,7 +160,7 @@ class SqliteStore(SqlStore):
     # ---- writes ----------------------------------------------------------------------------------
 
     def create_match(self, match: NewMatch, events: Sequence[NewEvent], *,
-                     due_in_s: float | None = None) -> AppendResult:
+                     due_in_s: float | None = None, command_id: str | None = None) -> AppendResult:
         """Insert the match row and its first events 1..n in one transaction; a taken id -> MatchExists."""
         checked = check_events(events)
         with self._write() as conn:
@@ -174,6 +174,8 @@ class SqliteStore(SqlStore):
                           self.due_param(moment, due_in_s, ends_match(checked))))
             self.link_rematch(conn, match)
             stored = self._insert_events(conn, built)
+            if command_id is not None:
+                self._record_command(conn, match.id, command_id, stored)
         return appended(stored, duplicate=False)
 
     def append(
@@ -222,11 +224,15 @@ class SqliteStore(SqlStore):
                  None if seats is None else self.seats_param(seats), ends_match(checked), due, due, match_id),
             )
             if command_id is not None:
-                conn.execute(
-                    "INSERT INTO commands (match_id, command_id, first_version, last_version) VALUES (?, ?, ?, ?)",
-                    (match_id, command_id, stored[0].version, stored[-1].version),
-                )
+                self._record_command(conn, match_id, command_id, stored)
         return appended(stored, duplicate=False)
+
+    @staticmethod
+    def _record_command(conn: sqlite3.Connection, match_id: str, command_id: str,
+                        stored: Sequence[StoredEvent]) -> None:
+        """The command id an append's (or a creation's) events were written under, for retries to find."""
+        conn.execute("INSERT INTO commands (match_id, command_id, first_version, last_version) VALUES (?, ?, ?, ?)",
+                     (match_id, command_id, stored[0].version, stored[-1].version))
 
     # ---- reads -----------------------------------------------------------------------------------
 

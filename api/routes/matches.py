@@ -11,7 +11,7 @@ from litestar.params import FromQuery, HeaderParameter, JSONBody, Parameter
 from litestar.utils.sync import sync_to_thread
 
 from api import convert, cursors
-from api.auth import caller, known_reader, require_app, require_seat, seat_of
+from api.auth import bearer, caller, known_reader, require_app, require_seat, seat_of
 from api.body import MAX_BODY_BYTES
 from api.deps import Service
 from api.problem_codes import RULES, problem_responses
@@ -31,6 +31,7 @@ from api.schemas import (
 from domain import bots, match
 from domain.catalog import UnknownEdition
 from service.matches.deadlines import deadlines
+from service.matches.idempotent import CreateKey
 from service.matches.matches import MatchService
 from service.matches.model import LoadedMatch, OpenedMatch, server_commitment
 from service.reads.live import Hub
@@ -128,11 +129,11 @@ class MatchesController(Controller):
     @post("/", summary="Create a match", operation_id="createMatch", status_code=201, sync_to_thread=True,
           request_max_body_size=MAX_BODY_BYTES, security=APP_KEY, responses=problem_responses(
               "bad-authorization", "app-key-required", "unknown-app-key", "unknown-game", "unknown-edition",
-              "bad-options", "bad-seat-count", "bad-seat", "unknown-bot", "request-too-large",
-              "unsupported-media-type"),
+              "bad-options", "bad-seat-count", "bad-seat", "unknown-bot", "idempotency-key-reused",
+              "request-too-large", "unsupported-media-type"),
           response_headers=[ResponseHeader(name="Location", description="The new match", documentation_only=True)])
     def create_match(self, request: Request[Any, Any, Any], data: JSONBody[CreateMatchRequest],
-                     service: Service) -> Response[CreatedMatch]:
+                     service: Service, idempotency_key: IdempotencyKey = "") -> Response[CreatedMatch]:
         """Open a match of a game (app key required). Each seat's token is shown only in this answer.
 
         A seat is a `player`, a `bot` the service plays itself (right after the move that puts it to move), or
@@ -144,12 +145,18 @@ class MatchesController(Controller):
         has run out, so the server, committed first, cannot choose the deal. `client_entropy` is mixed in at
         creation, after the server saw it (it does not stop a dishonest server). A `seed` of the caller's is for
         tests and teaching.
+
+        Retrying with the same Idempotency-Key and body (with the same app key) returns the first answer, the same
+        seat tokens and join codes included, and opens no second match, even while the first request is in flight;
+        the same key with another body is 422 `idempotency-key-reused`.
         """
         app = require_app(request, service.app_name)
+        key = bearer(request)
+        retry = CreateKey(key, idempotency_key) if idempotency_key and key is not None else None
         try:
             created = service.create(data.game, convert.players(data.seats), data.options, seed=data.seed,
                                      client_entropy=data.client_entropy, owner=app, visibility=data.visibility,
-                                     rules_version=data.rules_version)
+                                     rules_version=data.rules_version, retry=retry)
         except UnknownEdition as exc:
             raise ApiError(422, "unknown-edition", str(exc)) from exc
         return created_response(created)

@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from domain import bots, match
-from domain.catalog import game_of
+from domain.catalog import decode_events, game_of
 from domain.codec import to_builtins
 from domain.engine import Command, Refusal
 from domain.lifecycle import Deal
@@ -33,6 +33,7 @@ from ledger.records import seen_by
 from ledger.sealing import sealed
 from service.matches import access, snapshots
 from service.matches.access import Caller
+from service.matches.idempotent import CreateKey, create_command_id
 from service.matches.loading import MatchLoading, StateCache
 from service.matches.model import (
     AUTO_RETRIES,
@@ -54,7 +55,7 @@ from service.matches.model import (
 from service.matches.tokens import UseLog, new_seed, secret_hash
 from service.ops import metrics
 from service.reads.notify import NoNotifier, Notifier
-from store.base import AppendResult, ConflictError, StoreError, replayed
+from store.base import AppendResult, ConflictError, IdempotencyMismatch, MatchExists, StoreError, replayed
 from store.read_models import Store
 from store.replica import ReadStore
 
@@ -94,7 +95,8 @@ class MatchService(MatchLoading):
     def create(self, slug: str, players: Sequence[str | None], options: dict[str, Any] | None, *,
                seed: str | None = None, client_entropy: str | None = None, owner: str | None = None,
                visibility: Visibility = "public", rematch_of: str | None = None,
-               rules_version: str | None = None, planned: PlannedMatch | None = None) -> OpenedMatch:
+               rules_version: str | None = None, planned: PlannedMatch | None = None,
+               retry: CreateKey | None = None) -> OpenedMatch:
         """Open a match for the app `owner`: `match.started` and the set-up events, one secret token per seat.
 
         A player None is an open seat: the match then records `match.opened` and waits for joins (a join code per
@@ -103,7 +105,12 @@ class MatchService(MatchLoading):
         is for tests and teaching only, and the match is marked so (`seed_source: "caller"`) and never rated.
         `rules_version` names the rules edition to play (default: the current one; UnknownEdition if there is none).
         `planned`: a match the service opens for a tournament (its id, its server seed and its seat tokens).
+        `retry`: the caller's Idempotency-Key (service/matches/idempotent.py): a create asked again with it answers
+        as the first did, and opens nothing; asked with another request, IdempotencyMismatch.
         """
+        command_id = None if retry is None else create_command_id(  # before anything may touch `options`
+            slug, players, options, seed=seed, client_entropy=client_entropy, owner=owner, visibility=visibility,
+            rematch_of=rematch_of, rules_version=rules_version)
         game = game_of(slug, rules_version)
         for player in players:
             name = None if player is None else bots.bot_name(player)
@@ -119,17 +126,25 @@ class MatchService(MatchLoading):
                                   visibility=visibility, rematch_of=rematch_of,
                                   server_seed_commitment=server_commitment(seed, source, server_seed),
                                   server_entropy=drawn)
-        seats, tokens, codes = new_seats(players, None if planned is None else planned.token_of)
+        token_of, code_of = ((planned.token_of, None) if planned is not None
+                             else (retry.token_of, retry.code_of) if retry is not None else (None, None))
+        seats, tokens, codes = new_seats(players, token_of, code_of)
+        match_id = planned.id if planned is not None else retry.match_id() if retry is not None else str(uuid.uuid4())
         new = NewMatch(
-            id=str(uuid.uuid4()) if planned is None else planned.id, game=game.slug, rules_version=game.rules_version,
+            id=match_id, game=game.slug, rules_version=game.rules_version,
             seats=seats,
             options=getattr(events[0], "options", {}), seed=seed, seed_commitment=seed_commitment(seed),
             seed_source=source, client_entropy=client_entropy, server_seed=server_seed, owner=owner,
             visibility=visibility, rematch_of=rematch_of,
         )
         state = match.fold(game, events)
-        result = self.store.create_match(new, sealed(game, seed, new.scheme, 1, events, None),
-                                         due_in_s=due_in(game, state, 0))
+        try:
+            result = self.store.create_match(new, sealed(game, seed, new.scheme, 1, events, None),
+                                             due_in_s=due_in(game, state, 0), command_id=command_id)
+        except MatchExists:
+            if retry is None or command_id is None:
+                raise
+            return self._created_before(new.id, command_id, seats, tokens, codes)
         metrics.EVENTS_APPENDED.labels(game.slug).inc(len(result.events))
         first, last = result.events[0], result.events[-1]
         record = MatchRecord(**msgspec.structs.asdict(new), status=status_of(state), version=last.version,
@@ -139,6 +154,22 @@ class MatchService(MatchLoading):
         self._moved(record.id)
         self.play_bots(self.deal(loaded))
         return OpenedMatch(record=record, tokens=tokens, result=result, join_codes=codes)
+
+    def _created_before(self, match_id: str, command_id: str, seats: tuple[SeatRecord, ...],
+                        tokens: tuple[str | None, ...], codes: tuple[str | None, ...]) -> OpenedMatch:
+        """The first answer to a create retried under its Idempotency-Key: the match as its creation left it (the
+        seats, tokens and codes derived again from the key), or IdempotencyMismatch if it was created by another
+        request."""
+        original = self.store.find_command(match_id, command_id)
+        if original is None:
+            raise IdempotencyMismatch(match_id, command_id)
+        metrics.REPLAYS.inc()
+        loaded = self.cached(match_id)
+        first, last = original.events[0], original.events[-1]
+        state = match.fold(loaded.game, decode_events(loaded.game, [e.payload for e in original.events]))
+        record = msgspec.structs.replace(loaded.record, seats=seats, version=last.version, head_hash=last.hash,
+                                         updated_at=first.recorded_at, status=status_of(state))
+        return OpenedMatch(record=record, tokens=tokens, result=original, join_codes=codes)
 
     def list_matches(self, *, game: str | None, player: str | None, status: str | None, owner: str | None,
                      after: tuple[datetime, str] | None, limit: int) -> list[MatchRecord]:

@@ -154,14 +154,15 @@ def due_in(game: Game[Any], state: MatchState, written_after: int) -> float | No
 
 
 def new_seats(players: Sequence[str | None], token_of: Callable[[int], str] | None = None,
+              code_of: Callable[[int], str] | None = None,
               ) -> tuple[tuple[SeatRecord, ...], tuple[str | None, ...], tuple[str | None, ...]]:
-    """Seat rows, tokens (people's seats: fresh secrets, or `token_of(seat)`) and join codes (open seats) for a new
-    match's players."""
+    """Seat rows, tokens (people's seats: fresh secrets, or `token_of(seat)`) and join codes (open seats: fresh, or
+    `code_of(seat)`) for a new match's players."""
     rows, tokens, codes = [], [], []
     for seat, player in enumerate(players):
         token = None if player is None or bots.bot_name(player) is not None else (
             token_of(seat) if token_of is not None else new_secret("seat"))
-        code = new_secret("join") if player is None else None
+        code = None if player is not None else code_of(seat) if code_of is not None else new_secret("join")
         rows.append(SeatRecord(seat=seat, player=player or "", token_hash=secret_hash(token) if token else "",
                                join_hash=secret_hash(code) if code else None))
         tokens.append(token)

@@ -20,13 +20,18 @@ def secret_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+def derived_secret(prefix: str, key: str, label: str) -> str:
+    """A bearer secret shaped like `new_secret(prefix)` but derived (HMAC-SHA-256) from a secret `key` and a `label`:
+    whoever holds the key can be told it again; the store keeps only its hash, as for any secret."""
+    digest = hmac.new(key.encode(), label.encode(), hashlib.sha256).digest()
+    return f"{prefix}_" + base64.urlsafe_b64encode(digest[:24]).decode()
+
+
 def derived_seat_token(token_secret: str, match_id: str, seat: int) -> str:
     """The seat token of a seat of a match the service opened for a tournament: derived from the tournament's secret
     (never stored, never revealed), so its owning app can be told it again (feed, webhook); the match keeps only its
     hash, as for any seat."""
-    digest = hmac.new(token_secret.encode(), f"turnstile/tournament-seat/{match_id}/{seat}".encode(),
-                      hashlib.sha256).digest()
-    return "seat_" + base64.urlsafe_b64encode(digest[:24]).decode()
+    return derived_secret("seat", token_secret, f"turnstile/tournament-seat/{match_id}/{seat}")
 
 
 def new_seed() -> str:

@@ -18,7 +18,8 @@ from domain import match
 from domain.catalog import by_slug
 from domain.engine import Command
 from service.matches.matches import MatchService
-from service.matches.model import Played
+from service.matches.idempotent import CreateKey
+from service.matches.model import OpenedMatch, Played
 from store.base import EventStore
 from tests.api.conftest import bearer
 from tests.api.http_play import create
@@ -115,3 +116,74 @@ def match_move(command: Command) -> Any:
     from domain.codec import to_builtins
 
     return to_builtins(command)
+
+
+CREATE = {"game": GAME, "seats": [{"player": "ada"}, {"open": True}], "options": {"max_turns": 30}}
+
+
+def mine(client: TestClient, app_key: str) -> list[str]:
+    """The ids of the calling app's matches."""
+    return [m["id"] for m in client.get("/v1/matches?mine=true", headers=bearer(app_key)).json()["items"]]
+
+
+def test_a_retried_create_answers_the_first_answer_and_opens_no_second_match(client: TestClient,
+                                                                              app_key: str) -> None:
+    """POST /v1/matches again with its Idempotency-Key and body: the first answer (same id, status code, seat
+    tokens and join codes), even after the open seat was joined and moves were played, and still one match."""
+    headers = {**bearer(app_key), "Idempotency-Key": "create-1"}
+    first = client.post("/v1/matches", json=CREATE, headers=headers)
+    assert first.status_code == 201, first.text
+    created = first.json()
+    code = created["seats"][1]["join_code"]
+    joined = client.post(f"/v1/matches/{created['id']}/join", json={"code": code, "player": "grace"})
+    assert joined.status_code == 201, joined.text
+    again = client.post("/v1/matches", json=CREATE, headers=headers)
+    assert (again.status_code, again.json(), again.headers["location"]) == (201, created, first.headers["location"])
+    assert mine(client, app_key) == [created["id"]]
+    token = created["seats"][0]["token"]  # the token told again is the seat's
+    assert client.get(f"/v1/matches/{created['id']}", headers=bearer(token)).json()["you"] == 0
+
+
+def test_a_create_with_a_used_key_and_another_body_is_refused(client: TestClient, app_key: str) -> None:
+    """The same Idempotency-Key with another body: 422 `idempotency-key-reused`, and nothing is opened."""
+    headers = {**bearer(app_key), "Idempotency-Key": "create-2"}
+    assert client.post("/v1/matches", json=CREATE, headers=headers).status_code == 201
+    other = {**CREATE, "options": {"max_turns": 31}}
+    refused = client.post("/v1/matches", json=other, headers=headers)
+    assert refused.status_code == 422, refused.text
+    assert refused.headers["content-type"].startswith("application/problem+json")
+    assert refused.json()["code"] == "idempotency-key-reused"
+    assert len(mine(client, app_key)) == 1
+
+
+def test_create_keys_are_scoped_to_the_app_key(client: TestClient, app_key: str, other_key: str) -> None:
+    """Two apps sending one Idempotency-Key each open their own match."""
+    ids = {client.post("/v1/matches", json=CREATE, headers={**bearer(key), "Idempotency-Key": "shared"}).json()["id"]
+           for key in (app_key, other_key)}
+    assert len(ids) == 2
+    assert len(mine(client, app_key)) == len(mine(client, other_key)) == 1
+
+
+def test_simultaneous_creates_with_one_idempotency_key_open_one_match(client: TestClient, app_key: str,
+                                                                      store: EventStore) -> None:
+    """Three POSTs of one create with one Idempotency-Key at once: all 201 with the same answer, one match."""
+    for trial in range(TRIALS // 2):
+        headers = {**bearer(app_key), "Idempotency-Key": f"at-once-{trial}"}
+        answers = at_once([partial(client.post, "/v1/matches", json=CREATE, headers=headers)] * 3)
+        assert [a.status_code for a in answers] == [201, 201, 201], [a.text for a in answers]
+        assert answers[0].json() == answers[1].json() == answers[2].json()
+    assert len(mine(client, app_key)) == TRIALS // 2
+    assert len(store.list_matches(owner="tests")) == TRIALS // 2
+
+
+def test_simultaneous_creates_in_three_processes_open_one_match(store: EventStore, app_key: str) -> None:
+    """The same through three services (three API processes): one writes, the others answer its answer."""
+    services = [MatchService(store) for _ in range(3)]
+    retry = CreateKey(app_key, "three-processes")
+    outcomes = at_once([partial(s.create, GAME, ["ada", None], {"max_turns": 30}, owner="tests", retry=retry)
+                        for s in services])
+    assert all(isinstance(o, OpenedMatch) for o in outcomes), outcomes
+    assert all((o.record, o.tokens, o.join_codes) == (outcomes[0].record, outcomes[0].tokens, outcomes[0].join_codes)
+               for o in outcomes)
+    assert sorted(o.result.duplicate for o in outcomes) == [False, True, True]
+    assert [m.id for m in store.list_matches(owner="tests")] == [outcomes[0].record.id]

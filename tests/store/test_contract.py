@@ -97,6 +97,20 @@ def test_create_match_with_a_taken_id_fails_and_writes_nothing(store: EventStore
     assert store.head_position() == head and len(store.read_match("m-dup")) == 2
 
 
+def test_create_match_under_a_command_id_is_found_as_an_append_is(store: EventStore) -> None:
+    """A creation recorded under a command id (an idempotent create): `find_command` gives its events, whose own
+    command fields stay empty (the hashed record is as without it); a second creation of the id writes nothing."""
+    result = store.create_match(record("m-keyed"), [ev("match.started"), ev("deck.shuffled", order=[2, 1])],
+                                command_id="create:digest")
+    assert all(e.command is None and e.command_id is None for e in result.events)
+    found = store.find_command("m-keyed", "create:digest")
+    assert found is not None and found.duplicate and found.events == result.events
+    assert store.find_command("m-keyed", "create:other") is None
+    with pytest.raises(MatchExists):
+        store.create_match(record("m-keyed"), [ev("match.started")], command_id="create:other")
+    assert store.find_command("m-keyed", "create:other") is None and len(store.read_match("m-keyed")) == 2
+
+
 def test_a_match_ending_at_creation_is_finished(store: EventStore) -> None:
     store.create_match(record("m-short"), [ev("match.started"), ev("match.ended", reason="abandoned")])
     got = store.get_match("m-short")
