@@ -29,6 +29,26 @@ export function player(box, table, seat, played) {
   const problem = box.querySelector("#play-problem");
   let asked = 0; // the version whose moves are shown (or being read)
   let sending = false;
+  // When the answer is at another version than the page's newest (the server ahead of the page's stream, say), the
+  // moves are read again after a pause, doubling up to RETRY_MAX_MS, not at once: a stalled stream must not become a
+  // tight loop of requests. Progress (the page's newest version moves, or the moves are shown) starts over.
+  const RETRY_FIRST_MS = 250;
+  const RETRY_MAX_MS = 4000;
+  let retry = { ms: RETRY_FIRST_MS, timer: null, latest: 0 }; // `latest`: the page's version when it was set
+
+  function startOver() {
+    clearTimeout(retry.timer);
+    retry = { ms: RETRY_FIRST_MS, timer: null, latest: 0 };
+  }
+
+  function retryLater(latest) {
+    if (retry.latest !== latest) startOver();
+    clearTimeout(retry.timer);
+    retry.latest = latest;
+    retry.timer = setTimeout(() => { retry.timer = null; refresh(); }, retry.ms);
+    retry.ms = Math.min(retry.ms * 2, RETRY_MAX_MS);
+  }
+
   let waiting = { version: 0, names: "" }; // who the table shows to move at the newest version (a bot, say)
 
   const waitingNote = (version) => (waiting.version === version && waiting.names
@@ -40,11 +60,13 @@ export function player(box, table, seat, played) {
     box.hidden = !open;
     if (!open) delete table.dataset.playable;
     if (!open || sending || asked === now.latest) return;
+    if (retry.timer !== null && retry.latest === now.latest) return; // asked again when the pause is over
     asked = now.latest;
     delete table.dataset.playable; // until the moves of the newest version are read
     try {
       const legal = await api(`/v1/matches/${encodeURIComponent(now.matchId)}/legal-moves`, { token: now.token });
-      if (legal.version !== seat().latest) { asked = 0; refresh(); return; } // the match moved on meanwhile
+      if (legal.version !== seat().latest) { asked = 0; retryLater(seat().latest); return; } // not the page's version
+      startOver();
       list.replaceChildren(...legal.moves.map((move) => el("li", {},
         el("button", { type: "button", class: "move", "data-move": JSON.stringify(move),
           onclick: () => send(move, legal.version) }, moveWords(move)))));
