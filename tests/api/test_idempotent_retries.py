@@ -17,8 +17,8 @@ from litestar.testing import TestClient
 from domain import match
 from domain.catalog import by_slug
 from domain.engine import Command
-from service.matches.matches import MatchService
 from service.matches.idempotent import CreateKey
+from service.matches.matches import MatchService
 from service.matches.model import OpenedMatch, Played
 from store.base import EventStore
 from tests.api.conftest import bearer
