@@ -20,7 +20,7 @@ class Dialect:
     stamp: Callable[[Any], str]  # a stored time as the store's ISO 8601 string
     time: Callable[[datetime], Any]  # a time as the driver takes it
     now: Callable[[], Any]  # the current time as the driver takes it
-    seats_player: str  # SQL that is true when the match seats a player, with one placeholder for it
+    seats_player: str  # SQL that is true when the match seats a player (by handle identity), one placeholder for it
     player: Callable[[str], Any]  # the parameter of `seats_player`
     # SQL that holds a lock named by its one text parameter until the transaction ends, so transactions that count
     # and then write under one name take turns; "" where a write transaction already excludes every other writer

@@ -32,6 +32,7 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.types.json import Jsonb, set_json_dumps, set_json_loads
 from psycopg_pool import ConnectionPool
 
+from domain.handles import identity
 from ledger.chain import GENESIS
 from ledger.events import (
     MatchRecord,
@@ -96,7 +97,7 @@ DIALECT = Dialect(
     time=lambda moment: moment,
     now=utc_now,
     seats_player="seats @> %s",  # served by the GIN (jsonb_path_ops) index
-    player=lambda player: Jsonb([{"player": player}]),
+    player=lambda player: Jsonb([{"identity": identity(player)}]),
     lock_name="SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
 )
 # Events go in as one JSON array of rows, whatever their number (`jsonb_to_recordset`): one statement text for

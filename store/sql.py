@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 
+from domain.handles import identity
 from ledger.events import MatchRecord, NewMatch, SeatRecord, StoredEvent, clean_json
 from store import sql_facts
 from store.base import KEY_ID_LENGTH, AppendResult, AppKey, MatchNotFound, RematchExists, Snapshot, StoreError, appended
@@ -103,8 +104,10 @@ class SqlStore(SqlWebhooks, SqlTransparency, SqlTournaments, SqlExports):
                 now, now, head, match.rematch_of, None)
 
     def seats_param(self, seats: Sequence[SeatRecord]) -> Any:
-        """The seats column's value for these seats."""
-        return self.dialect.encode(clean_json(msgspec.to_builtins(tuple(seats)), "seats"))
+        """The seats column's value for these seats, each with the `identity` of its player (domain/handles.py), the
+        form `list_matches(player=...)` finds them by: "Ada" and "ada" are one player there, as everywhere."""
+        rows = [{**msgspec.to_builtins(seat), "identity": identity(seat.player)} for seat in seats]
+        return self.dialect.encode(clean_json(rows, "seats"))
 
     def link_rematch(self, conn: Any, match: NewMatch) -> None:
         """Within a new match's creating transaction: name it as the rematch of the match it replays, once."""

@@ -19,6 +19,7 @@ from typing import Any
 
 import msgspec
 
+from domain.handles import identity
 from ledger.chain import GENESIS
 from ledger.events import (
     MatchRecord,
@@ -59,8 +60,8 @@ DIALECT = Dialect(
     stamp=str,
     time=iso,  # fixed-width ISO text sorts as the times do
     now=lambda: iso(utc_now()),
-    seats_player="EXISTS (SELECT 1 FROM json_each(matches.seats) s WHERE json_extract(s.value, '$.player') = ?)",
-    player=lambda player: player,
+    seats_player="EXISTS (SELECT 1 FROM json_each(matches.seats) s WHERE json_extract(s.value, '$.identity') = ?)",
+    player=identity,
     lock_name="",  # BEGIN IMMEDIATE: one writer at a time, every process of the file included
 )
 _encode = msgspec.json.encode
@@ -82,6 +83,8 @@ class SqliteStore(SqlStore):
         if path != ":memory:":
             self._enable_wal(busy_timeout_s)
         self._conn.execute("PRAGMA synchronous=FULL")  # an acknowledged append survives power loss
+        # A handle's identity (domain/handles.py) for SQL: migration 0018 gives each stored seat its player's.
+        self._conn.create_function("turnstile_identity", 1, identity, deterministic=True)
         # Migrations run with foreign keys off: rebuilding a referenced table (SQLite's way to change a CHECK) needs
         # it, and a check after them proves no reference was left dangling.
         self._migrate()

@@ -92,9 +92,10 @@ class ExportsController(Controller):
         """Finished matches as NDJSON, in the order they ended in the log (commit order), resumable.
 
         Public matches only; with an app key, that app's own matches (public, unlisted and private) too. Filters:
-        `game`, `edition` (a rules edition, e.g. `2`), a seated `player`, the end time (`since` <= end < `until`)
-        and `bot`. A match that finishes while an export runs comes after every line already sent: resuming from the
-        last whole line never skips or repeats a match. Exports have their own rate limit per caller.
+        `game`, `edition` (a rules edition, e.g. `2`), a seated `player` (any case of the handle), the end time
+        (`since` <= end < `until`) and `bot`. A match that finishes while an export runs comes after every line
+        already sent: resuming from the last whole line never skips or repeats a match. Exports have their own rate
+        limit per caller.
         """
         position = cursor_position(after)
         if position is None:

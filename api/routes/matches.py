@@ -171,7 +171,9 @@ class MatchesController(Controller):
         mine: Annotated[bool, Parameter(description="Only the calling app's own matches, of any visibility (needs "
                                                     "its app key)")] = False,
         game: FromQuery[str | None] = None,
-        player: FromQuery[str | None] = None,
+        player: Annotated[str | None, Parameter(
+            description="Matches seating this player, whatever the case of the handle (`Ada` is `ada`, as on "
+                        "player pages and leaderboards)")] = None,
         status: FromQuery[Status | None] = None,
         cursor: Annotated[str | None, Parameter(
             description="A `next_cursor`: `<created_at, microseconds since 1970>|<match id>`, the place in the order "

@@ -407,6 +407,7 @@ def test_list_matches_filters_and_pages_newest_first(store: EventStore) -> None:
     assert [m.id for m in store.list_matches()] == newest_first
     assert [m.id for m in store.list_matches(game="terminus")] == [ids[3], ids[1]]
     assert [m.id for m in store.list_matches(player="ann")] == [ids[4], ids[3], ids[0]]
+    assert [m.id for m in store.list_matches(player="ANN")] == [ids[4], ids[3], ids[0]]  # one player, any case
     assert [m.id for m in store.list_matches(status="finished")] == [ids[1]]
     assert [m.id for m in store.list_matches(game="expect-delays", player="cy", status="active")] == [ids[4], ids[2]]
     assert store.list_matches(player="nobody") == []
