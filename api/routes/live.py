@@ -26,6 +26,7 @@ from api.deps import Live, Service, Tail
 from api.problem_codes import problem_responses
 from api.routes.matches import OPTIONAL_KEY, READ_MATCH, MatchId, TextInclude
 from api.schemas import RecordedEvent
+from domain import bots
 from ledger.chain import SCHEME_FULL
 from ledger.events import StoredEvent
 from service.matches.matches import MatchService
@@ -123,8 +124,9 @@ async def match_events(service: MatchService, live: Any, tails: Tails, match_id:
             old_scheme = loaded.record.scheme == SCHEME_FULL  # only scheme 1 records withhold hashes (a read)
             withheld = await sync_to_thread(service.first_redacted, loaded, seat) if old_scheme else None
             finished = loaded.state.finished
+            # A bot by its level's title, as the event log's `text` names it (not by its handle, `bot:ismcts-3`).
+            names = bots.shown_names(loaded.game, loaded.state.players) if text else None
             for event in stored:
-                names = loaded.state.players if text else None
                 make = partial(message, loaded.game, event, seat, finished, withheld, names)
                 # Scheme 2: an event looks the same to every stream of one caller kind: encoded once per process.
                 key = (match_id, event.version, seat, finished, text)

@@ -14,6 +14,8 @@ from domain.narration import in_words
 NS = "http://www.w3.org/2000/svg"
 WIDE, NARROW = 760, 380  # a phone's page shows NARROW units in ≥ 388 CSS px: a unit is at least a pixel there
 MIN_TEXT = 12  # no text is drawn smaller (so none renders under 12 CSS px on a phone)
+# An end's reason in the header's words where its code does not read as them ("match over · scores counted").
+END_WORDS = {"scored": "scores counted"}
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
 
 
@@ -52,7 +54,7 @@ class Moment(msgspec.Struct, frozen=True, kw_only=True):
     def status(self, verb: str = "to act") -> str:
         """`Ada (seat 0) to act`, `Ada (seat 0) and Grace (seat 1) to act`, or how the match ended."""
         if self.ended is not None:
-            return f"match over ({in_words(self.ended)})"
+            return f"match over · {END_WORDS.get(self.ended, in_words(self.ended))}"
         if not self.to_move:
             return "nobody to act"
         seats = [self.name(seat) for seat in self.to_move]

@@ -1,6 +1,8 @@
 """Every sentence of seeded matches of every game reads as English: no empty slot where a value was missing, no
 identifier from the code, no "1 cards". Found by a newcomer: Metro X's "chose a free station on route ." and
-"crossed 0.0 on route ;", Terminus's "(place_development)" and "(buy_power)", "1 cards in hand", "(2. to pass)"."""
+"crossed 0.0 on route ;", Terminus's "(place_development)" and "(buy_power)", "1 cards in hand", "(2. to pass)"; then
+Terminus's "Ada (purchase rails) paid…" (a command's name in brackets) and Touched On's "EV-L2-1 (Evader, Line 2
+(tram))"."""
 
 from __future__ import annotations
 
@@ -24,6 +26,8 @@ FLAWS = {
     "a code identifier": re.compile(r"\b[a-z]+_[a-z_]+\b|\([a-z]+(?:[-_][a-z]+)+\)"),
     "a wrong plural": re.compile(r"(?<![\d.])1 (?!point\b)[a-z]+s\b(?! (?:hand|turn|ago))"),
     "an ordinal with a dot": re.compile(r"\(\d+\. "),
+    "a command name in brackets": re.compile(r"^[A-Z][a-z]+ \([a-z]+(?: [a-z]+)*\) [a-z]"),
+    "nested brackets": re.compile(r"\([^()]*\("),
 }
 SINGULAR_ENDING_IN_S = {"bus", "pass", "bonus", "class", "status", "plus"}
 
@@ -40,10 +44,12 @@ def flaws(text: str) -> list[str]:
 def test_the_flaws_are_found_in_the_sentences_a_newcomer_met() -> None:
     for bad in ("Ada chose a free station on route .", "Ada crossed 0.0 on route ; Grace passed.",
                 "Ada (place_development) gave 1 permit.", "Grace (buy_power) bought.", "Ada has 1 cards in hand.",
-                "3 riders on lines, 1 riders on lines.", "Grace passed (2. to pass)."):
+                "3 riders on lines, 1 riders on lines.", "Grace passed (2. to pass).",
+                "Ada (purchase rails) paid 10 coins.", "Ada played 1 card: EV-L2-1 (Evader, Line 2 (tram))."):
         assert flaws(bad), bad
     for good in ("Ada chose 2 stations on route R3.", "Grace passed (the 2nd to pass).", "Ada has 1 card in hand.",
-                 "Ada scored 1 point; Grace 3 points.", "Ada took the bus."):
+                 "Ada scored 1 point; Grace 3 points.", "Ada took the bus.", "Ada paid 10 coins to purchase Rails.",
+                 "Ada played 1 card: EV-L2-1 (Evader, Line 2 tram) on Line 2 (tram)."):
         assert flaws(good) == [], (good, flaws(good))
 
 

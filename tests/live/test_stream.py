@@ -179,3 +179,21 @@ def test_a_stream_with_include_text_tells_every_event_as_the_log_does(server: Se
                            params={"include": "text", "limit": 500}).json()["items"]
     assert received == page and all(item["text"] for item in received)
     assert received[-1]["text"].startswith("The match ended")
+
+
+def test_a_stream_with_include_text_names_a_bot_by_its_level_as_the_log_does(server: Server) -> None:
+    """Found: Touched On's page said "bot:ismcts-3 played…" for the moves it heard live (the stream told them with
+    the seats' handles), and "Computer, level 4 (search) played…" for the same moves read from the log."""
+    answer = server.http.post(f"{server.url}/v1/matches", headers={"Authorization": f"Bearer {server.app_key}"},
+                              json={"game": "touched-on", "seats": [{"player": "ann"}, {"bot": "random"}],
+                                    "options": {"max_journeys": 1}, "seed": "stream-bot"})
+    assert answer.status_code == 201, answer.text
+    match_id = answer.json()["id"]
+    server.finish(match_id, random.Random(3))
+    received = [m.body for m in read_whole(server.http, f"{stream_url(server, match_id)}?include=text")]
+    page = server.http.get(f"{server.url}/v1/matches/{match_id}/events",
+                           params={"include": "text", "limit": 500}).json()["items"]
+    assert received == page
+    texts = [str(item["text"]) for item in received]
+    assert not [text for text in texts if "bot:" in text]
+    assert any(text.startswith("Computer, level 0 (random moves) played") for text in texts), texts

@@ -26,8 +26,9 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
     map_w = cell * (max(p.x for p in index.plots) + 1)
     width = moment.width if moment.narrow else max(16 + map_w + 230, moment.width)
     svg = Svg(width, 100, title="Terminus table", data_game="terminus", **moment.attrs())
-    step = " ".join(in_words(part) for part in (view["phase"], view["step"]) if part)
-    top = svg.para(16, 22, f"Year {view['year']} · {step} · {moment.status()} · "
+    # The phase `over` goes without saying: the status says the match is over, and why.
+    step = " ".join(in_words(part) for part in (view["phase"], view["step"]) if part and part != "over")
+    top = svg.para(16, 22, f"Year {view['year']} · {step + ' · ' if step else ''}{moment.status()} · "
                            f"{plural(view['deck'], 'Agenda')} in the deck", width - 32, 14, data_phase=view["phase"],
                    data_header="", font_weight="bold")
     with svg.group(data_zone="city", transform=f"translate({16 + cell / 2},{round(top + 10 + cell / 2)})"):

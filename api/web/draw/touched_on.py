@@ -38,7 +38,7 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
     line = f" on {LINE_LABEL.get(current, current)}" if moment.to_move and current else ""
     y = svg.para(16, 24, f"Journey {view['journey']} · {moment.status('to play')}{line} · "
                          f"draw pile {view['draw_size']} · Exp left {view['exp_left']}"
-                         f"{' · over' if view['over'] else ''}", width - 32, 14, data_journey=view["journey"],
+                         f"{' · over' if view['over'] and moment.ended is None else ''}", width - 32, 14, data_journey=view["journey"],
                  data_header="", font_weight="bold") + 4
     x = 16.0
     for line_card in view["lines"]:

@@ -51,7 +51,7 @@ def _card(card: str) -> str:
     if data is None:
         return card
     return {"number": f"a {data.value}", "skip": f"a skip {data.value}", "transfer": "a Transfer",
-            "free": "a free station"}.get(data.kind, card) + (" (reshuffle)" if data.reshuffle else "")
+            "free": "a free station"}.get(data.kind, card) + (" marked reshuffle" if data.reshuffle else "")
 
 
 def choice_words(choice: events.Choice) -> str:

@@ -106,12 +106,23 @@ def _bundle(counts: tuple[int, ...]) -> str:
     return listed(plural(n, r) for n, r in zip(counts, RESOURCES, strict=False) if n) or "nothing"
 
 
+# What each action of a `traded` event was for, as the end of a sentence ("Ada paid 3 coins to purchase Rails").
+ACTIONS = {"build": "build", "take_demand": "take a Demand", "place_development": "place a Development",
+           "draw_agendas": "draw Agendas", "lobby_project": "lobby for a Project", "buy_blueprint": "buy Blueprints",
+           "buy_permit": "buy Permits", "buy_power": "buy Power", "take_upgrade": "take an Upgrade",
+           "increase_capacity": "increase capacity", "collect_construction": "collect Construction",
+           "purchase_rails": "purchase Rails", "use_development": "use a Development"}
+
+
 def _traded(e: events.Traded, n: Names) -> str:
     parts = [f"took {_bundle(e.take)}" if any(e.take) else "", f"gave {_bundle(e.give)}" if any(e.give) else "",
              (f"received {plural(e.coins, 'coin')}" if e.coins > 0 else f"paid {plural(-e.coins, 'coin')}")
              if e.coins else "", f"moved {plural(e.rails, 'Rail')} to storage" if e.rails else ""]
     done = listed(part for part in parts if part) or "traded nothing"
-    return f"{who(n, e.seat)} ({in_words(e.action)}{' via ' + e.via if e.via else ''}) {done}."
+    why = ACTIONS.get(e.action, in_words(e.action))
+    if e.via:  # the action of a Development tile (Rules, Developments), or the tile used itself
+        why = f"use Development {e.via}" if e.action == "use_development" else f"{why} with Development {e.via}"
+    return f"{who(n, e.seat)} {done} to {why}."
 
 
 def _collected(e: events.BonusCollected, n: Names) -> str:

@@ -48,10 +48,15 @@ def _line(line: str) -> str:
     return LINE_LABEL.get(line, line)
 
 
+def _unbracketed(line: str) -> str:
+    """A line's label for inside a card's brackets, without brackets of its own: "Line 2 tram"."""
+    return _line(line).replace(" (", " ").replace(")", "")
+
+
 def _card(card: str) -> str:
     """A card by id and kind: an Evader of a line, an Inspector, a Power card, an Exp card and its value."""
     if is_evader(card):
-        kind = f"Evader, {_line(evader_line(card))}"
+        kind = f"Evader, {_unbracketed(evader_line(card))}"
     elif is_authorised(card):
         kind = "Authorised Inspector"
     elif is_undercover(card):
