@@ -36,10 +36,10 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
     svg = Svg(width, 100, title="Touched On table", data_game="touched-on", **moment.attrs())
     current = view["current_line"]
     line = f" on {LINE_LABEL.get(current, current)}" if moment.to_move and current else ""
+    over = " · over" if view["over"] and moment.ended is None else ""  # once ended, the status says so
     y = svg.para(16, 24, f"Journey {view['journey']} · {moment.status('to play')}{line} · "
-                         f"draw pile {view['draw_size']} · Exp left {view['exp_left']}"
-                         f"{' · over' if view['over'] and moment.ended is None else ''}", width - 32, 14, data_journey=view["journey"],
-                 data_header="", font_weight="bold") + 4
+                         f"draw pile {view['draw_size']} · Exp left {view['exp_left']}{over}", width - 32, 14,
+                 data_journey=view["journey"], data_header="", font_weight="bold") + 4
     x = 16.0
     for line_card in view["lines"]:
         if x + 170 > width:
