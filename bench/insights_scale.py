@@ -13,9 +13,9 @@ months, editions, lengths and results. The population grows size by size in the 
 the rollups (`insight_rollups`, store/sql_insight_rollups.py) are computed from the facts (`rebuild`: what the
 projection's batches keep as they write; its time is printed after the load's). Then every metric by every grouping
 the API offers (one dimension, and each unordered pair), plus a filtered one, a player's and one naming four
-dimensions (beyond the rollups: answered from the fact rows, reported in a column of its own), is answered through
-service/reads/insights.py (`Insights.answer`), `--runs` times each; the table gives, per store and size, the median
-p50 over the questions, the worst question's p95, and which it is (`--detail`: every question's).
+dimensions (beyond the sets of three: summed from the cells of all seven, reported in a column of its own), is
+answered through service/reads/insights.py (`Insights.answer`), `--runs` times each; the table gives, per store and
+size, the median p50 over the questions, the worst question's p95, and which it is (`--detail`: every question's).
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ def questions(rows_player: str, pairs: bool) -> list[Question]:
     return asked
 
 
-BEYOND = "(4 dimensions: from the facts)"  # beyond the rollups' three dimensions: read from the fact rows
+BEYOND = "(4 dimensions: all seven's cells)"  # beyond the sets of three: summed from the cells of all seven
 
 
 def time_queries(store: Any, runs: int, pairs: bool) -> list[tuple[str, float, float]]:

@@ -28,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ledger.merkle import appended_nodes, perfect_parts  # noqa: E402
+from ledger.merkle import appended_nodes, event_leaf, leaf_hash, perfect_parts  # noqa: E402
 from ledger.notes import Signer  # noqa: E402
 from service.log.transparency import Transparency  # noqa: E402
 from store.factory import open_store  # noqa: E402
@@ -60,14 +60,14 @@ def fill(store: Any, leaves: int, batch: int = 1 << 16) -> None:
         count = min(batch, leaves - size)
         rows, hashes = [], []
         for index in range(size, size + count):
-            digest = rng.randbytes(32)
-            rows.append((index, f"bench-{index // 100}", index % 100 + 1, digest.hex(), index + 1))
-            hashes.append(digest)  # stands for a leaf hash: the tree does not look inside
+            stream, version, chain = f"bench-{index // 100}", index % 100 + 1, rng.randbytes(32).hex()
+            rows.append((index, stream, version, chain, index + 1))
+            hashes.append(leaf_hash(event_leaf(stream, version, chain)))  # level 0 is derived from the row so
         made = dict(appended_nodes(size, hashes, edge.__getitem__))
         conn.executemany("INSERT INTO log_leaves (idx, match_id, version, hash, position) VALUES (?, ?, ?, ?, ?)",
                          rows)
         conn.executemany("INSERT INTO log_nodes (level, idx, hash) VALUES (?, ?, ?)",
-                         [(level, idx, h) for (level, idx), h in made.items()])
+                         [(level, idx, h) for (level, idx), h in made.items() if level])  # level 0: not stored
         size += count
         edge = {part: made.get(part) or edge[part] for part in perfect_parts(0, size)}
     conn.execute("UPDATE log_state SET size = ?, after_position = ? WHERE id = 1", (size, size))

@@ -447,7 +447,8 @@ class PostgresStore(SqlStore):
         """The sequencer's rows as two statements of one JSON parameter each, whatever the batch (psycopg dumps
         arrays element by element in Python; one JSON document is one msgspec call)."""
         conn.execute(_INSERT_LEAVES, [Jsonb(leaves)])
-        conn.execute(_INSERT_NODES, [Jsonb([(level, idx, digest.hex()) for level, idx, digest in nodes])])
+        if nodes:  # one leaf appended at an even index makes no node above level 0
+            conn.execute(_INSERT_NODES, [Jsonb([(level, idx, digest.hex()) for level, idx, digest in nodes])])
 
     # ---- reads -----------------------------------------------------------------------------------
 

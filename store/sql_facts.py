@@ -138,7 +138,7 @@ def _number(value: Any) -> Any:
 
 def sums(conn: Any, dialect: Dialect, question: FactQuery) -> list[FactSums]:
     """Per group of `question.by`: rows, wins, and the count, sum and sum of squares of `question.value`; from the
-    rollups when one covers the question (no player, at most three dimensions), else from the fact rows."""
+    rollups when no player is asked, else from the fact rows (the player's index)."""
     for name in (*question.by, *(w[0] for w in question.where), *([question.value] if question.value else [])):
         if name not in FIELDS:
             raise ValueError(f"not a fact field: {name!r}")

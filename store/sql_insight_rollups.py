@@ -1,6 +1,7 @@
 """The insights rollups (`insight_rollups`): the additive sums of the fact rows per game, value of one to three
-dimension columns and `reps`, kept by the projection's batch so that an insight naming at most three dimensions (and
-no player) sums a few hundred rows instead of every fact row of its game. One SQL shape for both dialects.
+dimension columns (or of all seven) and `reps`, kept by the projection's batch so that an insight naming at most
+three dimensions (and no player) sums a few hundred rows instead of every fact row of its game, and a wider one the
+cells of all seven, fewer and narrower than the rows. One SQL shape for both dialects.
 
 Every sum is additive (how many rows, their wins, and per averaged column the count, sum and sum of squares of its
 non-NULL values), so a batch adds its new rows' contributions and subtracts those of the rows it replaces or deletes;
@@ -20,8 +21,8 @@ from store.read_models import FactQuery, FactSums
 
 # The fact columns a question can group or filter by (service/reads/insights.py COLUMN), in one fixed order.
 DIMENSION_COLUMNS = ("edition", "seats", "seat", "month", "opening", "bot", "band")
-MOST = 3  # the largest set of dimensions kept: 63 sets of the seven
-SETS = tuple(c for size in range(1, MOST + 1) for c in combinations(DIMENSION_COLUMNS, size))
+MOST = 3  # every set of up to three dimensions is kept (63 sets of the seven), and the set of all seven
+SETS = (*(c for size in range(1, MOST + 1) for c in combinations(DIMENSION_COLUMNS, size)), DIMENSION_COLUMNS)
 AVERAGED = ("rank", "score", "moves", "seconds")  # the fact columns a metric averages
 WHOLE = frozenset({"rank", "moves"})  # their sums are whole numbers (exact)
 SUMS = ("facts", "wins", *(f"{part}_{column}" for column in AVERAGED for part in ("n", "sum", "sq")))
@@ -31,12 +32,13 @@ Cell = tuple[str, str, str]  # (game, dims, cell)
 
 
 def covering(columns: Iterable[str]) -> tuple[str, ...] | None:
-    """The dimension set whose rollup answers a question naming these columns (`game` is in every one), or None
-    when none does (more than three dimensions, or a column that is not one)."""
+    """The dimension set whose rollup answers a question naming these columns (`game` is in every one): the set of
+    exactly those up to three, else the set of all seven (its cells are at most as many as the fact rows, and
+    narrower); None for a column that is no dimension."""
     named = set(columns) - {"game"}
-    if not named or len(named) > MOST or not named <= set(DIMENSION_COLUMNS):
+    if not named or not named <= set(DIMENSION_COLUMNS):
         return None
-    return tuple(c for c in DIMENSION_COLUMNS if c in named)
+    return tuple(c for c in DIMENSION_COLUMNS if c in named) if len(named) <= MOST else DIMENSION_COLUMNS
 
 
 def _value(column: str, value: Any) -> Any:

@@ -67,9 +67,9 @@ class SqlTransparency:
             edge = _nodes(conn, d, perfect_parts(0, size))
             made = dict(appended_nodes(size, [leaf_hash(event_leaf(m, v, h)) for m, v, h, _ in leaves],
                                        edge.__getitem__))
-            if leaves:
+            if leaves:  # a level-0 node is its leaf's hash: derived from the leaf row when read, not stored
                 self._insert_log(conn, [(size + i, *leaf) for i, leaf in enumerate(leaves)],
-                                 [(level, idx, digest) for (level, idx), digest in made.items()])
+                                 [(level, idx, digest) for (level, idx), digest in made.items() if level])
                 size += len(leaves)
                 conn.execute(d.sql("UPDATE log_state SET size = ?, after_position = ? WHERE id = 1"),
                              (size, entries[-1][3] if entries else after))
@@ -112,8 +112,13 @@ class SqlTransparency:
         return None if row is None else LogLeaf(int(row[0]), row[1], int(row[2]), row[3])
 
     def log_level(self, level: int, first: int, count: int) -> list[Hash]:
-        """The stored perfect subtrees of `level` from index `first` on, at most `count`, in index order (one read)."""
+        """The stored perfect subtrees of `level` from index `first` on, at most `count`, in index order (one read;
+        level 0: the leaves' hashes, from their rows)."""
         with self._reading() as conn:
+            if level == 0:
+                rows = conn.execute(self.dialect.sql(f"SELECT {_LEAF_COLUMNS} FROM log_leaves WHERE idx >= ? AND "
+                                                     "idx < ? ORDER BY idx"), (first, first + count)).fetchall()
+                return [_leaf_node(row) for row in rows]
             rows = conn.execute(self.dialect.sql("SELECT hash FROM log_nodes WHERE level = ? AND idx >= ? AND idx < ? "
                                                  "ORDER BY idx"), (level, first, first + count)).fetchall()
         return [bytes(r[0]) for r in rows]
@@ -219,13 +224,26 @@ def _upsert_witness(conn: Any, d: Dialect, witness: str, size: int) -> None:
                        "ON CONFLICT (witness) DO UPDATE SET size = excluded.size"), (witness, size))
 
 
+def _leaf_node(row: Sequence[Any]) -> Hash:
+    """The level-0 node of a leaf row (idx, stream, version, chain hash): the hash of its leaf data."""
+    return leaf_hash(event_leaf(row[1], int(row[2]), row[3]))
+
+
 def _nodes(conn: Any, d: Dialect, nodes: Sequence[Node]) -> dict[Node, Hash]:
-    if not nodes:
-        return {}
-    wanted = " OR ".join(["(level = ? AND idx = ?)"] * len(nodes))
-    rows = conn.execute(d.sql(f"SELECT level, idx, hash FROM log_nodes WHERE {wanted}"),
-                        [n for node in nodes for n in node]).fetchall()
-    return {(int(level), int(idx)): bytes(digest) for level, idx, digest in rows}
+    """The perfect subtrees among `nodes` that exist: level 0 from the leaf rows, the others from log_nodes."""
+    found: dict[Node, Hash] = {}
+    leaves = sorted({idx for level, idx in nodes if level == 0})
+    if leaves:
+        rows = conn.execute(d.sql(f"SELECT {_LEAF_COLUMNS} FROM log_leaves WHERE idx IN "
+                                  f"({', '.join('?' for _ in leaves)})"), leaves).fetchall()
+        found.update(((0, int(row[0])), _leaf_node(row)) for row in rows)
+    higher = [node for node in nodes if node[0]]
+    if higher:
+        wanted = " OR ".join(["(level = ? AND idx = ?)"] * len(higher))
+        rows = conn.execute(d.sql(f"SELECT level, idx, hash FROM log_nodes WHERE {wanted}"),
+                            [n for node in higher for n in node]).fetchall()
+        found.update(((int(level), int(idx)), bytes(digest)) for level, idx, digest in rows)
+    return found
 
 
 def _latest(conn: Any, d: Dialect) -> LogCheckpoint | None:

@@ -53,6 +53,9 @@ class Readiness(msgspec.Struct, frozen=True, omit_defaults=True):
     witness_quorum: Literal["met", "not-met", "not-configured"] = "not-configured"
     cosigned_size: int | None = None
     cosigned_behind: int | None = None
+    # The search bots' turns waiting in their queue (TURNSTILE_BOT_QUEUE), reported, never required: a turn not
+    # taken is played by the sweep. Present while Redis answers.
+    bot_turns_waiting: int | None = None
     detail: str | None = None
 
 
@@ -98,24 +101,27 @@ class Operations:
     def readiness(self) -> Readiness:
         """Store reachable and migrated; Redis and the read replica answering, when there are ones."""
         redis: Any = "not-configured" if self.queue is None else "ok" if self.queue.ping() else "unreachable"
+        bots = self.queue.bot_depth() if self.queue is not None and redis == "ok" else None
+        waiting: dict[str, Any] = {} if bots is None else {"bot_turns_waiting": bots[0]}
         try:
             (applied, known), heads, quorum = self._store_answer()
         except TimeoutError:
             log.warning("readiness: the store did not answer within %.1f s", self.ready_timeout_s)
-            return Readiness("not-ready", "unreachable", "unknown", redis,
+            return Readiness("not-ready", "unreachable", "unknown", redis, **waiting,
                              detail=f"the store did not answer within {self.ready_timeout_s:g} s")
         except Exception as exc:  # noqa: BLE001  (whatever the driver raises, the store is not usable now)
             log.warning("readiness: the store does not answer (%s: %s)", type(exc).__name__, exc)
-            return Readiness("not-ready", "unreachable", "unknown", redis, detail="the store does not answer")
+            return Readiness("not-ready", "unreachable", "unknown", redis, **waiting,
+                             detail="the store does not answer")
         replica: Any = "not-configured" if self.replica is None else "ok" if heads else "unreachable"
         lag = max(0, heads[0] - heads[1]) if heads else None
         witnessed: dict[str, Any] = {} if quorum is None else {
             "witness_quorum": "met" if quorum.met else "not-met", "cosigned_size": quorum.cosigned_size,
             "cosigned_behind": quorum.behind}
         if applied == known:
-            return Readiness("ready", "ok", "current", redis, replica, lag, **witnessed)
+            return Readiness("ready", "ok", "current", redis, replica, lag, **witnessed, **waiting)
         state: Any = "behind" if applied < known else "ahead"
-        return Readiness("not-ready", "ok", state, redis, replica, lag, **witnessed,
+        return Readiness("not-ready", "ok", state, redis, replica, lag, **witnessed, **waiting,
                          detail=f"{applied} migrations applied, this code knows {known}")
 
     def may_scrape(self, authorization: str | None) -> bool:
@@ -135,7 +141,8 @@ class Operations:
             yield from metrics.projection_families(
                 head, [(s.name, s.checkpoint.position if s.checkpoint else 0, s.lag) for s in states])
         if self.queue is not None:
-            yield from metrics.queue_families(self.queue.depth())
+            depth = self.queue.depth()
+            yield from metrics.queue_families(depth, None if depth is None else self.queue.bot_depth())
         try:
             quorum = self.quorum()
         except Exception as exc:  # noqa: BLE001

@@ -98,12 +98,16 @@ def quorum_families(met: bool, cosigned_size: int | None, behind: int) -> list[G
     return families
 
 
-def queue_families(depth: tuple[int, int] | None) -> list[GaugeMetricFamily]:
-    """Jobs waiting and failed in the projection queue; `turnstile_queue_up` 0 when Redis did not answer."""
+def queue_families(depth: tuple[int, int] | None, bots: tuple[int, int] | None = None) -> list[GaugeMetricFamily]:
+    """Jobs waiting and failed in the projection queue and in the search bots' queue; `turnstile_queue_up` 0 when
+    Redis did not answer."""
     up = "1 when the queue's Redis answered this scrape, else 0"
     return _answered("turnstile_queue_up", up, None if depth is None else [
         ("turnstile_queue_jobs", "Projection jobs waiting in the queue", depth[0]),
-        ("turnstile_queue_failed_jobs", "Projection jobs in the failed job registry", depth[1])])
+        ("turnstile_queue_failed_jobs", "Projection jobs in the failed job registry", depth[1]),
+        *([] if bots is None else [
+            ("turnstile_bot_queue_jobs", "Search bots' turns waiting in their queue", bots[0]),
+            ("turnstile_bot_queue_failed_jobs", "Search bots' turns in their queue's failed job registry", bots[1])])])
 
 
 def _answered(up_name: str, up_help: str, gauges: list[tuple[str, str, int]] | None) -> list[GaugeMetricFamily]:

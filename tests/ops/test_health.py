@@ -65,11 +65,38 @@ def test_readyz_reports_redis_down_or_hung_but_stays_ready(sqlite_store: Any) ->
 
 
 def test_readyz_reports_redis_ok(sqlite_store: Any, redis_url: str) -> None:
-    queue = QueueStatus(Settings(redis_url=redis_url, queue="test-ready-queue"))
+    queue = QueueStatus(Settings(redis_url=redis_url, queue="test-ready-queue", bot_queue="test-ready-bots"))
     with TestClient(create_app(sqlite_store, operations=Operations(sqlite_store, queue))) as client:
         assert client.get("/readyz").json()["redis"] == "ok"
         assert "turnstile_queue_jobs 0.0" in client.get("/metrics").text
     queue.close()
+
+
+def test_readyz_and_the_metrics_count_the_bot_turns_waiting(sqlite_store: Any, redis_url: str) -> None:
+    """Search bots' turns queued and not taken (no worker) show in /readyz and /metrics; a Redis that does not
+    answer leaves the count out instead of failing the probe."""
+    from rq import Queue
+    from rq.serializers import JSONSerializer
+
+    queue = QueueStatus(Settings(redis_url=redis_url, queue="test-ready-queue", bot_queue="test-ready-bots"))
+    bots = Queue("test-ready-bots", connection=queue.redis, serializer=JSONSerializer)
+    bots.empty()
+    try:
+        for n in range(3):
+            bots.enqueue("workers.jobs.bot_turn_job", f"m-{n}", n + 1, job_id=f"bot-m-{n}-{n + 1}")
+        with TestClient(create_app(sqlite_store, operations=Operations(sqlite_store, queue))) as client:
+            ready = client.get("/readyz").json()
+            assert (ready["status"], ready["redis"], ready["bot_turns_waiting"]) == ("ready", "ok", 3)
+            assert "turnstile_bot_queue_jobs 3.0" in client.get("/metrics").text
+        down = QueueStatus(Settings(redis_url=f"redis://127.0.0.1:{free_port()}/0", notify_timeout_s=0.2))
+        with TestClient(create_app(sqlite_store, operations=Operations(sqlite_store, down))) as client:
+            ready = client.get("/readyz").json()
+            assert ready["redis"] == "unreachable" and "bot_turns_waiting" not in ready
+            assert "turnstile_bot_queue_jobs" not in client.get("/metrics").text
+        down.close()
+    finally:
+        bots.empty()
+        queue.close()
 
 
 @pytest.mark.postgres

@@ -51,6 +51,19 @@ def test_the_tree_is_every_event_in_log_order(store: Any) -> None:
     assert [x.version for x in store.log_leaves_of(a, 2)] == [2, 3, 4, 5]
 
 
+def test_level_0_nodes_are_derived_from_the_leaf_rows_not_stored(harness: Harness, store: Any) -> None:
+    """A level-0 node is its leaf's hash: served from the leaf row (one row an event fewer), the same for a single
+    node, a level read, and nodes past the end (absent)."""
+    play(store, start(store), 2, 4)
+    size, _ = store.sequence_log()
+    leaves = expected_leaves(store)
+    assert harness.raw("SELECT count(*) FROM log_nodes WHERE level = 0") == [(0,)]
+    assert harness.raw("SELECT count(*) FROM log_nodes")[0][0] > 0
+    assert store.log_nodes([(0, i) for i in range(size + 2)]) == {(0, i): leaf for i, leaf in enumerate(leaves)}
+    assert store.log_level(0, 1, 3) == leaves[1:4]
+    assert store.log_level(0, size - 1, 5) == leaves[-1:]
+
+
 def test_proofs_from_stored_nodes_verify_at_every_size(store: Any) -> None:
     ids = [start(store) for _ in range(3)]
     for i, match_id in enumerate(ids):
