@@ -66,6 +66,44 @@ def _float(text: str) -> Any:
 _canonical_decoder = msgspec.json.Decoder(float_hook=_float)
 
 
+class _IntegralFloat:
+    """What `canonical_json` reads an integral float back as: equal to nothing, so such a value takes the slow path
+    (`canonical` writes it as an int, its own encoding as a float)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return False
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_INTEGRAL_FLOAT = _IntegralFloat()
+
+
+def _float_unless_integral(text: str) -> Any:
+    number = float(text)
+    return _INTEGRAL_FLOAT if number.is_integer() else number
+
+
+_read_back = msgspec.json.Decoder(float_hook=_float_unless_integral)
+_sorted = msgspec.json.Encoder(order="sorted")
+
+
+def canonical_json(value: Any) -> bytes:
+    """The sorted-key JSON of `canonical(value)` (what the hashes cover), in C for JSON data without integral floats
+    (every stored payload): the value's own encoding, once reading it back gives the value again. That fails for
+    whatever `canonical` would write differently or refuse (an integral float, NaN or an infinity, a key that is no
+    string, a tuple, an object msgspec converts), and those go through `canonical`."""
+    try:
+        encoded = _sorted.encode(value)
+        if _read_back.decode(encoded) == value:
+            return encoded
+    except (TypeError, ValueError, OverflowError, RecursionError):  # canonical decides: raises or converts
+        pass
+    return _sorted.encode(canonical(value))
+
+
 def canonical_of(value: Any) -> Any:
     """`canonical` of a value msgspec encodes with string keys only (a Struct, say): one encode and one decode in C,
     integral floats read back as ints. For the service's own events; data from elsewhere goes through `canonical`,
@@ -119,7 +157,12 @@ def event_salt(seed: str, version: int) -> bytes:
 
 def commitment(salt: bytes, payload: dict[str, Any], command: dict[str, Any] | None) -> str:
     """sha256 hex of salt + the sorted-key JSON of the full (canonical) event and the command behind it."""
-    body = msgspec.json.encode({"event": payload, "command": command}, order="sorted")
+    return _commitment(salt, _sorted.encode(payload), _sorted.encode(command))
+
+
+def _commitment(salt: bytes, payload_json: bytes, command_json: bytes) -> str:
+    """`commitment` of the event and command given as their sorted-key JSON."""
+    body = _sorted.encode({"event": msgspec.Raw(payload_json), "command": msgspec.Raw(command_json)})
     return hashlib.sha256(salt + b"\n" + body).hexdigest()
 
 
@@ -137,23 +180,29 @@ def committed_event_hash(
 
     `public` is the event as a spectator sees it (canonical); nothing hidden enters except through `commitment`.
     """
+    return _committed_hash(prev_hash, match_id, version, type, _sorted.encode(public), seat, commitment, recorded_at)
+
+
+def _committed_hash(prev_hash: str, match_id: str, version: int, type: str, public_json: bytes, seat: int | None,
+                    commitment: str, recorded_at: str) -> str:
+    """`committed_event_hash` of the public form given as its sorted-key JSON (spliced in as it is)."""
     body = {
         "scheme": SCHEME_COMMITTED,
         "match_id": match_id,
         "version": version,
         "type": type,
-        "public": public,
+        "public": msgspec.Raw(public_json),
         "seat": seat,
         "commitment": commitment,
         "recorded_at": recorded_at,
     }
-    return hashlib.sha256(prev_hash.encode() + b"\n" + msgspec.json.encode(body, order="sorted")).hexdigest()
+    return hashlib.sha256(prev_hash.encode() + b"\n" + _sorted.encode(body)).hexdigest()
 
 
 def opened_commitment(seed: str, version: int, payload: Any, command: Any) -> str:
     """The commitment event `version` of a match with this seed carries when `payload` and `command` are the full event
     and the command it was sealed with (ledger/sealing.py): what opening a commitment recomputes."""
-    return commitment(event_salt(seed, version), canonical(payload), canonical(command))
+    return _commitment(event_salt(seed, version), canonical_json(payload), canonical_json(command))
 
 
 class ChainLink(Protocol):
@@ -187,18 +236,25 @@ def link_hash(event: ChainLink) -> str:
     """The hash an event should carry, by its scheme (a commitment means scheme 2)."""
     if event.commitment is not None:
         public = event.payload if event.public_payload is None else event.public_payload
-        return committed_event_hash(event.prev_hash, event.match_id, event.version, event.type, canonical(public),
-                                    event.seat, event.commitment, event.recorded_at)
+        return _scheme2_hash(event, event.commitment, canonical_json(public))
     return event_hash(event.prev_hash, event.match_id, event.version, event.type, event.payload, event.seat,
                       event.command, event.recorded_at)
 
 
-def verify_chain(events: Iterable[ChainLink]) -> int | None:
+def _scheme2_hash(event: ChainLink, commitment: str, public_json: bytes) -> str:
+    return _committed_hash(event.prev_hash, event.match_id, event.version, event.type, public_json, event.seat,
+                           commitment, event.recorded_at)
+
+
+def verify_chain(events: Iterable[ChainLink], seed: str | None = None) -> int | None:
     """The version of the first event that breaks the chain, or None if all link up.
 
     The events must be consecutive versions of one match. A run starting at version 1 must start
     from GENESIS; a run starting later trusts its first prev_hash (check it against an earlier run).
+    With `seed`, an event whose commitment does not open under it (as `unopened` finds) breaks it too: both checks in
+    one pass, which canonicalises a payload that is its own public form once for its hash and its commitment.
     """
+    salts = None if seed is None else _Salts(seed)
     prev: ChainLink | None = None
     for event in events:
         if prev is None:
@@ -210,10 +266,30 @@ def verify_chain(events: Iterable[ChainLink]) -> int | None:
             or event.prev_hash != prev.hash
         ):
             return event.version
-        if link_hash(event) != event.hash:
-            return event.version
+        if event.commitment is None:
+            if link_hash(event) != event.hash:
+                return event.version
+        else:
+            payload_json = canonical_json(event.payload)
+            public_json = payload_json if event.public_payload is None else canonical_json(event.public_payload)
+            if _scheme2_hash(event, event.commitment, public_json) != event.hash or (
+                    salts is not None and not salts.opens(event, payload_json)):
+                return event.version
         prev = event
     return None
+
+
+class _Salts:
+    """The commitment salts of one seed (`event_salt`), from one keyed HMAC copied per event: its pads computed once."""
+
+    def __init__(self, seed: str) -> None:
+        self.keyed = hmac.new(seed.encode(), digestmod=hashlib.sha256)
+
+    def opens(self, event: ChainLink, payload_json: bytes) -> bool:
+        """Whether the event's commitment opens to its full payload (`payload_json`, canonical) and its command."""
+        salting = self.keyed.copy()
+        salting.update(f"turnstile/event-salt/{event.version}".encode())  # event_salt's message
+        return _commitment(salting.digest(), payload_json, canonical_json(event.command)) == event.commitment
 
 
 def unopened(seed: str, events: Iterable[ChainLink]) -> int | None:
@@ -221,12 +297,8 @@ def unopened(seed: str, events: Iterable[ChainLink]) -> int | None:
     `seed` (the one that salts the match's commitments), or None. Scheme 1 events (no commitment) are skipped: their
     hash covers both. With `verify_chain`, whoever holds the seed (the server while the match is played, anyone after
     the end) knows the events are those sealed, hidden parts and commands included."""
-    keyed = hmac.new(seed.encode(), digestmod=hashlib.sha256)  # the key's pads once: each salt is a copy of it
+    salts = _Salts(seed)
     for event in events:
-        if event.commitment is None:
-            continue
-        salting = keyed.copy()
-        salting.update(f"turnstile/event-salt/{event.version}".encode())  # event_salt's message
-        if commitment(salting.digest(), canonical(event.payload), canonical(event.command)) != event.commitment:
+        if event.commitment is not None and not salts.opens(event, canonical_json(event.payload)):
             return event.version
     return None

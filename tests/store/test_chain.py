@@ -9,7 +9,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.chain import GENESIS, canonical, event_hash, verify_chain
+from ledger.chain import (
+    GENESIS,
+    canonical,
+    canonical_json,
+    commitment,
+    committed_event_hash,
+    event_hash,
+    event_salt,
+    unopened,
+    verify_chain,
+)
 from ledger.events import StoredEvent
 
 
@@ -84,3 +94,61 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size
 def test_canonical_equals_the_one_call_per_node_form(value: object) -> None:
     got, want = canonical(value), _reference(value)
     assert got == want and msgspec.json.encode(got) == msgspec.json.encode(want)
+
+
+FLOATS = st.floats() | st.sampled_from([1.0, 1e20, -0.0, 0.0, 1e300, 2.0**53, 0.5, 5e-324, float("nan"), float("inf")])
+ANY_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.integers(min_value=2**63) | st.text(max_size=3)
+                        | FLOATS,
+                        lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner)
+                        | st.dictionaries(st.text(max_size=3), inner, max_size=4)
+                        | st.dictionaries(st.integers(), inner, min_size=1, max_size=2), max_leaves=20)
+
+
+@given(ANY_JSON)
+def test_canonical_json_is_the_sorted_encoding_of_canonical(value: object) -> None:
+    """The C path writes exactly what `canonical` then a sorted encoding would, and refuses what it refuses."""
+    try:
+        want = msgspec.json.encode(canonical(value), order="sorted")
+    except (TypeError, ValueError) as refused:
+        with pytest.raises(type(refused)):
+            canonical_json(value)
+        return
+    assert canonical_json(value) == want
+
+
+def test_canonical_json_takes_canonicals_path_where_the_encoding_differs() -> None:
+    want = '{"a":[100000000000000000000,0,0.5,"é"],"b":1}'.encode()
+    assert canonical_json({"b": 1.0, "a": [1e20, -0.0, 0.5, "é"]}) == want
+    assert canonical_json((1, {"z": None, "y": True})) == b'[1,{"y":true,"z":null}]'
+    with pytest.raises(ValueError):
+        canonical_json({"a": [float("nan")]})
+    with pytest.raises(TypeError):
+        canonical_json({1: "x"})
+
+
+def sealed_chain(seed: str, n: int) -> list[StoredEvent]:
+    """A scheme 2 chain whose commitments open under `seed`; event 2 has a hidden part (a public form of its own)."""
+    events, prev = [], GENESIS
+    for v in range(1, n + 1):
+        payload, command = {"type": "t", "v": v, "hand": [v, 2.5]}, {"type": "go", "n": v}
+        public = {"type": "t", "v": v} if v == 2 else None
+        sealed = commitment(event_salt(seed, v), payload, command)
+        h = committed_event_hash(prev, "m", v, "t", public or payload, 0, sealed, "2026-01-01T00:00:00.000000Z")
+        events.append(StoredEvent("m", v, v, "t", payload, 0, command, None, "2026-01-01T00:00:00.000000Z", prev, h,
+                                  public_payload=public, commitment=sealed))
+        prev = h
+    return events
+
+
+@pytest.mark.parametrize("edit", ["payload", "public_payload", "command"])
+def test_verify_chain_with_the_seed_also_opens_every_commitment(edit: str) -> None:
+    seed = "5eed" * 16
+    events = sealed_chain(seed, 4)
+    assert verify_chain(events, seed) is None and unopened(seed, events) is None
+    edited = msgspec.structs.replace(events[1], **{edit: {"type": "t", "v": 2, "hand": [9, 9]}})
+    forged = [*events[:1], edited, *events[2:]]
+    # a hidden part or a command edited in storage leaves the hash whole: only the commitment tells
+    assert verify_chain(forged) == (2 if edit == "public_payload" else None)
+    assert verify_chain(forged, seed) == 2
+    assert unopened(seed, forged) == (None if edit == "public_payload" else 2)
+    assert verify_chain(events, "0" * 64) == 1  # another seed opens nothing
