@@ -27,7 +27,9 @@ class NewEvent(msgspec.Struct, frozen=True):
     commitment: str | None = None
 
 
-class StoredEvent(msgspec.Struct, frozen=True):
+# gc=False: it holds only strings, numbers and JSON data (no cycle), and an export makes thousands a page; left
+# out of the collector's counts, they no longer bring on collections that walk them (issue 42).
+class StoredEvent(msgspec.Struct, frozen=True, gc=False):
     """An event as recorded: its place in its match (`version`) and in the global log (`position`).
 
     `public_payload` is stored only where it differs from `payload`; `commitment` is None for scheme 1 events.

@@ -90,7 +90,10 @@ class RecordHeader(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
         return FORMATS[self.record]
 
 
-class RecordLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+# gc=False: it holds only strings, numbers and JSON data (no cycle), and an export makes thousands a page; left
+# out of the collector's counts, they no longer bring on collections that walk them (issue 42).
+class RecordLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True,
+                 gc=False):
     """One event of the match, with the command and seat behind it and its place in the hash chain."""
 
     version: int

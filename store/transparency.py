@@ -25,7 +25,9 @@ class LogCheckpoint(msgspec.Struct, frozen=True):
     signed_at: str
 
 
-class LogLeaf(msgspec.Struct, frozen=True):
+# gc=False: it holds only strings, numbers and JSON data (no cycle), and an export makes thousands a page; left
+# out of the collector's counts, they no longer bring on collections that walk them (issue 42).
+class LogLeaf(msgspec.Struct, frozen=True, gc=False):
     """Where an event sits in the tree: its leaf index, and the chain hash the leaf was made of."""
 
     index: int
