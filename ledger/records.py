@@ -184,7 +184,7 @@ def _version_hint(row: bytes, position: int) -> int:
 
 def encode_record(record: Record) -> bytes:
     """The record as NDJSON: one JSON object per line, dict keys sorted (the same bytes from either store)."""
-    return b"".join(_encoder.encode(item) + b"\n" for item in (record.header, *record.lines))
+    return _encoder.encode_lines((record.header, *record.lines))
 
 
 def seen_by(game: Game[Any], event: StoredEvent, seat: int | None) -> tuple[Event, bool]:
