@@ -99,7 +99,7 @@ def canonical_json(value: Any) -> bytes:
         encoded = _sorted.encode(value)
         if _read_back.decode(encoded) == value:
             return encoded
-    except (TypeError, ValueError, OverflowError, RecursionError):  # canonical decides: raises or converts
+    except (TypeError, ValueError, OverflowError, RecursionError, msgspec.MsgspecError):  # canonical decides
         pass
     return _sorted.encode(canonical(value))
 

@@ -13,13 +13,12 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 
 import msgspec
 
 from domain.lifecycle import is_bot
 from ledger.records import Record, encode_record
-from service.reads.audit import Audit, PageRead
+from service.reads.audit import Audit
 from store.base import RecordCorrupt
 from store.exports import ExportQuery, ExportStore, Finished
 
@@ -114,22 +113,9 @@ class Exports:
 
     def _checked_pages(self, query: ExportQuery, after: int, limit: int,
                        bot: bool | None) -> Iterator[list[tuple[Finished, bytes | None]]]:
-        """Each page's matches with their lines; the next page read (`Audit.read_page`) by a thread of its own while
-        this one is checked, so the database's work overlaps the checking's instead of adding to it."""
-        pages = self.pages(query, after, limit, bot)
-
-        def read_next() -> tuple[list[Finished], PageRead] | None:
-            page = next(pages, None)
-            return None if page is None else (page, self.auditor.read_page(self.store, [f.match for f in page]))
-
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="export-read-ahead") as reader:
-            ahead = reader.submit(read_next)
-            while (read := ahead.result()) is not None:
-                ahead = reader.submit(read_next)
-                page, found = read
-                records = self.auditor.export_page(found)
-                yield [(finished, self._line(finished, record))
-                       for finished, record in zip(page, records, strict=True)]
+        for page in self.pages(query, after, limit, bot):
+            records = self.auditor.export_page(self.store, [finished.match for finished in page])
+            yield [(finished, self._line(finished, record)) for finished, record in zip(page, records, strict=True)]
 
     def _page_lines(self, query: ExportQuery, after: int, limit: int, bot: bool | None) -> Iterator[list[bytes]]:
         for page in self._checked_pages(query, after, limit, bot):
