@@ -203,6 +203,8 @@ def test_the_header_names_who_is_to_move_at_every_version_and_the_end_only_at_th
         assert " -1 " not in f"{header} " and ("match over" in header) == state.finished, header
         # Found: Terminus's end read "over · match over (scored)": said twice, and the reason a code in brackets.
         assert not state.finished or (len(re.findall(r"\bover\b", header)) == 1 and "(" not in header), header
+        # Found: Mass Transit's end read "match over · team lost: … · lost": the result said twice.
+        assert len(re.findall(r"\b(?:won|lost)\b", header)) <= 1, header
         # Touched On puts seat -1 "to move" between journeys (inside one append): the header says nobody, not -1.
         assert all(f"{state.players[seat]} (seat {seat})" in header for seat in to_move if seat >= 0), header
 

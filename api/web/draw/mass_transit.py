@@ -22,8 +22,9 @@ def draw(view: dict[str, Any], moment: Moment) -> str:
     width = moment.width if moment.narrow else WIDE
     svg = Svg(width, 100, title="Mass Transit table", data_game="mass-transit", data_status=view["status"],
               **moment.attrs())
+    playing = "" if moment.ended is not None else f" · {view['status']}"  # the end's words say won or lost
     y = svg.para(16, 24, f"Turn {view['turn']} · {moment.status('to play')} · commuters home {view['home']} · "
-                         f"deck {view['deck_size']} · discards {len(view['discards'])} · {view['status']}",
+                         f"deck {view['deck_size']} · discards {len(view['discards'])}{playing}",
                  width - 32, 14, data_home=view["home"], data_header="", font_weight="bold")
     riders = {c["route"]: c for c in view["commuters"]}
     for index, cards in enumerate(view["routes"]):
