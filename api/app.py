@@ -8,11 +8,12 @@ from pathlib import Path
 
 import swagger_ui
 from litestar import Litestar
+from litestar._openapi.plugin import OpenAPIPlugin
 from litestar.config.cors import CORSConfig
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
-from litestar.openapi.spec import Components, SecurityScheme
+from litestar.openapi.spec import Components, OpenAPI, SecurityScheme
 from litestar.static_files import create_static_files_router
 
 from api.allow import allow_all_route_methods
@@ -170,8 +171,22 @@ def create_app(store: Store, *, notifier: Notifier | None = None, debug: bool = 
     app.state.log = log
     app.state.exports = exports
     app.state.stats = stats
-    # Built once here; what /schema serves. Names first: the discriminators map tags to the final names.
+    describe(app)
+    return observe(keep_private(app))
+
+
+# The finished document depends on the routes and the registered games alone, the same for every app of a process,
+# and building it is most of an app's construction (about half a second): one per process, shared, never changed.
+_DOCUMENT: list[OpenAPI] = []
+
+
+def describe(app: Litestar) -> None:
+    """Give the app the process's OpenAPI document (what /schema serves), built by the process's first app."""
+    if _DOCUMENT:
+        app.plugins.get(OpenAPIPlugin)._openapi = _DOCUMENT[0]  # what `app.openapi_schema` builds when unset
+        return
+    # Names first: the discriminators map tags to the final names.
     document = add_links(add_webhooks(describe_event_streams(type_headers(type_views(type_options(
         name_components(app.openapi_schema)))))))
     forbid_nul(add_discriminators(offer_plain_text(document, RECORD_MEDIA_TYPE)))
-    return observe(keep_private(app))
+    _DOCUMENT.append(app.openapi_schema)
