@@ -229,6 +229,7 @@ def test_a_players_insights_are_the_games_rows_of_that_player(client: TestClient
     ("/v1/games/terminus/insights", {"metric": "win_rate"}, 400, "invalid-request"),
     ("/v1/players/ada/insights", {"metric": "win_rate", "by": "seat", "game": "chess"}, 404, "unknown-game"),
 ])
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)  # refused by the API before a store is asked: one will do
 def test_bad_questions_are_typed_problems(client: TestClient, url: str, params: dict[str, Any], status: int,
                                           code: str) -> None:
     """An unknown game, metric or dimension, or a grouping by none, one twice or three, is refused."""
