@@ -1,6 +1,7 @@
 """Tournaments over HTTP (issue 30): bot tournaments of every format for every game (each on one store, the stores
-alternating), played to the end and verified; people's tournaments played with the seat tokens the owning app is told of; who may see, start,
-join and withdraw; bad input refused with nothing written; tampered records failing verification."""
+alternating), played to the end and verified; people's tournaments played with the seat tokens the owning app is told
+of; who may see, start, join and withdraw; bad input refused with nothing written; tampered records failing
+verification."""
 
 from __future__ import annotations
 
