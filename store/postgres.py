@@ -87,13 +87,23 @@ _HORIZON = (
 )
 # (xid, position) of the event at a position; ('0', 0) before the first (rows older than the xid column have 0).
 _CURSOR = "(coalesce((SELECT xid FROM events WHERE position = %(after)s), '0'::xid8), %(after)s::bigint)"
+def _stamp(moment: datetime | str) -> str:
+    """A timestamptz as the store's ISO form; one the query already wrote so (`_EXPORT_EVENT_COLUMNS`) as it is."""
+    return moment if type(moment) is str else iso(moment)  # type: ignore[arg-type]
+
+
+# The events' columns as the bulk export reads them: `recorded_at` written by the server in the store's ISO form
+# (`iso`: microseconds always, UTC, "Z"), which saves formatting thousands of datetimes a page in Python.
+_EXPORT_EVENT_COLUMNS = EVENT_COLUMNS.replace(
+    "recorded_at", "to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')")
+
 DIALECT = Dialect(
     param="%s",
     json_number="(doc->>'{field}')::float8",
     lock_row=" FOR UPDATE",  # concurrent workers of one projection take turns, never fold a batch twice
     encode=Jsonb,
     decode=lambda doc: doc,  # jsonb arrives decoded (see _configure)
-    stamp=iso,
+    stamp=_stamp,
     time=lambda moment: moment,
     now=utc_now,
     seats_player="seats @> %s",  # served by the GIN (jsonb_path_ops) index
@@ -197,6 +207,7 @@ class PostgresStore(SqlStore):
 
     dialect = DIALECT
     schema_folder = "postgres"
+    export_event_columns = _EXPORT_EVENT_COLUMNS
     log_lock = " FOR UPDATE SKIP LOCKED"  # one sequencer at a time across every process; the others pass
     # Run first in migrations and projection batches: background work is not held to the requests' statement timeout.
     unbounded = "SET LOCAL statement_timeout = 0"

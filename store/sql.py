@@ -52,6 +52,7 @@ class SqlStore(SqlWebhooks, SqlTransparency, SqlTournaments, SqlExports):
     dialect: Dialect
     match_columns = MATCH_COLUMNS
     event_columns = EVENT_COLUMNS
+    export_event_columns = EVENT_COLUMNS
     schema_folder: str  # the folder of store/migrations this adapter's schema comes from
     # Whether a write transaction holds the database's only write lock (SQLite): then a projection batch makes moves
     # wait behind it, and the in-process runner keeps its batches small (service/reads/notify.py).

@@ -27,6 +27,7 @@ class SqlExports:
         raise NotImplementedError
 
     event_columns: str  # the columns `event_of` reads (store.sql.EVENT_COLUMNS)
+    export_event_columns: str  # the same as `events_of` reads them (an adapter may have the server format some)
 
     def _ended_after(self, after: int) -> tuple[str, list[Any], str]:
         """(condition, parameters, ORDER BY) of the `match.ended` events after the one at `after` in log order:
@@ -66,8 +67,8 @@ class SqlExports:
         found: dict[str, list[StoredEvent]] = {match_id: [] for match_id in match_ids}
         if not match_ids:
             return found
-        sql = (f"SELECT {self.event_columns} FROM events WHERE match_id IN ({', '.join('?' for _ in match_ids)}) "
-               "ORDER BY match_id, version")
+        listed = ", ".join("?" for _ in match_ids)
+        sql = f"SELECT {self.export_event_columns} FROM events WHERE match_id IN ({listed}) ORDER BY match_id, version"
         with self._reading() as conn:
             rows = conn.execute(self.dialect.sql(sql), list(match_ids)).fetchall()
         for row in rows:

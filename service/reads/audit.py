@@ -16,7 +16,7 @@ from domain.engine import Game
 from domain.match import MatchState
 from ledger.chain import GENESIS, verify_chain
 from ledger.events import MatchRecord, StoredEvent, chain_break, commitment_break
-from ledger.records import Record, build_record
+from ledger.records import LogProof, Record, build_record
 from ledger.replay import UnknownVersion
 from ledger.rules_checks import Check
 from ledger.verify import Verdict, verify_record
@@ -26,6 +26,7 @@ from service.matches.model import status_of
 from store.base import MatchNotFound, RecordCorrupt, match_key
 from store.exports import ExportStore
 from store.replica import ReadStore
+from store.transparency import LogLeaf
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,17 @@ class Moment:
     def public(self) -> bool:
         """Once a match has ended its whole record is public."""
         return self.record.status == "finished"
+
+
+@dataclass(frozen=True)
+class PageRead:
+    """A page of finished matches (their rows as listed) with what checking and proving them needs from the stores:
+    each match's events and log leaves, and each record's log proof (None: its head is in no signed tree yet)."""
+
+    records: list[MatchRecord]
+    events: dict[str, list[StoredEvent]]
+    leaves: dict[str, list[LogLeaf]]
+    proofs: list[LogProof | None]
 
 
 READS = 3  # reads of a match row that a concurrent append moved on, before its disagreement with the log counts
@@ -148,34 +160,36 @@ class Audit:
         return built if proof is None else msgspec.structs.replace(
             built, header=msgspec.structs.replace(built.header, transparency=proof))
 
-    def export_page(self, store: ExportStore, records: list[MatchRecord]) -> list[Record | RecordCorrupt]:
-        """The complete records of a page of finished matches (their rows as listed), each checked as `intact` checks
-        it (its events reach the row's head, each hashes to its hash, each commitment opens, the log's leaves hold
-        them) and carrying its log proof, as `export` gives them; with the page's events, log leaves, checkpoint and
-        proof nodes read once for the page instead of once a record. A record that fails a check here is built by
-        `export` alone, which reads it again and refuses a damaged one (RecordCorrupt, in the record's place)."""
+    def read_page(self, store: ExportStore, records: list[MatchRecord]) -> PageRead:
+        """What `export_page` checks a page of finished matches (their rows as listed) with: their events, log leaves
+        and log proofs, each read once for the page (the checkpoint and the proof nodes too) instead of once a
+        record."""
         ids = [record.id for record in records]
         events = store.events_of(ids)
         leaves = self.log.store.log_leaves_of_streams(ids) if self.log is not None else {}
-        checked: list[tuple[MatchRecord, list[StoredEvent]] | None] = []
-        for record in records:
-            stored = [e for e in events.get(record.id, []) if e.version <= record.version]
+        proofs: list[LogProof | None] = [None] * len(records) if self.log is None \
+            else self.log.record_proofs([(r.id, r.version) for r in records], leaves)
+        return PageRead(records, events, leaves, proofs)
+
+    def export_page(self, page: PageRead) -> list[Record | RecordCorrupt]:
+        """The complete records of a page read by `read_page`, each checked as `intact` checks it (its events reach
+        the row's head, each hashes to its hash, each commitment opens, the log's leaves hold them) and carrying its
+        log proof, as `export` gives them. A record that fails a check here is built by `export` alone, which reads it
+        again and refuses a damaged one (RecordCorrupt, in the record's place)."""
+        built: list[Record | RecordCorrupt] = []
+        for record, proof in zip(page.records, page.proofs, strict=True):
+            stored = [e for e in page.events.get(record.id, []) if e.version <= record.version]
             intact = chain_break(record.version, record.head_hash, 0, GENESIS, stored) is None \
                 and verify_chain(stored, record.seed) is None \
-                and (self.log is None or leaves_disagreement(leaves.get(record.id, []), record.version, stored,
+                and (self.log is None or leaves_disagreement(page.leaves.get(record.id, []), record.version, stored,
                                                              tail=self.primary is None) is None)
-            checked.append((record, stored) if intact and stored else None)
-        proofs = self.log.record_proofs([(r.id, r.version) for r in records], leaves) if self.log is not None \
-            else [None] * len(records)
-        built: list[Record | RecordCorrupt] = []
-        for record, found, proof in zip(records, checked, proofs, strict=True):
-            if found is None:  # the careful path: read again, and refuse what is damaged
+            if not intact or not stored:  # the careful path: read again, and refuse what is damaged
                 try:
                     built.append(self.export(record.id, None))
                 except RecordCorrupt as exc:
                     built.append(exc)
                 continue
-            one = build_record(game_of(record.game, record.rules_version), record, found[1], seat=None)
+            one = build_record(game_of(record.game, record.rules_version), record, stored, seat=None)
             built.append(one if proof is None else msgspec.structs.replace(
                 one, header=msgspec.structs.replace(one.header, transparency=proof)))
         return built

@@ -13,12 +13,13 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import msgspec
 
 from domain.lifecycle import is_bot
 from ledger.records import Record, encode_record
-from service.reads.audit import Audit
+from service.reads.audit import Audit, PageRead
 from store.base import RecordCorrupt
 from store.exports import ExportQuery, ExportStore, Finished
 
@@ -113,9 +114,28 @@ class Exports:
 
     def _checked_pages(self, query: ExportQuery, after: int, limit: int,
                        bot: bool | None) -> Iterator[list[tuple[Finished, bytes | None]]]:
-        for page in self.pages(query, after, limit, bot):
-            records = self.auditor.export_page(self.store, [finished.match for finished in page])
-            yield [(finished, self._line(finished, record)) for finished, record in zip(page, records, strict=True)]
+        """Each page's matches with their lines. On a database server the next page is read (`Audit.read_page`) by a
+        thread of its own while this one is checked, so the server's work overlaps the checking's instead of adding to
+        it; on SQLite, whose driver gives up the GIL at every row, reading ahead was slower and is not done."""
+        pages = self.pages(query, after, limit, bot)
+
+        def read_next() -> tuple[list[Finished], PageRead] | None:
+            page = next(pages, None)
+            return None if page is None else (page, self.auditor.read_page(self.store, [f.match for f in page]))
+
+        if getattr(self.store, "one_writer", True):
+            while (read := read_next()) is not None:
+                yield self._lines_of(*read)
+            return
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="export-read-ahead") as reader:
+            ahead = reader.submit(read_next)
+            while (read := ahead.result()) is not None:
+                ahead = reader.submit(read_next)
+                yield self._lines_of(*read)
+
+    def _lines_of(self, page: list[Finished], read: PageRead) -> list[tuple[Finished, bytes | None]]:
+        records = self.auditor.export_page(read)
+        return [(finished, self._line(finished, record)) for finished, record in zip(page, records, strict=True)]
 
     def _page_lines(self, query: ExportQuery, after: int, limit: int, bot: bool | None) -> Iterator[list[bytes]]:
         for page in self._checked_pages(query, after, limit, bot):

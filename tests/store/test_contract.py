@@ -143,6 +143,37 @@ def test_append_chains_versions_positions_and_updates_the_row(store: EventStore)
     assert verify_chain(store.read_match(mid)) is None
 
 
+def test_the_exports_read_of_events_is_the_matchs_own(store: EventStore) -> None:
+    """`events_of` (the bulk export's read of a page of matches, PostgreSQL writing `recorded_at` in the server) gives
+    every event field for field as `read_match` does, timestamps to the character (they are hashed)."""
+    a, b = start(store), start(store)
+    play(store, a, 2, n=3, cid="c1", seat=1)
+    play(store, b, 2, n=1, cid="c2", seat=0)
+    assert store.events_of([a, b, "no-such-match"]) == {  # type: ignore[attr-defined]
+        a: store.read_match(a), b: store.read_match(b), "no-such-match": []}
+
+
+@pytest.mark.postgres
+def test_postgresql_writes_a_timestamp_as_the_stores_iso_form(pg_clean_url: str) -> None:
+    """The server's `to_char` of a timestamptz (the export's events) is `iso` of the same instant: whole seconds,
+    one microsecond, a zone other than UTC, a leap day."""
+    import psycopg
+
+    from store.base import iso
+    from store.postgres import _EXPORT_EVENT_COLUMNS
+
+    written = re.search(r"to_char\(recorded_at AT TIME ZONE 'UTC', '[^']+'\)", _EXPORT_EVENT_COLUMNS)
+    assert written is not None
+    moments = ["2026-11-28 01:02:03+00", "2026-11-28 01:02:03.000001+00", "2026-11-28 23:59:59.999999-05:30",
+               "2028-02-29 12:00:00.5+00", "1999-12-31 23:59:59.123+01"]
+    with psycopg.connect(pg_clean_url) as conn:
+        conn.execute("SET TIME ZONE 'Asia/Kolkata'")  # the session's zone must not matter
+        for moment in moments:
+            text, instant = conn.execute(f"SELECT {written.group(0)}, recorded_at FROM (SELECT %s::timestamptz AS "
+                                         "recorded_at) AS t", (moment,)).fetchone()  # type: ignore[misc]
+            assert text == iso(instant), moment
+
+
 def test_append_at_a_stale_version_conflicts_and_writes_nothing(store: EventStore) -> None:
     mid = start(store)
     play(store, mid, 2)
