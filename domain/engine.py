@@ -14,8 +14,8 @@ import msgspec
 
 from domain.rng import Rng
 
-if TYPE_CHECKING:  # domain.editions imports this module: the annotation is all Game needs of it
-    from domain.editions import Edition
+if TYPE_CHECKING:  # the annotation is all Game needs of it
+    from domain.edition import Edition
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):

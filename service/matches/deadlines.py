@@ -20,40 +20,19 @@ not moved on meanwhile).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from domain import bots, match
+from domain import bots
 from domain.engine import Refusal
 from domain.lifecycle import Abandon, TimeOut
-from ledger.events import StoredEvent
 from service.matches.matches import LoadedMatch, MatchService, VersionMismatch
 from service.matches.model import SEARCH_GRACE_S
+from service.matches.move_deadlines import at, deadlines
 from store.base import RecordCorrupt, utc_now
 
 log = logging.getLogger("turnstile.deadlines")
 PAGE = 200
-
-
-def at(recorded_at: str) -> datetime:
-    """A recorded time (ISO 8601, UTC) as an aware datetime."""
-    return datetime.fromisoformat(recorded_at.replace("Z", "+00:00"))
-
-
-def deadlines(service: MatchService, loaded: LoadedMatch, known: Sequence[StoredEvent] = ()) -> dict[int, datetime]:
-    """Each seat to move and when its time runs out (empty without a move deadline, or once the match ended). The
-    recorded times come from `known` events (a move's answer has just stored them) or, for the rest, the store."""
-    state = loaded.state
-    seconds = state.options.get("move_deadline")
-    seats = match.to_move(loaded.game, state)
-    if not seconds or not seats or not state.since:
-        return {}
-    versions = {state.since[s] for s in seats}
-    times = {e.version: at(e.recorded_at) for e in known if e.version in versions}
-    if missing := versions - times.keys():
-        stored = service.store.read_match(loaded.record.id, min(missing), max(missing))
-        times |= {e.version: at(e.recorded_at) for e in stored}
-    return {s: times[state.since[s]] + timedelta(seconds=seconds) for s in seats}
 
 
 def time_out(service: MatchService, loaded: LoadedMatch, now: datetime) -> int:

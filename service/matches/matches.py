@@ -52,6 +52,7 @@ from service.matches.model import (
     server_commitment,
     status_of,
 )
+from service.matches.move_deadlines import deadlines
 from service.matches.tokens import UseLog, new_seed, secret_hash
 from service.ops import metrics
 from service.reads.notify import NoNotifier, Notifier
@@ -255,8 +256,6 @@ class MatchService(MatchLoading):
     def move_answer(self, played: Played, seat: int, include: str) -> MoveAnswer:
         """The answer to a move played for `seat` (see `MoveAnswer`); it reads the store only when
         `reads_to_answer(played.after)`."""
-        from service.matches.deadlines import deadlines  # it imports this module
-
         result, after = played.result, played.after
         game, state = after.game, after.state
         last = (played.bots or (result,))[-1]  # the bots this move put to move have replied
