@@ -70,28 +70,31 @@ def test_a_finished_match_of_each_game_steps_and_verifies(site: Site, page: Any,
     opens at that event, the audit says verified."""
     match_id = site.finished[slug]
     latest = httpx.get(f"{site.base}/v1/matches/{match_id}").json()["version"]
-    page.goto(f"{site.base}/web/matches/{match_id}?version=12")
-    wait_for_version(page, 12)
+    # Event 12, or earlier in a short match (a random Mass Transit team can lose within a dozen events; each match's
+    # deal is the server's): the steps below need a few moves after it.
+    start = min(12, latest // 3)
+    page.goto(f"{site.base}/web/matches/{match_id}?version={start}")
+    wait_for_version(page, start)
     assert page.locator(f"#table svg[data-game='{slug}']").count() == 1
-    assert page.locator("#log li.current").get_attribute("data-version") == "12"
-    at_12 = drawn(page)
-    page.click("#next")  # to the end of the move after the one holding event 12
-    page.wait_for_function("document.querySelector('#table').dataset.version !== '12'")
+    assert page.locator("#log li.current").get_attribute("data-version") == str(start)
+    at_start = drawn(page)
+    page.click("#next")  # to the end of the move after the one holding event `start`
+    page.wait_for_function(f"document.querySelector('#table').dataset.version !== '{start}'")
     after = table_version(page)
-    assert after > 12 and "move=" in page.url
+    assert after > start and "move=" in page.url
     page.keyboard.press("ArrowRight")
     page.wait_for_function(f"Number(document.querySelector('#table').dataset.version) > {after}")
     page.keyboard.press("End")
     page.wait_for_function(f"document.querySelector('#table').dataset.version === '{latest}'")
-    assert drawn(page) != at_12
+    assert drawn(page) != at_start
     page.screenshot(path=str(ARTIFACTS / f"{slug}.png"), full_page=True)
     page.keyboard.press("ArrowLeft")
     page.wait_for_function(f"Number(document.querySelector('#table').dataset.version) < {latest}")
     page.click("#first")
     page.wait_for_function("document.querySelector('#moves li.current').dataset.move === '1'")
-    page.goto(f"{site.base}/web/matches/{match_id}?version=12")
-    wait_for_version(page, 12)
-    assert drawn(page) == at_12
+    page.goto(f"{site.base}/web/matches/{match_id}?version={start}")
+    wait_for_version(page, start)
+    assert drawn(page) == at_start
     page.wait_for_function("document.querySelector('#badge').dataset.verdict === 'ok'")
     assert page.text_content("#badge") == "verified"
     assert "matches the commitment" in page.text_content("#seed")
