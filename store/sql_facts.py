@@ -8,7 +8,6 @@ them back as the same documents (key `<match id>:<seat>`, group: the game, rank:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import Decimal
 from typing import Any
 
 from store import sql_insight_rollups as rollups
@@ -131,11 +130,6 @@ def query(conn: Any, dialect: Dialect, *, key: str | None, group: str | None, mi
                    rank=float(doc["position"])) for doc in map(_doc, rows)]
 
 
-def _number(value: Any) -> Any:
-    """A sum as Python gives it: PostgreSQL sums bigints into numeric (Decimal); those are whole."""
-    return int(value) if isinstance(value, Decimal) else value
-
-
 def sums(conn: Any, dialect: Dialect, question: FactQuery) -> list[FactSums]:
     """Per group of `question.by`: rows, wins, and the count, sum and sum of squares of `question.value`; from the
     rollups when no player is asked, else from the fact rows (the player's index)."""
@@ -154,12 +148,11 @@ def sums(conn: Any, dialect: Dialect, question: FactQuery) -> list[FactSums]:
         measured = "count(*), 0, 0"
     else:
         where.append(f"{value} IS NOT NULL")
-        square = f"CAST({value} AS BIGINT) * {value}" if value in INTEGERS else f"{value} * {value}"
-        measured = f"count({value}), sum({value}), sum({square})"
+        measured = rollups.aggregates(value, value in INTEGERS)
     by = ", ".join(question.by)
     sql = (f"SELECT {by}, count(*), sum(CASE WHEN result = 'win' THEN 1 ELSE 0 END), {measured} "
            f"FROM insight_facts WHERE {' AND '.join(where)} GROUP BY {by}")
     width = len(question.by)
-    return [FactSums(group=tuple(row[:width]), rows=row[width], wins=_number(row[width + 1]),
-                     n=row[width + 2], total=_number(row[width + 3]), squares=_number(row[width + 4]))
+    return [FactSums(group=tuple(row[:width]), rows=row[width], wins=rollups.number(row[width + 1]),
+                     n=row[width + 2], total=rollups.number(row[width + 3]), squares=rollups.number(row[width + 4]))
             for row in conn.execute(dialect.sql(sql), params).fetchall()]

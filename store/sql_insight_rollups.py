@@ -11,6 +11,7 @@ running sums (tests compare the two) and after a bulk load of facts (bench/insig
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from itertools import combinations
 from typing import Any
 
@@ -46,8 +47,12 @@ def _value(column: str, value: Any) -> Any:
     return float(value) if column == "band" and value is not None else value
 
 
-def _identity(values: Sequence[Any], reps: int) -> str:
-    return msgspec.json.encode([*values, reps]).decode()
+def _key(game: str, columns: Sequence[str], values: Sequence[Any], reps: int) -> list[Any]:
+    """A cell's key columns (KEY_COLUMNS): its game, dimension set and identity (the canonical text of its values and
+    `reps`: NULL is a value here), each dimension's value (None outside the set) and `reps`."""
+    named = dict(zip(columns, values, strict=True))
+    return [game, ",".join(columns), msgspec.json.encode([*values, reps]).decode(),
+            *(named.get(c) for c in DIMENSION_COLUMNS), reps]
 
 
 def _contribution(row: dict[str, Any], sign: int) -> list[Any]:
@@ -67,12 +72,11 @@ def deltas(removed: Iterable[dict[str, Any]], added: Iterable[dict[str, Any]]) -
         for row in rows:
             parts = _contribution(row, sign)
             for columns in SETS:
-                values = [_value(c, row[c]) for c in columns]
-                cell = (row["game"], ",".join(columns), _identity(values, row["reps"]))
+                key = _key(row["game"], columns, [_value(c, row[c]) for c in columns], row["reps"])
+                cell = (key[0], key[1], key[2])
                 held = found.get(cell)
                 if held is None:
-                    named = dict(zip(columns, values, strict=True))
-                    found[cell] = [*cell, *(named.get(c) for c in DIMENSION_COLUMNS), row["reps"], *parts]
+                    found[cell] = [*key, *parts]
                 else:
                     for i, part in enumerate(parts, start=len(KEY_COLUMNS)):
                         held[i] += part
@@ -114,8 +118,10 @@ def reset(conn: Any) -> None:
     conn.execute("DELETE FROM insight_rollups")
 
 
-def _aggregates(column: str) -> str:
-    square = f"CAST({column} AS BIGINT) * {column}" if column in WHOLE else f"{column} * {column}"
+def aggregates(column: str, whole: bool) -> str:
+    """The count, sum and sum of squares of a column's non-NULL values, in SQL (a whole column's squares in BIGINT:
+    an INTEGER's square may not fit its type)."""
+    square = f"CAST({column} AS BIGINT) * {column}" if whole else f"{column} * {column}"
     return f"count({column}), coalesce(sum({column}), 0), coalesce(sum({square}), 0)"
 
 
@@ -123,26 +129,22 @@ def rebuild(conn: Any, dialect: Dialect) -> None:
     """Every cell again from the fact rows alone (one GROUP BY per dimension set), in the caller's transaction."""
     reset(conn)
     sums = ", ".join(["count(*)", "sum(CASE WHEN result = 'win' THEN 1 ELSE 0 END)",
-                      *(_aggregates(column) for column in AVERAGED)])
+                      *(aggregates(column, column in WHOLE) for column in AVERAGED)])
+    adding = _adding(dialect)
     for columns in SETS:
         listed = ", ".join(columns)
         rows = conn.execute(f"SELECT game, {listed}, reps, {sums} FROM insight_facts "
                             f"GROUP BY game, {listed}, reps").fetchall()
-        cells = []
-        for row in rows:
-            values = [_value(c, v) for c, v in zip(columns, row[1:1 + len(columns)], strict=True)]
-            reps = row[1 + len(columns)]
-            named = dict(zip(columns, values, strict=True))
-            cells.append((row[0], ",".join(columns), _identity(values, reps),
-                          *(named.get(c) for c in DIMENSION_COLUMNS), reps,
-                          *(_number(v) for v in row[2 + len(columns):])))
+        width = len(columns)
+        cells = [(*_key(row[0], columns, [_value(c, v) for c, v in zip(columns, row[1:1 + width], strict=True)],
+                        row[1 + width]), *(number(v) for v in row[2 + width:])) for row in rows]
         if cells:  # added, not set: groups the store tells apart but whose cells read the same are one cell
-            conn.cursor().executemany(_adding(dialect), cells)
+            conn.cursor().executemany(adding, cells)
 
 
-def _number(value: Any) -> Any:
+def number(value: Any) -> Any:
     """A sum as Python gives it: PostgreSQL sums bigints into numeric (Decimal); those are whole."""
-    return value if isinstance(value, (int, float)) else int(value)
+    return int(value) if isinstance(value, Decimal) else value
 
 
 def conditions(question: FactQuery) -> tuple[list[str], list[Any]]:
@@ -174,6 +176,6 @@ def sums(conn: Any, dialect: Dialect, question: FactQuery, columns: tuple[str, .
            f"GROUP BY {by}")
     width = len(question.by)
     return [FactSums(group=tuple(_value(c, v) for c, v in zip(question.by, row[:width], strict=True)),
-                     rows=_number(row[width]), wins=_number(row[width + 1]), n=_number(row[width + 2]),
-                     total=_number(row[width + 3]), squares=_number(row[width + 4]))
+                     rows=number(row[width]), wins=number(row[width + 1]), n=number(row[width + 2]),
+                     total=number(row[width + 3]), squares=number(row[width + 4]))
             for row in conn.execute(dialect.sql(sql), params).fetchall()]
