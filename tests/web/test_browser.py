@@ -220,6 +220,9 @@ def test_opening_a_version_beyond_the_end_shows_the_last(site: Site, page: Any) 
     page.goto(f"{site.base}/web/matches/{match_id}?version=999999")
     page.wait_for_function(f"document.querySelector('#table').dataset.version === '{latest}'")
     assert "move=" in page.url  # the last version ends the last move
+    # Found: "Ended: team lost: seat 0 could not play two cards; … · the team lost": the result said twice.
+    ended = page.text_content("#outcome") or ""
+    assert ended.startswith("Ended: team ") and len(re.findall(r"\bteam (?:won|lost)\b", ended)) == 1, ended
 
 
 def test_the_page_reads_on_a_phone(site: Site, browser: Any) -> None:

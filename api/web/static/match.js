@@ -73,8 +73,12 @@ function drawPlayers(toMove) {
       playerName(seat.player, page.game)),
       ` (seat ${seat.seat})${score}${moving}`);
   }));
+  const reason = outcome ? outcome.reason.replace(/[-_]/g, " ") : "";
+  // A cooperative game's result, unless its reason says it already ("team lost: …"): said once.
+  const team = outcome && outcome.cooperative && !/\bteam (won|lost)\b/.test(reason)
+    ? (outcome.team_won ? " · the team won" : " · the team lost") : "";
   $("outcome").textContent = outcome
-    ? `Ended: ${outcome.reason.replace(/[-_]/g, " ")}${outcome.cooperative ? (outcome.team_won ? " · the team won" : " · the team lost") : ""}`
+    ? `Ended: ${reason}${team}`
     : (page.version === page.latest ? `${page.detail.status}` : `replay at version ${page.version}`);
   const you = page.detail.seats.find((seat) => seat.seat === page.detail.you);
   $("viewer").textContent = page.detail.you === null ? "Spectator" : `${you ? you.player : ""} (seat ${page.detail.you})`;
