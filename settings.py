@@ -38,6 +38,11 @@ class Settings:
     # The queue of the search bots' turns (one RQ job a turn, service/matches/bot_jobs.py): workers take from both,
     # the projections' first. Without Redis the API process's own thread plays the bots.
     bot_queue: str = "turnstile-bots"
+    # A search bot's turn is the background's (the bot runner, or a worker's job): the deadline sweep plays it only
+    # once it has waited this long since the match's last write, so it takes over a lost turn (a crash, a job lost
+    # with Redis) and never searches beside the runner or a worker. A top level's move takes at most a second
+    # (bench/README.md); raise it where a queue of turns waits longer on busy workers.
+    search_grace_s: float = 10.0
     # A PostgreSQL read replica of the store (streaming replication): statistics, leaderboards, match lists, event
     # logs, exports and replays read it; moves, match creation and the match detail read the primary. A replica
     # call slower than `replica_timeout_s` or failing reads the primary instead, for `replica_cool_down_s`; a read
@@ -151,7 +156,7 @@ class Settings:
                     "rate_address_burst", "rate_export_burst", "webhooks_per_app", "webhook_timeout_s",
                     "webhook_retry_s", "webhook_give_up_s", "webhook_senders", "webhook_poll_s", "webhook_lease_s",
                     "replica_timeout_s", "ready_timeout_s", "tournament_matches_max", "tournaments_running_per_app",
-                    "witness_interval_s", "witness_timeout_s")
+                    "witness_interval_s", "witness_timeout_s", "search_grace_s")
         for name in positive:
             if getattr(self, name) <= 0:
                 raise SettingsError(f"{PREFIX}{name.upper()} must be positive, not {getattr(self, name)!r}")

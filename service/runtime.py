@@ -140,7 +140,8 @@ class Runtime:
             self._cosign(settings.witness_policy)
         self.service = self._opened("service", MatchService(
             store, cache=StateCache(settings.state_cache_size), notifier=notifier, reads=replica,
-            snapshot_key=snapshots.key_from(self.log.signer), watchers=watchers))
+            snapshot_key=snapshots.key_from(self.log.signer), watchers=watchers,
+            search_grace_s=settings.search_grace_s))
         # Search bots play on this process's own thread, never a request's (a crash's leftovers: the sweep's); with
         # Redis that thread hands each turn to the workers as a job, and plays it only when Redis does not answer.
         jobs = None
@@ -178,7 +179,8 @@ class Runtime:
     def _open_cli(self) -> None:
         self.store = store = self._store("store")
         self.log = self._log(store)
-        self.service = self._opened("service", MatchService(store, snapshot_key=snapshots.key_from(self.log.signer)))
+        self.service = self._opened("service", MatchService(store, snapshot_key=snapshots.key_from(self.log.signer),
+                                                            search_grace_s=self.settings.search_grace_s))
         self.tournaments = self._opened("tournaments", TournamentService(store, self.service))
 
     def _open_worker(self, *, loop: bool) -> None:
@@ -193,7 +195,8 @@ class Runtime:
         self.notifier = notifier = RQNotifier(settings)
         self._opened("notifier", notifier, notifier.close)
         self.service = self._opened("service", MatchService(store, notifier=notifier,
-                                                            snapshot_key=snapshots.key_from(self.log.signer)))
+                                                            snapshot_key=snapshots.key_from(self.log.signer),
+                                                            search_grace_s=settings.search_grace_s))
         # The next search bot's turn a job, the sweep or a tournament's new match puts to move: queued at once.
         self.bot_jobs = jobs = BotJobs(settings)
         self._opened("bot jobs", jobs, jobs.close)

@@ -19,10 +19,10 @@ def test_unset_variables_give_the_defaults_and_set_ones_are_read() -> None:
                               "TURNSTILE_QUEUE": "q", "TURNSTILE_BOT_QUEUE": "b", "TURNSTILE_NOTIFY_TIMEOUT_S": "0.1",
                               "TURNSTILE_NOTIFY_BREAKER_FAILURES": "5", "TURNSTILE_NOTIFY_BREAKER_COOL_DOWN_S": "30",
                               "TURNSTILE_PROJECTION_BATCH": "50", "TURNSTILE_DATABASE_URLX": "ignored",
-                              "TURNSTILE_SWEEP_SECONDS": ""})
+                              "TURNSTILE_SWEEP_SECONDS": "", "TURNSTILE_SEARCH_GRACE_S": "45"})
     assert read == Settings(database_url="postgresql://db/x", redis_url="redis://r/1", queue="q", bot_queue="b",
                             notify_timeout_s=0.1, notify_breaker_failures=5, notify_breaker_cool_down_s=30.0,
-                            projection_batch=50)
+                            projection_batch=50, search_grace_s=45.0)
 
 
 @pytest.mark.parametrize(("env", "message"), [
@@ -30,6 +30,7 @@ def test_unset_variables_give_the_defaults_and_set_ones_are_read() -> None:
     ({"TURNSTILE_PROJECTION_BATCH": "1.5"}, "is not an integer"),
     ({"TURNSTILE_NOTIFY_TIMEOUT_S": "0"}, "must be positive"),
     ({"TURNSTILE_NOTIFY_BREAKER_FAILURES": "0"}, "must be positive"),
+    ({"TURNSTILE_SEARCH_GRACE_S": "0"}, "TURNSTILE_SEARCH_GRACE_S must be positive"),
     ({"TURNSTILE_NOTIFY_BREAKER_COOL_DOWN_S": "-1"}, "may not be negative"),
 ])
 def test_nonsense_is_refused_naming_the_variable(env: dict[str, str], message: str) -> None:

@@ -9,7 +9,7 @@ the sweep played the turn writes nothing.
 Enqueueing has a short socket timeout and a circuit breaker (the projection notifier's settings): it never waits
 long, and never on a request's thread. When Redis does not answer, `enqueue` says so and the caller plays the turn
 itself (the API process's bot runner, service/matches/bot_runner.py); a job taken by a worker that then crashed is
-played by the deadline sweep once the turn has waited `SEARCH_GRACE_S` (service/matches/deadlines.py).
+played by the deadline sweep once the turn has waited `search_grace_s` (settings.py; service/matches/deadlines.py).
 """
 
 from __future__ import annotations

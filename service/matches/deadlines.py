@@ -9,7 +9,7 @@ tests move a fake clock instead of sleeping. Its appends are conditional on the 
 carry the command id `timeout:<seat>:<version>`: a second sweep, here or in another process, writes nothing.
 
 A search bot's turn is played in the background (the API process's bot runner, or a worker's job with Redis); the
-sweep plays it only once it has waited `SEARCH_GRACE_S` (service/matches/model.py), when whoever had it lost it.
+sweep plays it only once it has waited the service's `search_grace_s` (settings.py), when whoever had it lost it.
 
 The sweep reads only the matches whose `due_at` hint (store/base.py `due_matches`) has come: every append keeps
 the earlier of the row's hint and its own candidate (service/matches/matches.py `due_in`), so a hint is never later than
@@ -27,7 +27,6 @@ from domain import bots
 from domain.engine import Refusal
 from domain.lifecycle import Abandon, TimeOut
 from service.matches.matches import LoadedMatch, MatchService, VersionMismatch
-from service.matches.model import SEARCH_GRACE_S
 from service.matches.move_deadlines import at, deadlines
 from store.base import RecordCorrupt, utc_now
 
@@ -119,7 +118,7 @@ def _sweep_one(service: MatchService, match_id: str, now: datetime) -> int:
     options = loaded.state.options
     written = 0
     if search_turn(loaded):  # the background's turn: no deadline runs out for it, nor the match's abandonment
-        if not search_turn_lost(loaded, now):
+        if not search_turn_lost(loaded, now, service.search_grace_s):
             service.store.set_due(match_id, loaded.record.version, next_due(service, loaded))
             return 0
         written = len(service.play_bots(loaded, searching=True)[1])  # a crash, a restart or Redis lost it
@@ -142,10 +141,10 @@ def search_turn(loaded: LoadedMatch) -> bool:
     return waiting is not None and bots.is_search(waiting[1])
 
 
-def search_turn_lost(loaded: LoadedMatch, now: datetime) -> bool:
-    """A search bot's turn has waited `SEARCH_GRACE_S` since the last write at `now`: the bot runner or worker that
-    had it did not play it (a crash, a restart, a job lost with Redis)."""
-    return search_turn(loaded) and at(loaded.record.updated_at) + timedelta(seconds=SEARCH_GRACE_S) <= now
+def search_turn_lost(loaded: LoadedMatch, now: datetime, grace_s: float) -> bool:
+    """A search bot's turn has waited `grace_s` since the last write at `now`: the bot runner or worker that had it
+    did not play it (a crash, a restart, a job lost with Redis)."""
+    return search_turn(loaded) and at(loaded.record.updated_at) + timedelta(seconds=grace_s) <= now
 
 
 def next_due(service: MatchService, loaded: LoadedMatch) -> datetime | None:
@@ -154,7 +153,7 @@ def next_due(service: MatchService, loaded: LoadedMatch) -> datetime | None:
     if loaded.state.finished:
         return None
     if search_turn(loaded):  # the background's turn: the sweep's once it is late
-        return at(loaded.record.updated_at) + timedelta(seconds=SEARCH_GRACE_S)
+        return at(loaded.record.updated_at) + timedelta(seconds=service.search_grace_s)
     found = list(deadlines(service, loaded).values())
     dealing = entropy_deadline(service, loaded)
     if dealing is not None:

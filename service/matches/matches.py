@@ -56,6 +56,7 @@ from service.matches.move_deadlines import deadlines
 from service.matches.tokens import UseLog, new_seed, secret_hash
 from service.ops import metrics
 from service.reads.notify import NoNotifier, Notifier
+from settings import Settings
 from store.base import AppendResult, ConflictError, IdempotencyMismatch, MatchExists, StoreError, replayed
 from store.read_models import Store
 from store.replica import ReadStore
@@ -66,7 +67,8 @@ class MatchService(MatchLoading):
 
     def __init__(self, store: Store, cache: StateCache | None = None, notifier: Notifier | None = None,
                  reads: ReadStore | None = None, *, use_snapshots: bool = True,
-                 snapshot_key: bytes = snapshots.PROCESS_KEY, watchers: Sequence[Callable[[str], None]] = ()) -> None:
+                 snapshot_key: bytes = snapshots.PROCESS_KEY, watchers: Sequence[Callable[[str], None]] = (),
+                 search_grace_s: float = Settings.search_grace_s) -> None:
         self.store = store
         self.use_snapshots = use_snapshots  # read and save snapshots (service/matches/snapshots.py) of long matches
         self.snapshot_key = snapshot_key  # signs them: derived from the log key, so every process trusts the others'
@@ -77,6 +79,8 @@ class MatchService(MatchLoading):
         # Told the id of every match this process appends to (the sequencer, the webhook dispatcher, live streams).
         self.watchers: list[Callable[[str], None]] = list(watchers)
         self.enders: list[Callable[[str], None]] = []  # told the id of every match this process ends (tournaments)
+        # A search bot's turn waits this long for the background (its runner, a worker) before the sweep plays it.
+        self.search_grace_s = search_grace_s
 
     def _moved(self, match_id: str) -> None:
         """After a commit: the projections' notifier and this process's watchers (live streams) hear of it."""
@@ -141,7 +145,8 @@ class MatchService(MatchLoading):
         state = match.fold(game, events)
         try:
             result = self.store.create_match(new, sealed(game, seed, new.scheme, 1, events, None),
-                                             due_in_s=due_in(game, state, 0), command_id=command_id)
+                                             due_in_s=due_in(game, state, 0, self.search_grace_s),
+                                             command_id=command_id)
         except MatchExists:
             if retry is None or command_id is None:
                 raise
@@ -365,7 +370,7 @@ class MatchService(MatchLoading):
                 appending = time.perf_counter()
                 result = self.store.append(match_id, version, new, seat=seat, command=asked, command_id=command_id,
                                            head_hash=loaded.record.head_hash, seats=row_seats,
-                                           due_in_s=due_in(loaded.game, state, version))
+                                           due_in_s=due_in(loaded.game, state, version, self.search_grace_s))
                 metrics.APPEND_SECONDS.observe(time.perf_counter() - appending)
             except ConflictError as conflict:
                 metrics.VERSION_CONFLICTS.inc()
@@ -413,7 +418,7 @@ class MatchService(MatchLoading):
             appending = time.perf_counter()
             result = await self.store.append_async(match_id, version, new, seat=seat, command=asked,
                                                    command_id=command_id, head_hash=loaded.record.head_hash,
-                                                   due_in_s=due_in(loaded.game, state, version))
+                                                   due_in_s=due_in(loaded.game, state, version, self.search_grace_s))
             metrics.APPEND_SECONDS.observe(time.perf_counter() - appending)
         except ConflictError:
             metrics.VERSION_CONFLICTS.inc()

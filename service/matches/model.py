@@ -19,10 +19,6 @@ from store.base import AppendResult
 
 AUTO_RETRIES = 8
 BOT_MOVES = 20_000  # at most this many bot moves after one request (a match of bots alone plays to its end)
-# A search bot's turn is the background's (the bot runner, or a worker's job): the deadline sweep plays it only once
-# it has waited this long, so it takes over a lost turn and does not search beside the runner or the worker. A top
-# level's move takes at most a second (bench/README.md); a queue of turns waits longer only on a busy worker.
-SEARCH_GRACE_S = 10.0
 
 
 class VersionMismatch(ServiceError):
@@ -132,16 +128,17 @@ def revealed_seed(record: MatchRecord, state: MatchState) -> str | None:
     return draw_seed(record, state)
 
 
-def due_in(game: Game[Any], state: MatchState, written_after: int) -> float | None:
+def due_in(game: Game[Any], state: MatchState, written_after: int, search_grace_s: float) -> float | None:
     """The `due_at` candidate (store/base.py `due_matches`) of the write that brought the match to `state`, in
     seconds after its recorded time: `abandon_after`, and `move_deadline` when the write put a seat to move (its
-    `since` is past `written_after`, the version before the write); None: the write changes no deadline (a seat to
-    move since earlier keeps its own, through the earlier hint the row keeps)."""
+    `since` is past `written_after`, the version before the write); a search bot's turn, `search_grace_s` (the
+    sweep's once the background has had that long); None: the write changes no deadline (a seat to move since
+    earlier keeps its own, through the earlier hint the row keeps)."""
     if state.finished:
         return None
     waiting = bots.bot_to_move(game, state)
     if waiting is not None and bots.is_search(waiting[1]):  # played in the background: the sweep's, if all else fails
-        return SEARCH_GRACE_S
+        return search_grace_s
     if state.dealing:  # the deal is due at the entropy deadline; at once when every seat's entropy is in
         if None not in state.seat_entropy:
             return 0.0

@@ -1,7 +1,7 @@
 """Search bots play in the background, never on a request's thread (issue 41): the service's own moves stop with
 the bot's seat to move; the process's bot runner plays the turn; and a turn no runner played (the process crashed
 or stopped first) is played by the deadline sweep of any process, found by the due hint the write left, once it has
-waited `SEARCH_GRACE_S` (before that, the sweep leaves it to the runner: no search twice)."""
+waited the service's `search_grace_s` (settings.py; before that, the sweep leaves it to the runner: no search twice)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ from domain import match
 from service.matches.bot_runner import BotRunner
 from service.matches.deadlines import sweep
 from service.matches.matches import MatchService
-from service.matches.model import SEARCH_GRACE_S
 from service.outbox.notifications import Follower
+from settings import Settings
 from store.base import EventStore, utc_now
 
 PLAYERS = ["ada", "bot:ismcts-1"]
 OPTIONS = {"max_turns": 4}
+SEARCH_GRACE_S = Settings.search_grace_s  # what a service is made with unless told
 
 
 def persons_turn(service: MatchService, match_id: str) -> None:
@@ -93,3 +94,19 @@ def test_the_feed_tells_a_bot_seat_by_its_levels_title(store: EventStore) -> Non
     notes, _ = Follower(store).read(0, owner="tests", limit=1000)
     told = " ".join(line for note in notes if note.match_id == match_id for line in note.text)
     assert "Computer, level 2 (search)" in told and "bot:ismcts-1" not in told, told
+
+
+def test_the_grace_is_the_services_setting(store: EventStore) -> None:
+    """`TURNSTILE_SEARCH_GRACE_S` (settings.py) is what the due hint and the sweep both wait: a service told 60 s
+    leaves the turn alone past the default's 10 s, and plays it past 60 s."""
+    grace = 60.0
+    crashed = MatchService(store, search_grace_s=grace)
+    match_id = crashed.create("expect-delays", PLAYERS, OPTIONS, owner="tests").record.id
+    persons_turn(crashed, match_id)
+    version = crashed.load(match_id).state.version
+    past_default = utc_now() + timedelta(seconds=SEARCH_GRACE_S + 5)
+    assert store.due_matches(past_default, 10, None) == []  # the write's hint is the setting's, not the default's
+    another = MatchService(store, search_grace_s=grace)
+    assert sweep(another, lambda: past_default) == 0 and another.load(match_id).state.version == version
+    assert sweep(another, lambda: utc_now() + timedelta(seconds=grace + 1)) >= 1
+    assert another.load(match_id).state.version > version
