@@ -230,20 +230,23 @@ def _leaf_node(row: Sequence[Any]) -> Hash:
 
 
 def _nodes(conn: Any, d: Dialect, nodes: Sequence[Node]) -> dict[Node, Hash]:
-    """The perfect subtrees among `nodes` that exist: level 0 from the leaf rows, the others from log_nodes."""
-    found: dict[Node, Hash] = {}
+    """The perfect subtrees among `nodes` that exist: level 0 from the leaf rows, the others from log_nodes, in one
+    statement (a round trip fewer for the sequencer, whose edge has a level-0 node whenever the size is odd)."""
     leaves = sorted({idx for level, idx in nodes if level == 0})
-    if leaves:
-        rows = conn.execute(d.sql(f"SELECT {_LEAF_COLUMNS} FROM log_leaves WHERE idx IN "
-                                  f"({', '.join('?' for _ in leaves)})"), leaves).fetchall()
-        found.update(((0, int(row[0])), _leaf_node(row)) for row in rows)
     higher = [node for node in nodes if node[0]]
+    parts, params = [], []
+    if leaves:  # (level, idx, stream, version, chain hash, node hash)
+        parts.append(f"SELECT 0, idx, match_id, version, hash, NULL FROM log_leaves WHERE idx IN "
+                     f"({', '.join('?' for _ in leaves)})")
+        params += leaves
     if higher:
-        wanted = " OR ".join(["(level = ? AND idx = ?)"] * len(higher))
-        rows = conn.execute(d.sql(f"SELECT level, idx, hash FROM log_nodes WHERE {wanted}"),
-                            [n for node in higher for n in node]).fetchall()
-        found.update(((int(level), int(idx)), bytes(digest)) for level, idx, digest in rows)
-    return found
+        parts.append("SELECT level, idx, NULL, NULL, NULL, hash FROM log_nodes WHERE "
+                     + " OR ".join(["(level = ? AND idx = ?)"] * len(higher)))
+        params += [n for node in higher for n in node]
+    if not parts:
+        return {}
+    rows = conn.execute(d.sql(" UNION ALL ".join(parts)), params).fetchall()
+    return {(int(row[0]), int(row[1])): _leaf_node(row[1:5]) if row[0] == 0 else bytes(row[5]) for row in rows}
 
 
 def _latest(conn: Any, d: Dialect) -> LogCheckpoint | None:
