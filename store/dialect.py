@@ -25,6 +25,9 @@ class Dialect:
     # SQL that holds a lock named by its one text parameter until the transaction ends, so transactions that count
     # and then write under one name take turns; "" where a write transaction already excludes every other writer
     lock_name: str = ""
+    # A FROM item of the rows of one JSON array parameter, each row's array as `value` (its items `value->>0`...):
+    # a batch of rows sent as one statement instead of one a row; "" where statements cost no round trip (SQLite)
+    json_rows: str = ""
 
     def sql(self, text: str) -> str:
         """`text` with `?` placeholders in this dialect."""

@@ -80,6 +80,10 @@ class ReadModelBatch(Protocol):
         """A document as committed (this transaction's own changes are not written until `commit`)."""
         ...
 
+    def get_many(self, kind: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The committed documents of `kind` among `keys`, by key (a key without one is left out)."""
+        ...
+
     def commit(self, changes: Sequence[DocChange], checkpoint: Checkpoint) -> None:
         """Write the changes and the new checkpoint; the transaction commits when the batch closes."""
         ...

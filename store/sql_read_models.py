@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -11,6 +12,9 @@ from store.dialect import Dialect
 from store.read_models import Checkpoint, DocChange, DocRow
 
 CHECKPOINT_COLUMNS = "projection, version, position, error, error_position, updated_at"
+MANY = 500  # keys a statement of `get_many` names (SQLite's limit on parameters is far above)
+_UPSERTED = ("ON CONFLICT (projection, kind, key) DO UPDATE SET doc = excluded.doc, grp = excluded.grp, "
+             "rank = excluded.rank")
 
 
 class SqlBatch:
@@ -31,24 +35,46 @@ class SqlBatch:
         ).fetchone()
         return None if row is None else self.dialect.decode(row[0])
 
+    def get_many(self, kind: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The committed documents of `kind` among `keys`, by key (a key without one is left out)."""
+        if sql_facts.is_fact(self.checkpoint.projection, kind):  # fact rows are read one at a time
+            return {key: doc for key in keys if (doc := self.get(kind, key)) is not None}
+        found: dict[str, dict[str, Any]] = {}
+        for start in range(0, len(keys), MANY):
+            some = keys[start:start + MANY]
+            rows = self.conn.execute(self.dialect.sql(
+                f"SELECT key, doc FROM projection_docs WHERE projection = ? AND kind = ? AND key IN "
+                f"({', '.join('?' for _ in some)})"), (self.checkpoint.projection, kind, *some)).fetchall()
+            found.update((key, self.dialect.decode(doc)) for key, doc in rows)
+        return found
+
     def commit(self, changes: Sequence[DocChange], checkpoint: Checkpoint) -> None:
-        """Write documents and the checkpoint (the surrounding transaction commits them together)."""
+        """Write documents and the checkpoint (the surrounding transaction commits them together): on a store whose
+        statements are round trips, the upserts as one statement and the deletes as another."""
         d, name = self.dialect, self.checkpoint.projection
         facts = [c for c in changes if sql_facts.is_fact(name, c.kind)]
         changes = [c for c in changes if not sql_facts.is_fact(name, c.kind)]
-        upserts = [(name, c.kind, c.key, d.encode(c.doc), c.group, c.rank) for c in changes if c.doc is not None]
-        deletes = [(name, c.kind, c.key) for c in changes if c.doc is None]
+        upserts = [c for c in changes if c.doc is not None]
+        deletes = [c for c in changes if c.doc is None]
         cursor = self.conn.cursor()
         if facts:
             sql_facts.write(cursor, d, facts)
-        if upserts:
-            cursor.executemany(d.sql(
-                "INSERT INTO projection_docs (projection, kind, key, doc, grp, rank) VALUES (?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (projection, kind, key) DO UPDATE SET doc = excluded.doc, grp = excluded.grp, "
-                "rank = excluded.rank"), upserts)
-        if deletes:
+        if upserts and d.json_rows and all(math.isfinite(c.rank) for c in upserts):  # JSON has no infinity
+            cursor.execute(d.sql(f"INSERT INTO projection_docs (projection, kind, key, doc, grp, rank) SELECT ?, "
+                                 f"value->>0, value->>1, value->2, value->>3, CAST(value->>4 AS double precision) "
+                                 f"FROM {d.json_rows} {_UPSERTED}"),
+                           (name, d.encode([[c.kind, c.key, c.doc, c.group, c.rank] for c in upserts])))
+        elif upserts:
+            cursor.executemany(d.sql(f"INSERT INTO projection_docs (projection, kind, key, doc, grp, rank) VALUES "
+                                     f"(?, ?, ?, ?, ?, ?) {_UPSERTED}"),
+                               [(name, c.kind, c.key, d.encode(c.doc), c.group, c.rank) for c in upserts])
+        if deletes and d.json_rows:
+            cursor.execute(d.sql(f"DELETE FROM projection_docs WHERE projection = ? AND (kind, key) IN "
+                                 f"(SELECT value->>0, value->>1 FROM {d.json_rows})"),
+                           (name, d.encode([[c.kind, c.key] for c in deletes])))
+        elif deletes:
             cursor.executemany(d.sql("DELETE FROM projection_docs WHERE projection = ? AND kind = ? AND key = ?"),
-                               deletes)
+                               [(name, c.kind, c.key) for c in deletes])
         cursor.execute(d.sql("UPDATE projection_checkpoints SET position = ?, error = ?, error_position = ?, "
                              "updated_at = ? WHERE projection = ?"),
                        (checkpoint.position, checkpoint.error, checkpoint.error_position, d.now(), name))

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from ledger.events import StoredEvent
 from projections.catalog import PROJECTIONS
+from projections.common import MATCH
 from projections.log import LogEntry, Projection, ProjectionError
 from store.base import EventStore
 from store.read_models import Checkpoint, DocChange, ReadModelBatch, ReadModelStore
@@ -25,12 +26,15 @@ class StagedDocs:
     """Documents read through a batch, written in memory until the batch commits.
 
     A committed document is read from the store once a batch: the batch holds its projection's checkpoint, so no one
-    else writes its documents meanwhile (a projection reads its match's document at every event of that match)."""
+    else writes its documents meanwhile (a projection reads its match's document at every event of that match).
+    `ahead` names kinds whose documents the batch will likely read, with their keys (every projection reads the
+    `match` document of the batch's matches): the first read of such a kind reads them all in one statement."""
 
-    def __init__(self, batch: ReadModelBatch) -> None:
+    def __init__(self, batch: ReadModelBatch, ahead: dict[str, Sequence[str]] | None = None) -> None:
         self.batch = batch
         self.changes: dict[tuple[str, str], DocChange] = {}
         self.committed: dict[tuple[str, str], dict[str, Any] | None] = {}
+        self.ahead = dict(ahead or {})
 
     def get(self, kind: str, key: str) -> dict[str, Any] | None:
         """The staged document, else the committed one; a copy of either: projections change what they get in place
@@ -38,6 +42,10 @@ class StagedDocs:
         staged = self.changes.get((kind, key))
         if staged is not None:
             return None if staged.doc is None else dict(staged.doc)
+        if (kind, key) not in self.committed and kind in self.ahead:
+            keys = [k for k in dict.fromkeys([*self.ahead.pop(kind), key]) if (kind, k) not in self.committed]
+            found = self.batch.get_many(kind, keys)
+            self.committed.update(((kind, k), found.get(k)) for k in keys)
         if (kind, key) not in self.committed:
             self.committed[(kind, key)] = self.batch.get(kind, key)
         doc = self.committed[(kind, key)]
@@ -118,7 +126,7 @@ def fold_batch(store: RunnerStore, projection: Projection, limit: int, pages: Lo
             entries = pages.read(checkpoint.position, limit)
         if not entries:
             return 0, False
-        staged = StagedDocs(batch)
+        staged = StagedDocs(batch, {MATCH: [entry.match_id for entry in entries]})
         done = checkpoint.position
         error: ProjectionError | None = None
         for entry in entries:

@@ -149,6 +149,56 @@ def test_a_batch_reads_each_committed_document_once_and_hands_out_copies() -> No
     assert docs.get("match", "m1") is None and len(reads) == 2
 
 
+def test_the_first_read_of_a_kind_read_ahead_reads_every_key_of_the_batch_at_once() -> None:
+    """The runner names the batch's matches for the `match` kind: the first read of one reads them all in one call
+    (each projection reads its match's document at every event), a later read of any of them asks nothing, and a
+    key outside them (or another kind) is read alone, once."""
+    calls: list[tuple[str, tuple[str, ...]]] = []
+
+    class Batch:
+        def get(self, kind: str, key: str) -> dict[str, Any] | None:
+            calls.append((kind, (key,)))
+            return None
+
+        def get_many(self, kind: str, keys: list[str]) -> dict[str, dict[str, Any]]:
+            calls.append((kind, tuple(keys)))
+            return {key: {"of": key} for key in keys if key != "m3"}
+
+    docs = StagedDocs(Batch(), {"match": ["m1", "m2", "m1", "m3"]})  # type: ignore[arg-type]
+    assert docs.get("match", "m2") == {"of": "m2"}
+    assert calls == [("match", ("m1", "m2", "m3"))]
+    assert docs.get("match", "m1") == {"of": "m1"} and docs.get("match", "m3") is None and len(calls) == 1
+    assert docs.get("match", "m9") is None and docs.get("player", "ada") is None
+    assert calls[1:] == [("match", ("m9",)), ("player", ("ada",))]
+
+
+def test_a_batch_writes_and_reads_many_documents_at_once(store: Any) -> None:
+    """`commit` writes a batch's upserts and deletes (each one statement where statements are round trips) and
+    `get_many` reads a kind's documents by key, more keys than one statement names included; a rank JSON cannot
+    hold (infinity) is written as it is."""
+    from store.read_models import Checkpoint, DocChange
+
+    def commit(changes: list[DocChange]) -> None:
+        with store.read_model_batch("tally", 1) as batch:
+            batch.commit(changes, Checkpoint(projection="tally", version=1, position=0))
+
+    keys = [f"k{i:04d}" for i in range(1203)]
+    commit([DocChange(kind="row", key=key, doc={"n": i, "nested": {"text": "é"}}, group="g", rank=float(i))
+            for i, key in enumerate(keys)])
+    commit([*(DocChange(kind="row", key=key, doc=None) for key in keys[:3]),
+            DocChange(kind="row", key=keys[3], doc={"n": -1}, group="h", rank=0.5),
+            DocChange(kind="other", key=keys[4], doc={"n": 4})])
+    commit([DocChange(kind="row", key=keys[5], doc={"n": 5}, rank=float("inf"))])
+    with store.read_model_batch("tally", 1) as batch:
+        found = batch.get_many("row", [*keys, "missing"])
+    assert sorted(found) == keys[3:]
+    assert found[keys[3]] == {"n": -1} and found[keys[6]] == {"n": 6, "nested": {"text": "é"}}
+    moved = store.docs("tally", "row", key=keys[3])[0]
+    assert moved.rank == 0.5 and moved.group == "h"
+    assert store.docs("tally", "row", key=keys[5])[0].rank == float("inf")
+    assert store.docs("tally", "other", key=keys[4])[0].doc == {"n": 4}
+
+
 def test_an_event_a_projection_refuses_leaves_the_documents_as_the_event_before_left_them(store: Any) -> None:
     """A projection changes a document in place and then refuses the event: the batch commits the document as the
     previous event left it (the runner's undo restores what was staged, and what was staged is never the object the
