@@ -84,10 +84,12 @@ class SqlBatch:
 def open_batch(conn: Any, dialect: Dialect, projection: str, version: int) -> Iterator[SqlBatch]:
     """Lock (creating) the checkpoint row; a changed projection version starts it again from zero."""
     d = dialect
-    conn.execute(d.sql("INSERT INTO projection_checkpoints (projection, version, position, updated_at) "
-                       "VALUES (?, ?, 0, ?) ON CONFLICT (projection) DO NOTHING"), (projection, version, d.now()))
-    row = conn.execute(d.sql(f"SELECT {CHECKPOINT_COLUMNS} FROM projection_checkpoints WHERE projection = ?"
-                             + d.lock_row), (projection,)).fetchone()
+    locking = d.sql(f"SELECT {CHECKPOINT_COLUMNS} FROM projection_checkpoints WHERE projection = ?" + d.lock_row)
+    row = conn.execute(locking, (projection,)).fetchone()
+    if row is None:  # the projection's first batch (or the first after a reset): its row, then locked
+        conn.execute(d.sql("INSERT INTO projection_checkpoints (projection, version, position, updated_at) "
+                           "VALUES (?, ?, 0, ?) ON CONFLICT (projection) DO NOTHING"), (projection, version, d.now()))
+        row = conn.execute(locking, (projection,)).fetchone()
     checkpoint = checkpoint_of(d, row)
     if checkpoint.version != version:
         conn.execute(d.sql("DELETE FROM projection_docs WHERE projection = ?"), (projection,))
