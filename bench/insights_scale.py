@@ -10,12 +10,13 @@ and built again after it), every match in one game (the worst case: a query read
 a match. The rows are what the projection writes: `reps` comes from projections/insights.py's own function, over a
 few thousand match templates (seats, players, bots, openings, rating bands) that the matches reuse with their own ids,
 months, editions, lengths and results. The population grows size by size in the same store, and after each load
-the rollups (`insight_rollups`, store/sql_insight_rollups.py) are computed from the facts (`rebuild`: what the
-projection's batches keep as they write; its time is printed after the load's). Then every metric by every grouping
-the API offers (one dimension, and each unordered pair), plus a filtered one, a player's and one naming four
-dimensions (beyond the sets of three: summed from the cells of all seven, reported in a column of its own), is
-answered through service/reads/insights.py (`Insights.answer`), `--runs` times each; the table gives, per store and
-size, the median p50 over the questions, the worst question's p95, and which it is (`--detail`: every question's).
+the rollups (`insight_rollups` and `insight_cells`, store/sql_insight_rollups.py) are computed from the facts
+(`rebuild`: what the projection's batches keep as they write; its time is printed after the load's). Then every
+metric by every grouping the API offers (one dimension, and each unordered pair), plus a filtered one, a player's and
+one naming four dimensions (beyond the sets of three: summed from the cells of all seven, reported in a column of its
+own), is answered through service/reads/insights.py (`Insights.answer`), `--runs` times each; the table gives, per
+store and size, the median p50 over the questions, the worst question's p95, and which it is (`--detail`: every
+question's, and on PostgreSQL each insights table's rows and total size).
 """
 
 from __future__ import annotations
@@ -89,13 +90,24 @@ def summed(store: Any, kind: str) -> None:
     if kind == "postgres":
         with store._pool.connection() as conn:
             rollups.rebuild(conn, store.dialect)
-            conn.execute("ANALYZE insight_rollups")
+            for table in rollups.TABLES:
+                conn.execute(f"ANALYZE {table.table}")
         return
     with store._lock:
         store._conn.execute("BEGIN")
         rollups.rebuild(store._conn, store.dialect)
         store._conn.execute("COMMIT")
         store._conn.execute("ANALYZE")
+
+
+def tables(store: Any, kind: str) -> str:
+    """PostgreSQL: each insights table's cells (or rows) and total size (heap, indexes, TOAST), after a load."""
+    if kind != "postgres":
+        return ""
+    with store._pool.connection() as conn:
+        found = conn.execute("SELECT relname, reltuples, pg_total_relation_size(oid) FROM pg_class WHERE relkind = 'r' "
+                             "AND relname LIKE 'insight%' ORDER BY relname").fetchall()
+    return ", ".join(f"{name} {rows:,.0f} rows {size / 2**20:,.0f} MB" for name, rows, size in found)
 
 
 def load(store: Any, kind: str, rows: Iterator[tuple[Any, ...]]) -> None:
@@ -185,6 +197,8 @@ def measure(kind: str, url: str, sizes: list[int], runs: list[int], pairs_up_to:
                   f"{statistics.median(t[1] for t in within):.0f} ms | {worst[2]:.0f} ms ({worst[0]}) | "
                   f"{sum(t[2] <= 100 for t in within)} / {len(within)} | "
                   f"{max(t[2] for t in beyond):.0f} ms | {os.getloadavg()[0]:.1f} |", flush=True)
+            if detail and kind == "postgres":
+                print(f"    {kind} {size}: tables: {tables(store, kind)}")
             for label, p50, p95 in timed if detail else []:
                 print(f"    {kind} {size}: {label}: p50 {p50:.1f} ms, p95 {p95:.1f} ms")
     finally:

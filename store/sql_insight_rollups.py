@@ -1,16 +1,24 @@
-"""The insights rollups (`insight_rollups`): the additive sums of the fact rows per game, value of one to three
-dimension columns (or of all seven) and `reps`, kept by the projection's batch so that an insight naming at most
-three dimensions (and no player) sums a few hundred rows instead of every fact row of its game, and a wider one the
-cells of all seven, fewer and narrower than the rows. One SQL shape for both dialects.
+"""The insights rollups: the additive sums of the fact rows per game, value of one to three dimension columns (in
+`insight_rollups`) or of all seven (in `insight_cells`) and `reps`, kept by the projection's batch so that an insight
+naming at most three dimensions (and no player) sums a few hundred rows instead of every fact row of its game, and a
+wider one the cells of all seven, fewer and narrower than the rows. One SQL shape for both dialects and both tables.
 
 Every sum is additive (how many rows, their wins, and per averaged column the count, sum and sum of squares of its
 non-NULL values), so a batch adds its new rows' contributions and subtracts those of the rows it replaces or deletes;
 a cell whose rows are all gone is deleted. `rebuild` computes every cell from the fact rows alone, as a check of the
-running sums (tests compare the two) and after a bulk load of facts (bench/insights_scale.py)."""
+running sums (tests compare the two) and after a bulk load of facts (bench/insights_scale.py).
+
+A cell's identity is the canonical text of its dimension values and `reps` (NULL is a value there, which a unique
+constraint over the nullable columns would not see): in `insight_rollups` that text beside the set's name (`dims`),
+in `insight_cells`, whose cells all name the seven, the text's 16-byte digest (`digest`: two of a game's n cells
+share one, and are summed as one, with odds of about n² / 2^129, below 10^-20 at 10^9 cells), so a question naming
+four or more dimensions scans only those cells, and narrower ones (migrations postgres 0021, sqlite 0020)."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from itertools import combinations
 from typing import Any
@@ -23,13 +31,50 @@ from store.read_models import FactQuery, FactSums
 # The fact columns a question can group or filter by (service/reads/insights.py COLUMN), in one fixed order.
 DIMENSION_COLUMNS = ("edition", "seats", "seat", "month", "opening", "bot", "band")
 MOST = 3  # every set of up to three dimensions is kept (63 sets of the seven), and the set of all seven
-SETS = (*(c for size in range(1, MOST + 1) for c in combinations(DIMENSION_COLUMNS, size)), DIMENSION_COLUMNS)
 AVERAGED = ("rank", "score", "moves", "seconds")  # the fact columns a metric averages
 WHOLE = frozenset({"rank", "moves"})  # their sums are whole numbers (exact)
 SUMS = ("facts", "wins", *(f"{part}_{column}" for column in AVERAGED for part in ("n", "sum", "sq")))
-KEY_COLUMNS = ("game", "dims", "cell", *DIMENSION_COLUMNS, "reps")
 
-Cell = tuple[str, str, str]  # (game, dims, cell)
+
+def digest(text: str) -> bytes:
+    """A cell's compact identity: the first 16 bytes of the SHA-256 of its canonical text (UTF-8), as PostgreSQL's
+    `substring(sha256(convert_to(cell, 'UTF8')) FROM 1 FOR 16)` gives it (migration 0021 moved cells with that)."""
+    return hashlib.sha256(text.encode()).digest()[:16]
+
+
+@dataclass(frozen=True)
+class Cells:
+    """A table of cells: its name, the dimension sets it keeps, and whether a cell is named by its set and canonical
+    text (`dims`, `cell` text) or, the set being one, by the text's digest alone (`cell` bytes)."""
+
+    table: str
+    sets: tuple[tuple[str, ...], ...]
+    digested: bool
+
+    @property
+    def identity(self) -> tuple[str, ...]:
+        """The columns naming a cell (the table's primary key)."""
+        return ("game", "cell") if self.digested else ("game", "dims", "cell")
+
+    @property
+    def key_columns(self) -> tuple[str, ...]:
+        """The columns a cell's key fills: its identity, each dimension's value and `reps`."""
+        return (*self.identity, *DIMENSION_COLUMNS, "reps")
+
+    def key(self, game: str, columns: Sequence[str], values: Sequence[Any], reps: int) -> list[Any]:
+        """A cell's key columns' values (each dimension's value None outside the set)."""
+        named = dict(zip(columns, values, strict=True))
+        text = msgspec.json.encode([*values, reps]).decode()
+        identity = [game, digest(text)] if self.digested else [game, ",".join(columns), text]
+        return [*identity, *(named.get(c) for c in DIMENSION_COLUMNS), reps]
+
+
+UP_TO_MOST = tuple(c for size in range(1, MOST + 1) for c in combinations(DIMENSION_COLUMNS, size))
+ROLLUPS = Cells("insight_rollups", UP_TO_MOST, digested=False)
+CELLS = Cells("insight_cells", (DIMENSION_COLUMNS,), digested=True)
+TABLES = (ROLLUPS, CELLS)
+
+Changes = dict[Cells, dict[tuple[Any, ...], list[Any]]]  # per table, per cell: its key columns, then each sum's change
 
 
 def covering(columns: Iterable[str]) -> tuple[str, ...] | None:
@@ -47,14 +92,6 @@ def _value(column: str, value: Any) -> Any:
     return float(value) if column == "band" and value is not None else value
 
 
-def _key(game: str, columns: Sequence[str], values: Sequence[Any], reps: int) -> list[Any]:
-    """A cell's key columns (KEY_COLUMNS): its game, dimension set and identity (the canonical text of its values and
-    `reps`: NULL is a value here), each dimension's value (None outside the set) and `reps`."""
-    named = dict(zip(columns, values, strict=True))
-    return [game, ",".join(columns), msgspec.json.encode([*values, reps]).decode(),
-            *(named.get(c) for c in DIMENSION_COLUMNS), reps]
-
-
 def _contribution(row: dict[str, Any], sign: int) -> list[Any]:
     """A fact row's part of each sum (negated with `sign` -1)."""
     parts: list[Any] = [sign, sign if row["result"] == "win" else 0]
@@ -65,57 +102,63 @@ def _contribution(row: dict[str, Any], sign: int) -> list[Any]:
     return parts
 
 
-def deltas(removed: Iterable[dict[str, Any]], added: Iterable[dict[str, Any]]) -> dict[Cell, list[Any]]:
-    """Per cell, its key columns' values followed by the change of each sum, for fact rows leaving and entering."""
-    found: dict[Cell, list[Any]] = {}
+def deltas(removed: Iterable[dict[str, Any]], added: Iterable[dict[str, Any]]) -> Changes:
+    """Per table and cell, its key columns' values followed by the change of each sum, for fact rows leaving and
+    entering."""
+    found: Changes = {table: {} for table in TABLES}
     for rows, sign in ((removed, -1), (added, 1)):
         for row in rows:
             parts = _contribution(row, sign)
-            for columns in SETS:
-                key = _key(row["game"], columns, [_value(c, row[c]) for c in columns], row["reps"])
-                cell = (key[0], key[1], key[2])
-                held = found.get(cell)
-                if held is None:
-                    found[cell] = [*key, *parts]
-                else:
-                    for i, part in enumerate(parts, start=len(KEY_COLUMNS)):
-                        held[i] += part
+            for table, kept in found.items():
+                width, named = len(table.key_columns), len(table.identity)
+                for columns in table.sets:
+                    key = table.key(row["game"], columns, [_value(c, row[c]) for c in columns], row["reps"])
+                    cell = tuple(key[:named])
+                    held = kept.get(cell)
+                    if held is None:
+                        kept[cell] = [*key, *parts]
+                    else:
+                        for i, part in enumerate(parts, start=width):
+                            held[i] += part
     return found
 
 
-def apply(cursor: Any, dialect: Dialect, changes: dict[Cell, list[Any]]) -> None:
+def apply(cursor: Any, dialect: Dialect, changes: Changes) -> None:
     """Add the changes to the stored sums, in the caller's transaction; drop the cells left without rows."""
-    width = len(KEY_COLUMNS)
-    moved = [row for row in changes.values() if any(row[width:])]
-    if not moved:
-        return
-    cursor.executemany(_adding(dialect), moved)
-    emptied = [tuple(row[:3]) for row in moved if row[width] < 0]
-    if emptied:
-        cursor.executemany(dialect.sql(
-            "DELETE FROM insight_rollups WHERE game = ? AND dims = ? AND cell = ? AND facts = 0"), emptied)
+    for table, kept in changes.items():
+        width, named = len(table.key_columns), len(table.identity)
+        moved = [row for row in kept.values() if any(row[width:])]
+        if not moved:
+            continue
+        cursor.executemany(_adding(dialect, table), moved)
+        emptied = [tuple(row[:named]) for row in moved if row[width] < 0]
+        if emptied:
+            cursor.executemany(dialect.sql(
+                f"DELETE FROM {table.table} WHERE {' AND '.join(f'{c} = ?' for c in table.identity)} AND facts = 0"),
+                emptied)
 
 
-def _adding(dialect: Dialect) -> str:
+def _adding(dialect: Dialect, table: Cells) -> str:
     """The statement adding one cell's changes to its sums (inserting the cell when it is new)."""
-    columns = (*KEY_COLUMNS, *SUMS)
-    added = ", ".join(f"{name} = {_sum(name)}" for name in SUMS)
-    return dialect.sql(f"INSERT INTO insight_rollups ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)}) "
-                       f"ON CONFLICT (game, dims, cell) DO UPDATE SET {added}")
+    columns = (*table.key_columns, *SUMS)
+    added = ", ".join(f"{name} = {_sum(table.table, name)}" for name in SUMS)
+    return dialect.sql(f"INSERT INTO {table.table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)}) "
+                       f"ON CONFLICT ({', '.join(table.identity)}) DO UPDATE SET {added}")
 
 
-def _sum(name: str) -> str:
+def _sum(table: str, name: str) -> str:
     """A sum plus its change; a float sum left with no values is set to 0 (not the last digits of its history)."""
-    added = f"insight_rollups.{name} + excluded.{name}"
+    added = f"{table}.{name} + excluded.{name}"
     part, _, column = name.partition("_")
     if part in ("sum", "sq") and column not in WHOLE:
-        return f"CASE WHEN insight_rollups.n_{column} + excluded.n_{column} = 0 THEN 0 ELSE {added} END"
+        return f"CASE WHEN {table}.n_{column} + excluded.n_{column} = 0 THEN 0 ELSE {added} END"
     return added
 
 
 def reset(conn: Any) -> None:
-    """Drop every cell (the facts are gone too)."""
-    conn.execute("DELETE FROM insight_rollups")
+    """Drop every cell of both tables (the facts are gone too)."""
+    for table in TABLES:
+        conn.execute(f"DELETE FROM {table.table}")
 
 
 def aggregates(column: str, whole: bool) -> str:
@@ -126,18 +169,24 @@ def aggregates(column: str, whole: bool) -> str:
 
 
 def rebuild(conn: Any, dialect: Dialect) -> None:
-    """Every cell again from the fact rows alone (one GROUP BY per dimension set), in the caller's transaction."""
+    """Every cell of both tables again from the fact rows alone, in the caller's transaction."""
     reset(conn)
+    for table in TABLES:
+        fill(conn, dialect, table)
+
+
+def fill(conn: Any, dialect: Dialect, table: Cells) -> None:
+    """Add the cells of a table's sets from the fact rows (one GROUP BY per set) to what it holds."""
     sums = ", ".join(["count(*)", "sum(CASE WHEN result = 'win' THEN 1 ELSE 0 END)",
                       *(aggregates(column, column in WHOLE) for column in AVERAGED)])
-    adding = _adding(dialect)
-    for columns in SETS:
+    adding = _adding(dialect, table)
+    for columns in table.sets:
         listed = ", ".join(columns)
         rows = conn.execute(f"SELECT game, {listed}, reps, {sums} FROM insight_facts "
                             f"GROUP BY game, {listed}, reps").fetchall()
         width = len(columns)
-        cells = [(*_key(row[0], columns, [_value(c, v) for c, v in zip(columns, row[1:1 + width], strict=True)],
-                        row[1 + width]), *(number(v) for v in row[2 + width:])) for row in rows]
+        cells = [(*table.key(row[0], columns, [_value(c, v) for c, v in zip(columns, row[1:1 + width], strict=True)],
+                             row[1 + width]), *(number(v) for v in row[2 + width:])) for row in rows]
         if cells:  # added, not set: groups the store tells apart but whose cells read the same are one cell
             conn.cursor().executemany(adding, cells)
 
@@ -167,12 +216,14 @@ def sums(conn: Any, dialect: Dialect, question: FactQuery, columns: tuple[str, .
     """`question` answered from the rollup of `columns` (what `covering` chose for it): the same groups and sums as
     the fact rows give."""
     where, params = conditions(question)
-    where.append("dims = ?")
-    params.append(",".join(columns))
+    table = CELLS if columns in CELLS.sets else ROLLUPS
+    if not table.digested:
+        where.append("dims = ?")
+        params.append(",".join(columns))
     value = question.value
     measured = "sum(facts), 0, 0" if value is None else f"sum(n_{value}), sum(sum_{value}), sum(sq_{value})"
     by = ", ".join(question.by)
-    sql = (f"SELECT {by}, sum(facts), sum(wins), {measured} FROM insight_rollups WHERE {' AND '.join(where)} "
+    sql = (f"SELECT {by}, sum(facts), sum(wins), {measured} FROM {table.table} WHERE {' AND '.join(where)} "
            f"GROUP BY {by}")
     width = len(question.by)
     return [FactSums(group=tuple(_value(c, v) for c, v in zip(question.by, row[:width], strict=True)),

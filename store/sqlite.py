@@ -35,6 +35,7 @@ from ledger.events import (
     status_after,
 )
 from store import migrations
+from store import sql_insight_rollups as rollups
 from store.base import (
     AppendResult,
     ConflictError,
@@ -85,6 +86,8 @@ class SqliteStore(SqlStore):
         self._conn.execute("PRAGMA synchronous=FULL")  # an acknowledged append survives power loss
         # A handle's identity (domain/handles.py) for SQL: migration 0018 gives each stored seat its player's.
         self._conn.create_function("turnstile_identity", 1, identity, deterministic=True)
+        # An insights cell's digest (store/sql_insight_rollups.py): migration 0020 names the cells it moves with it.
+        self._conn.create_function("turnstile_cell_digest", 1, rollups.digest, deterministic=True)
         # Migrations run with foreign keys off: rebuilding a referenced table (SQLite's way to change a CHECK) needs
         # it, and a check after them proves no reference was left dangling.
         self._migrate()

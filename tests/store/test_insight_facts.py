@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -134,19 +135,38 @@ def test_a_new_projection_version_or_a_reset_empties_the_table(store: Any) -> No
     assert store.fact_sums(FactQuery(games=GAMES, by=("game",))) == []
 
 
-def cells(store: Any) -> dict[tuple[str, str, str], tuple[Any, ...]]:
-    """The rollups' rows by cell: their dimension values, reps and sums."""
+Kept = dict[tuple[Any, ...], tuple[Any, ...]]
+
+
+def cells(store: Any, table: rollups.Cells = rollups.ROLLUPS) -> Kept:
+    """A rollup table's rows by cell identity: their dimension values, reps and sums."""
     with store._transaction() as conn:
-        rows = conn.execute(f"SELECT {', '.join((*rollups.KEY_COLUMNS, *rollups.SUMS))} FROM insight_rollups"
-                            ).fetchall()
-    width = len(rollups.KEY_COLUMNS)
-    return {tuple(row[:3]): (*row[3:width], *(float(v) for v in row[width:])) for row in rows}
+        rows = conn.execute(f"SELECT {', '.join((*table.key_columns, *rollups.SUMS))} FROM {table.table}").fetchall()
+    named, width = len(table.identity), len(table.key_columns)
+    return {tuple(row[:named]): (*row[named:width], *(float(v) for v in row[width:])) for row in rows}
 
 
-def rebuilt(store: Any) -> dict[tuple[str, str, str], tuple[Any, ...]]:
+def every_cell(store: Any) -> dict[str, Kept]:
+    return {table.table: cells(store, table) for table in rollups.TABLES}
+
+
+def rebuilt(store: Any) -> dict[str, Kept]:
     with store._transaction() as conn:
         rollups.rebuild(conn, store.dialect)
-    return cells(store)
+    return every_cell(store)
+
+
+def agree(kept: dict[str, Kept], again: dict[str, Kept]) -> None:
+    """Two states of the rollup tables hold the same cells with the same sums (a float sum differs with the order it
+    was added in, by its last digits), and none without rows."""
+    assert kept.keys() == again.keys()
+    for name, table in kept.items():
+        width = len(rollups.DIMENSION_COLUMNS) + 1
+        assert all(sums[width] > 0 for sums in table.values()), name
+        assert table.keys() == again[name].keys(), name
+        for cell, sums in table.items():
+            assert sums[:width] == again[name][cell][:width], (name, cell)
+            assert sums[width:] == pytest.approx(again[name][cell][width:], rel=1e-9, abs=1e-9), (name, cell)
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
@@ -183,14 +203,9 @@ def test_the_rollups_kept_by_batches_are_what_the_fact_rows_sum_to(harness: Any,
             changes.append(changes[0])  # one key twice in a batch: its last change holds
         with store.read_model_batch(insights.NAME, insights.PROJECTION.version) as batch:
             batch.commit(changes, batch.checkpoint)
-        kept = cells(store)
-        assert all(sums[len(rollups.KEY_COLUMNS) - 3] > 0 for sums in kept.values())
-        again = rebuilt(store)
-        assert kept.keys() == again.keys()
-        for cell, sums in kept.items():  # a float sum differs with the order it was added in, by its last digits
-            width = len(rollups.KEY_COLUMNS) - 3
-            assert sums[:width] == again[cell][:width], cell
-            assert sums[width:] == pytest.approx(again[cell][width:], rel=1e-9, abs=1e-9), cell
+        kept = every_cell(store)
+        assert kept["insight_cells"] and kept["insight_rollups"]
+        agree(kept, rebuilt(store))
     facts = [r.doc for r in store.docs(insights.NAME, insights.FACT, limit=10_000)]
     reads = Insights(store)
     for metric in METRICS:
@@ -216,10 +231,58 @@ def test_wider_questions_and_a_players_are_what_measure_gives(store: Any) -> Non
 
 def test_a_reset_or_a_new_version_empties_the_rollups(store: Any) -> None:
     load(store, population(5, 10))
-    assert cells(store)
+    assert all(every_cell(store).values())
     store.reset_read_model(insights.NAME)
-    assert cells(store) == {}
+    assert every_cell(store) == {"insight_rollups": {}, "insight_cells": {}}
     load(store, population(5, 10))
     with store.read_model_batch(insights.NAME, insights.PROJECTION.version + 1):
         pass
-    assert cells(store) == {}
+    assert every_cell(store) == {"insight_rollups": {}, "insight_cells": {}}
+
+
+def test_a_cell_of_all_seven_is_named_by_its_values_null_included_and_goes_with_its_last_row(store: Any) -> None:
+    """Rows that differ only in a NULL against the text 'none' (edition, opening) are two cells of all seven, each
+    named by the digest of its canonical text; rows alike share one cell, which outlives all but its last row."""
+    base = population(2, 1)[0]
+    alike = {**base, "edition": None, "opening": None, "bot": None, "rating_before": None, "band": None, "seats": 1,
+             "seat": 0, "reps": 15, "moves": None, "seconds": None}
+    rows = [{**alike, "match_id": "a"}, {**alike, "match_id": "b"}, {**alike, "match_id": "c", "opening": "none"},
+            {**alike, "match_id": "d", "edition": "none"}]
+    load(store, rows)
+
+    def kept() -> dict[bytes, tuple[Any, ...]]:
+        found = cells(store, rollups.CELLS)
+        assert {game for game, _ in found} <= {base["game"]}
+        return {cell: sums for (_, cell), sums in found.items()}
+
+    def named(row: dict[str, Any]) -> bytes:
+        text = msgspec.json.encode([*(row[c] for c in rollups.DIMENSION_COLUMNS), row["reps"]]).decode()
+        return rollups.digest(text)
+
+    assert all(len(cell) == 16 for cell in kept())
+    assert {cell: sums[:9] for cell, sums in kept().items()} == {
+        named(rows[0]): (None, 1, 0, base["month"], None, None, None, 15, 2.0),
+        named(rows[2]): (None, 1, 0, base["month"], "none", None, None, 15, 1.0),
+        named(rows[3]): ("none", 1, 0, base["month"], None, None, None, 15, 1.0)}
+    reads = Insights(store)
+    where = {"edition": "none", "rating_band": "unrated"}
+
+    gone: list[str] = []
+
+    def drop(match_id: str) -> None:
+        with store.read_model_batch(insights.NAME, insights.PROJECTION.version) as batch:
+            batch.commit([DocChange(kind=insights.FACT, key=f"{match_id}:0", doc=None)], batch.checkpoint)
+        gone.append(match_id)
+        left = [r for r in rows if r["match_id"] not in gone]
+        for by in (["seat", "opening"], ["seats", "bot"]):
+            same(reads.answer([base["game"]], "win_rate", by, where), measure(left, "win_rate", by, where))
+
+    drop("a")
+    assert kept()[named(rows[0])][8] == 1.0 and len(kept()) == 3
+    drop("c")
+    assert set(kept()) == {named(rows[0]), named(rows[3])}
+    drop("b")
+    assert set(kept()) == {named(rows[3])}
+    agree(every_cell(store), rebuilt(store))
+    drop("d")
+    assert kept() == {} and cells(store) == {}
