@@ -124,25 +124,60 @@ def deltas(removed: Iterable[dict[str, Any]], added: Iterable[dict[str, Any]]) -
 
 
 def apply(cursor: Any, dialect: Dialect, changes: Changes) -> None:
-    """Add the changes to the stored sums, in the caller's transaction; drop the cells left without rows."""
+    """Add the changes to the stored sums, in the caller's transaction; drop the cells left without rows. Where
+    statements are round trips (`Dialect.json_rows`), a table's changes are one statement and its deletes another,
+    not one a cell (a finished match moves 64 cells a seat)."""
     for table, kept in changes.items():
         width, named = len(table.key_columns), len(table.identity)
         moved = [row for row in kept.values() if any(row[width:])]
         if not moved:
             continue
+        emptied = [row[:named] for row in moved if row[width] < 0]
+        where = f"({', '.join(table.identity)})"
+        if dialect.json_rows:
+            cursor.execute(_adding(dialect, table, json=True), (dialect.encode([_json(row) for row in moved]),))
+            if emptied:
+                cursor.execute(dialect.sql(f"DELETE FROM {table.table} WHERE {where} IN (SELECT "
+                                           f"{_read(table, table.identity)} FROM {dialect.json_rows}) AND facts = 0"),
+                               (dialect.encode([_json(row) for row in emptied]),))
+            continue
         cursor.executemany(_adding(dialect, table), moved)
-        emptied = [tuple(row[:named]) for row in moved if row[width] < 0]
         if emptied:
             cursor.executemany(dialect.sql(
                 f"DELETE FROM {table.table} WHERE {' AND '.join(f'{c} = ?' for c in table.identity)} AND facts = 0"),
-                emptied)
+                [tuple(row) for row in emptied])
 
 
-def _adding(dialect: Dialect, table: Cells) -> str:
-    """The statement adding one cell's changes to its sums (inserting the cell when it is new)."""
+def _json(row: Sequence[Any]) -> list[Any]:
+    """A row of key columns and sums as a JSON array (a digest as hex)."""
+    return [value.hex() if isinstance(value, bytes) else value for value in row]
+
+
+def _read(table: Cells, columns: Sequence[str]) -> str:
+    """The SQL reading `columns` (a prefix of the key columns, then the sums) from a JSON array row `value`, each as
+    its column's type."""
+    return ", ".join(f"{_typed(table, column, f'value->>{i}')}" for i, column in enumerate(columns))
+
+
+def _typed(table: Cells, column: str, text: str) -> str:
+    """A JSON row item's text as the column's type."""
+    if column == "cell" and table.digested:
+        return f"decode({text}, 'hex')"
+    if column in ("game", "dims", "cell", "edition", "month", "opening", "bot"):
+        return text
+    part, _, averaged = column.partition("_")
+    floating = column == "band" or (part in ("sum", "sq") and averaged not in WHOLE)
+    return f"CAST({text} AS {'double precision' if floating else 'bigint'})"
+
+
+def _adding(dialect: Dialect, table: Cells, *, json: bool = False) -> str:
+    """The statement adding one cell's changes to its sums (inserting the cell when it is new); with `json`, every
+    cell of one JSON array parameter (`Dialect.json_rows`)."""
     columns = (*table.key_columns, *SUMS)
     added = ", ".join(f"{name} = {_sum(table.table, name)}" for name in SUMS)
-    return dialect.sql(f"INSERT INTO {table.table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)}) "
+    values = (f"SELECT {_read(table, columns)} FROM {dialect.json_rows}" if json
+              else f"VALUES ({', '.join('?' for _ in columns)})")
+    return dialect.sql(f"INSERT INTO {table.table} ({', '.join(columns)}) {values} "
                        f"ON CONFLICT ({', '.join(table.identity)}) DO UPDATE SET {added}")
 
 
