@@ -67,10 +67,10 @@ class SqlExports:
         found: dict[str, list[StoredEvent]] = {match_id: [] for match_id in match_ids}
         if not match_ids:
             return found
-        listed = ", ".join("?" for _ in match_ids)
-        sql = f"SELECT {self.export_event_columns} FROM events WHERE match_id IN ({listed}) ORDER BY match_id, version"
+        listed, params = self.dialect.one_of("match_id", match_ids)
+        sql = f"SELECT {self.export_event_columns} FROM events WHERE {listed} ORDER BY match_id, version"
         with self._reading() as conn:
-            rows = conn.execute(self.dialect.sql(sql), list(match_ids)).fetchall()
+            rows = conn.execute(self.dialect.sql(sql), params).fetchall()
         for row in rows:
             event = self.event_of(row)
             found[event.match_id].append(event)

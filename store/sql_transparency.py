@@ -148,10 +148,10 @@ class SqlTransparency:
         found: dict[str, list[LogLeaf]] = {stream: [] for stream in streams}
         if not streams:
             return found
+        listed, params = self.dialect.one_of("match_id", streams)
         with self._reading() as conn:
             rows = conn.execute(self.dialect.sql(
-                f"SELECT {_LEAF_COLUMNS} FROM log_leaves WHERE match_id IN ({', '.join('?' for _ in streams)}) "
-                "ORDER BY match_id, version"), list(streams)).fetchall()
+                f"SELECT {_LEAF_COLUMNS} FROM log_leaves WHERE {listed} ORDER BY match_id, version"), params).fetchall()
         for r in rows:
             found[r[1]].append(LogLeaf(int(r[0]), r[1], int(r[2]), r[3]))
         return found
@@ -236,13 +236,13 @@ def _nodes(conn: Any, d: Dialect, nodes: Sequence[Node]) -> dict[Node, Hash]:
     higher = [node for node in nodes if node[0]]
     parts, params = [], []
     if leaves:  # (level, idx, stream, version, chain hash, node hash)
-        parts.append(f"SELECT 0, idx, match_id, version, hash, NULL FROM log_leaves WHERE idx IN "
-                     f"({', '.join('?' for _ in leaves)})")
-        params += leaves
+        listed, values = d.one_of("idx", leaves)
+        parts.append(f"SELECT 0, idx, match_id, version, hash, NULL FROM log_leaves WHERE {listed}")
+        params += values
     if higher:
-        parts.append("SELECT level, idx, NULL, NULL, NULL, hash FROM log_nodes WHERE "
-                     + " OR ".join(["(level = ? AND idx = ?)"] * len(higher)))
-        params += [n for node in higher for n in node]
+        wanted, values = d.pair_of(("level", "idx"), higher)
+        parts.append(f"SELECT level, idx, NULL, NULL, NULL, hash FROM log_nodes WHERE {wanted}")
+        params += values
     if not parts:
         return {}
     rows = conn.execute(d.sql(" UNION ALL ".join(parts)), params).fetchall()
