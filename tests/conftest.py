@@ -14,6 +14,7 @@ Without the variable, dependent tests are skipped with a loud reason; with TURNS
 
 from __future__ import annotations
 
+import gc
 import os
 import secrets
 from collections.abc import Iterator
@@ -21,6 +22,15 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 import pytest
+
+
+@pytest.fixture(autouse=True)
+def unfrozen() -> Iterator[None]:
+    """`api.asgi.create` freezes what a served process made to start (gc.freeze); in this one process of tests,
+    whatever a test froze goes back to the collector after it."""
+    yield
+    gc.unfreeze()
+
 
 PG_HINT = "set TURNSTILE_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS_HINT = "set TURNSTILE_REDIS_URL=redis://127.0.0.1:6379/0"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import math
 import threading
 import time
@@ -94,6 +95,17 @@ def test_the_factory_builds_the_app_from_the_environment_and_closes_its_store(
         assert client.get("/v1/games").status_code == 200
     assert not app.state.service.notifier.thread.is_alive()  # closed by the app's shutdown
     assert (tmp_path / "factory.db").exists()
+
+
+def test_the_factory_keeps_what_the_process_made_to_start_out_of_full_collections(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("TURNSTILE_DATABASE_URL", f"sqlite:///{tmp_path / 'frozen.db'}")
+    monkeypatch.delenv("TURNSTILE_REDIS_URL", raising=False)
+    gc.unfreeze()
+    app = create()
+    assert gc.get_freeze_count() > 10_000  # the app and its runtime, not walked by a full collection
+    with TestClient(app) as client:
+        assert client.get("/health").status_code == 200
 
 
 def test_projections_fold_on_their_own_thread_with_their_own_batch(
