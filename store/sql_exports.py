@@ -67,8 +67,8 @@ class SqlExports:
         found: dict[str, list[StoredEvent]] = {match_id: [] for match_id in match_ids}
         if not match_ids:
             return found
-        listed, params = self.dialect.one_of("match_id", match_ids)
-        sql = f"SELECT {self.export_event_columns} FROM events WHERE {listed} ORDER BY match_id, version"
+        sql, params = self.dialect.each_of("events", self.export_event_columns, {"match_id": "text"},
+                                           [(match_id,) for match_id in match_ids], "version")
         with self._reading() as conn:
             rows = conn.execute(self.dialect.sql(sql), params).fetchall()
         for row in rows:

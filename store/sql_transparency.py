@@ -148,10 +148,10 @@ class SqlTransparency:
         found: dict[str, list[LogLeaf]] = {stream: [] for stream in streams}
         if not streams:
             return found
-        listed, params = self.dialect.one_of("match_id", streams)
+        sql, params = self.dialect.each_of("log_leaves", _LEAF_COLUMNS, {"match_id": "text"},
+                                           [(stream,) for stream in streams], "version")
         with self._reading() as conn:
-            rows = conn.execute(self.dialect.sql(
-                f"SELECT {_LEAF_COLUMNS} FROM log_leaves WHERE {listed} ORDER BY match_id, version"), params).fetchall()
+            rows = conn.execute(self.dialect.sql(sql), params).fetchall()
         for r in rows:
             found[r[1]].append(LogLeaf(int(r[0]), r[1], int(r[2]), r[3]))
         return found
@@ -240,8 +240,9 @@ def _nodes(conn: Any, d: Dialect, nodes: Sequence[Node]) -> dict[Node, Hash]:
         parts.append(f"SELECT 0, idx, match_id, version, hash, NULL FROM log_leaves WHERE {listed}")
         params += values
     if higher:
-        wanted, values = d.pair_of(("level", "idx"), higher)
-        parts.append(f"SELECT level, idx, NULL, NULL, NULL, hash FROM log_nodes WHERE {wanted}")
+        sql, values = d.each_of("log_nodes", "level, idx, CAST(NULL AS TEXT), CAST(NULL AS INTEGER), "
+                                "CAST(NULL AS TEXT), hash", {"level": "bigint", "idx": "bigint"}, higher)
+        parts.append(sql)
         params += values
     if not parts:
         return {}
