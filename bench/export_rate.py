@@ -9,16 +9,20 @@ Each store (a temporary SQLite file; with the variable, a throwaway PostgreSQL d
 played Expect Delays match (`max_turns` 12, ≈ 100 events). The transparency log is sequenced and signed, so every
 record carries its log proof, as a served export's does. Then the whole export is read: by the service
 (service/reads/exports.py, the lines as the route streams them) and over HTTP through the app (Litestar's test
-client: the app's own work, no network, the client in this process), three times each, and on PostgreSQL also from a
-`turnstile serve` process of its own by curl (a client elsewhere: its reading costs the server nothing); the best time
-is reported, and the first (cold) run's rate. The machine is shared: beside wall time the table gives records per
-CPU second of this process (`cpu rate`, time.process_time: what one free core would give, the database's own CPU left
-out for PostgreSQL; none for the served process).
+client: the app's own work, no network, the client in this process; what the process made before is frozen out of
+the collector's reach, as a served process's is), three times each, and on PostgreSQL also from a `turnstile serve`
+process of its own, with the log's key, by curl (a client elsewhere: its reading costs the server nothing; the bytes
+it reads are checked against the in-process export's); the best time is reported, and the first (cold) run's rate.
+The machine is shared: beside wall time the table gives records per CPU second of this process (`cpu rate`,
+time.process_time: what one free core would give, the database's own CPU left out for PostgreSQL; none for the served
+process).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import hashlib
 import os
 import random
 import subprocess
@@ -38,7 +42,7 @@ from bench.store_append import postgres_database  # noqa: E402
 from domain.catalog import by_slug  # noqa: E402
 from domain.lifecycle import Resign  # noqa: E402
 from ledger.notes import Signer  # noqa: E402
-from service.log.transparency import DEFAULT_ORIGIN, Transparency  # noqa: E402
+from service.log.transparency import DEFAULT_ORIGIN, Transparency, write_key  # noqa: E402
 from service.matches.matches import MatchService  # noqa: E402
 from service.matches.simulate import play_random_match  # noqa: E402
 from service.reads.audit import Audit  # noqa: E402
@@ -87,14 +91,17 @@ def measure(name: str, url: str, matches: int) -> None:
         filled = time.perf_counter() - started
         exports = Exports(store, Audit(store, log=log))
         in_process = best_of(3, lambda: sum(1 for _ in exports.lines(ExportQuery(), 0, 10**9)))
-        with TestClient(create_app(store, log=log)) as client:
+        app = create_app(store, log=log)
+        gc.freeze()  # as a served process does once its app is built (api/asgi.py)
+        with TestClient(app) as client:
             def over_http() -> int:
                 with client.stream("GET", "/v1/exports/matches", params={"limit": 100_000}) as answer:
                     return sum(1 for _ in answer.iter_lines())
             http = best_of(3, over_http)
+        gc.unfreeze()
         measured = [("in process", in_process), ("over HTTP", http)]
         if name == "postgres":
-            measured.append(("served, curl", served_rate(url)))
+            measured.append(("served, curl", served_rate(url, log, exports)))
         for how, (count, seconds, cpu, first) in measured:
             assert count == matches, (count, matches)
             print(f"| {name} | {how} | {count} | {seconds:.2f} s | {count / seconds:,.0f} records/s | "
@@ -104,17 +111,25 @@ def measure(name: str, url: str, matches: int) -> None:
         store.close()
 
 
-def served_rate(url: str) -> tuple[int, float, float, float]:
-    """The export as a client elsewhere reads it: `turnstile serve` on the store (its own process) and curl, which
-    only counts the lines; best of three (records, seconds, 0: no CPU of ours to count, the first run's seconds)."""
-    with served(url) as base:
-        time.sleep(3)  # the new process's background start (projections, sequencer) settles first
+def served_rate(url: str, log: Transparency, exports: Exports) -> tuple[int, float, float, float]:
+    """The export as a client elsewhere reads it: `turnstile serve` on the store (its own process, with the log's key,
+    so its records carry their proofs as the others do) and curl, which only counts the lines, after checking they
+    are the bytes `exports` gives now (the served process may have signed a newer checkpoint as it started); best of
+    three (records, seconds, 0: no CPU of ours to count, the first run's seconds)."""
+    assert log.signer is not None
+    with tempfile.TemporaryDirectory() as folder:
+        key = Path(folder) / "log.key"
+        write_key(key, log.signer)
+        with served(url, env={"TURNSTILE_LOG_KEY": str(key)}) as base:
+            time.sleep(3)  # the new process's background start (projections, sequencer) settles first
+            expected = hashlib.sha256(b"".join(exports.lines(ExportQuery(), 0, 10**9))).hexdigest()
 
-        def read() -> int:
-            answer = subprocess.run(["curl", "-sfN", f"{base}/v1/exports/matches?limit=100000"], check=True,
-                                    capture_output=True)
-            return answer.stdout.count(b"\n")
-        count, seconds, _, first = best_of(3, read)
+            def read() -> int:
+                answer = subprocess.run(["curl", "-sfN", f"{base}/v1/exports/matches?limit=100000"], check=True,
+                                        capture_output=True)
+                assert hashlib.sha256(answer.stdout).hexdigest() == expected, "the served export differs"
+                return answer.stdout.count(b"\n")
+            count, seconds, _, first = best_of(3, read)
     return count, seconds, 0.0, first
 
 
