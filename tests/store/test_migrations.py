@@ -93,6 +93,7 @@ def test_the_insight_cells_migration_moves_the_cells_of_all_seven_out_of_the_rol
     the fact rows gives in both tables; the answers stay measure's; and a writer still on the old code is refused."""
     store: Any = open_store(fresh_url)
     rows = population(4, 40)
+    rows[0]["opening"] = "défense ✓"  # a digest of text beyond ASCII: PostgreSQL's of its UTF-8, as Python's
     load(store, rows)
     step = next(m for m in migrations.load(store.schema_folder) if m.name == "insight_cells")
     was = rollups.Cells("insight_rollups", rollups.CELLS.sets, digested=False)  # the set of all seven, as kept before
