@@ -95,11 +95,11 @@ def bench_read_all(store: EventStore, threads: int) -> float:
 
 
 @contextmanager
-def postgres_database(server: str) -> Iterator[str]:
-    """A throwaway database on `server`, dropped afterwards."""
+def postgres_database(server: str, prefix: str = "turnstile_bench") -> Iterator[str]:
+    """A throwaway database on `server` (its name `prefix` and a random part), dropped afterwards."""
     import psycopg
 
-    name = f"turnstile_bench_{secrets.token_hex(4)}"
+    name = f"{prefix}_{secrets.token_hex(4)}"
     with psycopg.connect(server, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     try:

@@ -90,3 +90,21 @@ def test_the_insights_scale_bench_runs_on_a_small_population() -> None:
                            "--runs", "1"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "| sqlite | 300 | 1 |" in done.stdout and "/ 150 |" in done.stdout
+
+
+@pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_the_export_scale_bench_exports_every_record_it_loads(kind: str, tmp_path: Path) -> None:
+    """bench/export_scale.py on 40 matches (bench/export_fill.py's clones of service-played templates): every window
+    and the whole export give every record, none down the careful path, three records a window pass `turnstile verify
+    --key` (the bench asserts all that), and its tables and, on PostgreSQL, the page read's plans are printed."""
+    plans = tmp_path / "plans.txt"
+    done = subprocess.run([sys.executable, "bench/export_scale.py", "--store", kind, "--sizes", "40", "--window", "10",
+                           "--runs", "1", "--templates", "10", "--full-at", "40", "--explain", "--plans", str(plans)],
+                          cwd=ROOT, env=dict(os.environ), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    for row in ("| 40 | start | in process |", "| 40 | end | over HTTP |", "| 40 | middle |",
+                "| 40 | a player in none |", "full export of 40:"):
+        assert row in done.stdout, done.stdout[-3000:]
+    assert (kind == "postgres") == plans.exists()
+    if kind == "postgres":
+        assert "log_leaves" in plans.read_text() and "Execution Time" in plans.read_text()
