@@ -87,6 +87,8 @@ _HORIZON = (
 )
 # (xid, position) of the event at a position; ('0', 0) before the first (rows older than the xid column have 0).
 _CURSOR = "(coalesce((SELECT xid FROM events WHERE position = %(after)s), '0'::xid8), %(after)s::bigint)"
+
+
 def _stamp(moment: datetime | str) -> str:
     """A timestamptz as the store's ISO form; one the query already wrote so (`_EXPORT_EVENT_COLUMNS`) as it is."""
     return moment if type(moment) is str else iso(moment)  # type: ignore[arg-type]

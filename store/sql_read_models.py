@@ -41,10 +41,10 @@ class SqlBatch:
             return {key: doc for key in keys if (doc := self.get(kind, key)) is not None}
         found: dict[str, dict[str, Any]] = {}
         for start in range(0, len(keys), MANY):
-            some = keys[start:start + MANY]
+            listed, params = self.dialect.one_of("key", keys[start:start + MANY])
             rows = self.conn.execute(self.dialect.sql(
-                f"SELECT key, doc FROM projection_docs WHERE projection = ? AND kind = ? AND key IN "
-                f"({', '.join('?' for _ in some)})"), (self.checkpoint.projection, kind, *some)).fetchall()
+                f"SELECT key, doc FROM projection_docs WHERE projection = ? AND kind = ? AND {listed}"),
+                (self.checkpoint.projection, kind, *params)).fetchall()
             found.update((key, self.dialect.decode(doc)) for key, doc in rows)
         return found
 
