@@ -37,8 +37,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from litestar.testing import TestClient  # noqa: E402
 
 from api.app import create_app  # noqa: E402
-from bench.load import served  # noqa: E402
-from bench.store_append import postgres_database  # noqa: E402
+from bench.load import (
+    served,  # noqa: E402
+    throwaway_database,  # noqa: E402
+)
 from domain.catalog import by_slug  # noqa: E402
 from domain.lifecycle import Resign  # noqa: E402
 from ledger.notes import Signer  # noqa: E402
@@ -143,7 +145,7 @@ def main() -> None:
         measure("sqlite", f"sqlite:///{folder}/bench.db", args.matches)
     server = os.environ.get("TURNSTILE_DATABASE_URL", "")
     if server.startswith(("postgresql://", "postgres://")):
-        with postgres_database(server) as url:
+        with throwaway_database(server=server) as url:
             measure("postgres", url, args.matches)
 
 

@@ -48,7 +48,7 @@ from litestar.testing import TestClient  # noqa: E402
 from api.app import create_app  # noqa: E402
 from bench.export_fill import START, load_matches, templates  # noqa: E402
 from bench.export_rate import best_of  # noqa: E402
-from bench.store_append import postgres_database  # noqa: E402
+from bench.load import throwaway_database  # noqa: E402
 from ledger.notes import Signer  # noqa: E402
 from service.log.transparency import DEFAULT_ORIGIN, Transparency  # noqa: E402
 from service.reads.audit import Audit  # noqa: E402
@@ -304,7 +304,7 @@ def database(kind: str, folder: str) -> Iterator[str]:
         return
     server = os.environ.get("TURNSTILE_DATABASE_URL", "")
     assert server.startswith(("postgresql://", "postgres://")), "TURNSTILE_DATABASE_URL: a PostgreSQL server"
-    with postgres_database(server, prefix="turnstile_bench_grow42") as url:
+    with throwaway_database("turnstile_bench_grow42", server) as url:
         yield url
 
 

@@ -36,7 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.store_append import postgres_database  # noqa: E402
+from bench.load import throwaway_database  # noqa: E402
 from projections import insights  # noqa: E402
 from service.reads.insights import DIMENSIONS, METRICS, Insights  # noqa: E402
 from store import sql_insight_rollups as rollups  # noqa: E402
@@ -222,7 +222,7 @@ def main() -> None:
             measure("sqlite", f"sqlite:///{folder}/bench.db", args.sizes, args.runs, args.pairs_up_to, args.detail)
     server = os.environ.get("TURNSTILE_DATABASE_URL", "")
     if "postgres" in args.stores and server.startswith(("postgresql://", "postgres://")):
-        with postgres_database(server) as url:
+        with throwaway_database(server=server) as url:
             measure("postgres", url, args.sizes, args.runs, args.pairs_up_to, args.detail)
 
 

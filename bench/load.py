@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVER = os.environ.get("TURNSTILE_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -161,17 +162,18 @@ def run_clients(make: Callable[[Any], Step], args: list[Any], seconds: float, ra
 
 
 @contextlib.contextmanager
-def throwaway_database(prefix: str = "turnstile_bench") -> Iterator[str]:
-    """A fresh PostgreSQL database on the server of TURNSTILE_DATABASE_URL; its URL; dropped afterwards."""
+def throwaway_database(prefix: str = "turnstile_bench", server: str = SERVER) -> Iterator[str]:
+    """A fresh PostgreSQL database on `server` (TURNSTILE_DATABASE_URL's by default), named `prefix` and a random
+    part; its URL; dropped afterwards."""
     import psycopg
 
     name = f"{prefix}_{secrets.token_hex(4)}"
-    with psycopg.connect(SERVER, autocommit=True) as admin:
+    with psycopg.connect(server, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     try:
-        yield SERVER.rsplit("/", 1)[0] + f"/{name}"
+        yield urlsplit(server)._replace(path=f"/{name}").geturl()
     finally:
-        with psycopg.connect(SERVER, autocommit=True) as admin:
+        with psycopg.connect(server, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 

@@ -25,8 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from store_append import postgres_database  # noqa: E402  (beside this file)
-
+from bench.load import throwaway_database  # noqa: E402
 from domain.catalog import by_slug  # noqa: E402
 from service.matches.matches import MatchService
 from service.matches.simulate import timed_moves  # noqa: E402
@@ -102,7 +101,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         measure("SQLite file", f"sqlite:///{tmp}/bench.db", args.moves)
     if args.pg:
-        with postgres_database(args.pg) as url:
+        with throwaway_database(server=args.pg) as url:
             measure("PostgreSQL", url, args.moves)
     else:
         print("(PostgreSQL skipped: set TURNSTILE_DATABASE_URL or --pg)", file=sys.stderr)

@@ -17,14 +17,13 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.load import throwaway_database  # noqa: E402
 from ledger.events import NewEvent, NewMatch, SeatRecord
 from store.base import EventStore
 from store.factory import open_store  # noqa: E402
@@ -94,21 +93,6 @@ def bench_read_all(store: EventStore, threads: int) -> float:
     return run_threads(threads, reader)
 
 
-@contextmanager
-def postgres_database(server: str, prefix: str = "turnstile_bench") -> Iterator[str]:
-    """A throwaway database on `server` (its name `prefix` and a random part), dropped afterwards."""
-    import psycopg
-
-    name = f"{prefix}_{secrets.token_hex(4)}"
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield urlsplit(server)._replace(path=f"/{name}").geturl()
-    finally:
-        with psycopg.connect(server, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 def measure(label: str, url: str, thread_counts: list[int], seconds: float) -> None:
     """Print one markdown row per thread count for the store at `url`."""
     store = open_store(url)
@@ -134,7 +118,7 @@ def main() -> None:
         measure("SQLite file (WAL, synchronous=FULL)", f"sqlite:///{tmp}/bench.db", counts, args.seconds)
     measure("SQLite :memory:", "sqlite:///:memory:", counts, args.seconds)
     if args.pg:
-        with postgres_database(args.pg) as url:
+        with throwaway_database(server=args.pg) as url:
             measure("PostgreSQL (pool 1..10)", url, counts, args.seconds)
     else:
         print("(PostgreSQL skipped: set TURNSTILE_DATABASE_URL or --pg)", file=sys.stderr)
