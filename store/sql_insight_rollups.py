@@ -12,7 +12,14 @@ A cell's identity is the canonical text of its dimension values and `reps` (NULL
 constraint over the nullable columns would not see): in `insight_rollups` that text beside the set's name (`dims`),
 in `insight_cells`, whose cells all name the seven, the text's 16-byte digest (`digest`: two of a game's n cells
 share one, and are summed as one, with odds of about n² / 2^129, below 10^-20 at 10^9 cells), so a question naming
-four or more dimensions scans only those cells, and narrower ones (migrations postgres 0021, sqlite 0020)."""
+four or more dimensions scans only those cells, and narrower ones (migrations postgres 0021, sqlite 0020).
+
+The cells of all seven grow with the months the data spans. The database itself keeps, from them, the cells of a few
+more sets (`insight_derived_cells`, `DERIVED`): the six dimensions but the month (bounded by those six's values
+whatever the span), for a question naming four or more dimensions but not the month; and each set of four holding the
+month, for a question naming the month and three others. Triggers on `insight_cells` add each of its changes to them
+(migrations postgres 0022, sqlite 0021), so no batch writes them and every writer of `insight_cells` keeps them
+right."""
 
 from __future__ import annotations
 
@@ -72,19 +79,29 @@ class Cells:
 UP_TO_MOST = tuple(c for size in range(1, MOST + 1) for c in combinations(DIMENSION_COLUMNS, size))
 ROLLUPS = Cells("insight_rollups", UP_TO_MOST, digested=False)
 CELLS = Cells("insight_cells", (DIMENSION_COLUMNS,), digested=True)
-TABLES = (ROLLUPS, CELLS)
+TABLES = (ROLLUPS, CELLS)  # the tables the projection's batches write
+TIMELESS = tuple(c for c in DIMENSION_COLUMNS if c != "month")  # the six but the month
+MONTH_FOURS = tuple(tuple(c for c in DIMENSION_COLUMNS if c in ("month", *three))  # each set of four holding the month
+                    for three in combinations(TIMELESS, 3))
+# Kept by the database from `insight_cells` (its triggers name a cell by the JSON text of its values), for the sets its
+# migration lists in `insight_derived_sets` (a test holds the two lists equal): read only here.
+DERIVED = Cells("insight_derived_cells", (TIMELESS, *MONTH_FOURS), digested=False)
 
 Changes = dict[Cells, dict[tuple[Any, ...], list[Any]]]  # per table, per cell: its key columns, then each sum's change
 
 
 def covering(columns: Iterable[str]) -> tuple[str, ...] | None:
-    """The dimension set whose rollup answers a question naming these columns (`game` is in every one): the set of
-    exactly those up to three, else the set of all seven (its cells are at most as many as the fact rows, and
-    narrower); None for a column that is no dimension."""
+    """The dimension set whose cells answer a question naming these columns (`game` is in every one): the set of
+    exactly those up to three, or four with the month; else the six but the month when the month is not named; else
+    the set of all seven (its cells are at most as many as the fact rows, and narrower); None for a column that is no
+    dimension."""
     named = set(columns) - {"game"}
     if not named or not named <= set(DIMENSION_COLUMNS):
         return None
-    return tuple(c for c in DIMENSION_COLUMNS if c in named) if len(named) <= MOST else DIMENSION_COLUMNS
+    exactly = tuple(c for c in DIMENSION_COLUMNS if c in named)
+    if len(named) <= MOST or exactly in MONTH_FOURS:
+        return exactly
+    return DIMENSION_COLUMNS if "month" in named else TIMELESS
 
 
 def _value(column: str, value: Any) -> Any:
@@ -124,28 +141,33 @@ def deltas(removed: Iterable[dict[str, Any]], added: Iterable[dict[str, Any]]) -
 
 
 def apply(cursor: Any, dialect: Dialect, changes: Changes) -> None:
-    """Add the changes to the stored sums, in the caller's transaction; drop the cells left without rows. Where
-    statements are round trips (`Dialect.json_rows`), a table's changes are one statement and its deletes another,
-    not one a cell (a finished match moves 64 cells a seat)."""
+    """Add the changes to the stored sums, in the caller's transaction; drop the cells left without rows."""
     for table, kept in changes.items():
-        width, named = len(table.key_columns), len(table.identity)
-        moved = [row for row in kept.values() if any(row[width:])]
-        if not moved:
-            continue
-        emptied = [row[:named] for row in moved if row[width] < 0]
-        where = f"({', '.join(table.identity)})"
-        if dialect.json_rows:
-            cursor.execute(_adding(dialect, table, json=True), (dialect.encode([_json(row) for row in moved]),))
-            if emptied:
-                cursor.execute(dialect.sql(f"DELETE FROM {table.table} WHERE {where} IN (SELECT "
-                                           f"{_read(table, table.identity)} FROM {dialect.json_rows}) AND facts = 0"),
-                               (dialect.encode([_json(row) for row in emptied]),))
-            continue
-        cursor.executemany(_adding(dialect, table), moved)
+        width = len(table.key_columns)
+        _add(cursor, dialect, table, [row for row in kept.values() if any(row[width:])])
+
+
+def _add(cursor: Any, dialect: Dialect, table: Cells, moved: list[list[Any]]) -> None:
+    """Add each row's sums (after its key columns) to its cell's, one row a cell; drop the cells left without rows.
+    Where statements are round trips (`Dialect.json_rows`), the rows are one statement and the deletes another, not
+    one a cell (a finished match moves 64 cells a seat), and `insight_cells`' triggers run once for all of them."""
+    if not moved:
+        return
+    width, named = len(table.key_columns), len(table.identity)
+    emptied = [row[:named] for row in moved if row[width] < 0]
+    where = f"({', '.join(table.identity)})"
+    if dialect.json_rows:
+        cursor.execute(_adding(dialect, table, json=True), (dialect.encode([_json(row) for row in moved]),))
         if emptied:
-            cursor.executemany(dialect.sql(
-                f"DELETE FROM {table.table} WHERE {' AND '.join(f'{c} = ?' for c in table.identity)} AND facts = 0"),
-                [tuple(row) for row in emptied])
+            cursor.execute(dialect.sql(f"DELETE FROM {table.table} WHERE {where} IN (SELECT "
+                                       f"{_read(table, table.identity)} FROM {dialect.json_rows}) AND facts = 0"),
+                           (dialect.encode([_json(row) for row in emptied]),))
+        return
+    cursor.executemany(_adding(dialect, table), moved)
+    if emptied:
+        cursor.executemany(dialect.sql(
+            f"DELETE FROM {table.table} WHERE {' AND '.join(f'{c} = ?' for c in table.identity)} AND facts = 0"),
+            [tuple(row) for row in emptied])
 
 
 def _json(row: Sequence[Any]) -> list[Any]:
@@ -191,8 +213,9 @@ def _sum(table: str, name: str) -> str:
 
 
 def reset(conn: Any) -> None:
-    """Drop every cell of both tables (the facts are gone too)."""
-    for table in TABLES:
+    """Drop every cell of every table (the facts are gone too): the database's own `insight_derived_cells` after the
+    cells it follows, which leave it empty already."""
+    for table in (*TABLES, DERIVED):
         conn.execute(f"DELETE FROM {table.table}")
 
 
@@ -204,7 +227,8 @@ def aggregates(column: str, whole: bool) -> str:
 
 
 def rebuild(conn: Any, dialect: Dialect) -> None:
-    """Every cell of both tables again from the fact rows alone, in the caller's transaction."""
+    """Every cell of every table again from the fact rows alone (`insight_derived_cells` by the database, as the
+    cells of all seven go in), in the caller's transaction."""
     reset(conn)
     for table in TABLES:
         fill(conn, dialect, table)
@@ -214,16 +238,20 @@ def fill(conn: Any, dialect: Dialect, table: Cells) -> None:
     """Add the cells of a table's sets from the fact rows (one GROUP BY per set) to what it holds."""
     sums = ", ".join(["count(*)", "sum(CASE WHEN result = 'win' THEN 1 ELSE 0 END)",
                       *(aggregates(column, column in WHOLE) for column in AVERAGED)])
-    adding = _adding(dialect, table)
+    named = len(table.identity)
     for columns in table.sets:
         listed = ", ".join(columns)
         rows = conn.execute(f"SELECT game, {listed}, reps, {sums} FROM insight_facts "
                             f"GROUP BY game, {listed}, reps").fetchall()
         width = len(columns)
-        cells = [(*table.key(row[0], columns, [_value(c, v) for c, v in zip(columns, row[1:1 + width], strict=True)],
-                             row[1 + width]), *(number(v) for v in row[2 + width:])) for row in rows]
-        if cells:  # added, not set: groups the store tells apart but whose cells read the same are one cell
-            conn.cursor().executemany(adding, cells)
+        cells: dict[tuple[Any, ...], list[Any]] = {}
+        for row in rows:  # groups the store tells apart but whose cells read the same are one cell
+            key = table.key(row[0], columns, [_value(c, v) for c, v in zip(columns, row[1:1 + width], strict=True)],
+                            row[1 + width])
+            parts = [number(v) for v in row[2 + width:]]
+            held = cells.setdefault(tuple(key[:named]), [*key, *(0 for _ in parts)])
+            held[len(key):] = [a + b for a, b in zip(held[len(key):], parts, strict=True)]
+        _add(conn.cursor(), dialect, table, list(cells.values()))
 
 
 def number(value: Any) -> Any:
@@ -251,8 +279,8 @@ def sums(conn: Any, dialect: Dialect, question: FactQuery, columns: tuple[str, .
     """`question` answered from the rollup of `columns` (what `covering` chose for it): the same groups and sums as
     the fact rows give."""
     where, params = conditions(question)
-    table = CELLS if columns in CELLS.sets else ROLLUPS
-    if not table.digested:
+    table = next(table for table in (CELLS, DERIVED, ROLLUPS) if columns in table.sets)
+    if "dims" in table.identity:
         where.append("dims = ?")
         params.append(",".join(columns))
     value = question.value

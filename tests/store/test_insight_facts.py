@@ -146,8 +146,46 @@ def cells(store: Any, table: rollups.Cells = rollups.ROLLUPS) -> Kept:
     return {tuple(row[:named]): (*row[named:width], *(float(v) for v in row[width:])) for row in rows}
 
 
+KEPT = (*rollups.TABLES, rollups.DERIVED)  # the tables batches write, and the one the database keeps from theirs
+
+
 def every_cell(store: Any) -> dict[str, Kept]:
-    return {table.table: cells(store, table) for table in rollups.TABLES}
+    return {table.table: cells(store, table) for table in KEPT}
+
+
+def derived_from_the_cells(kept: dict[str, Kept]) -> dict[tuple[Any, ...], tuple[Any, ...]]:
+    """The cells of all seven summed into each set the database keeps (`rollups.DERIVED`), by game, set, the set's
+    values (None outside it) and `reps`: computed here, from the rows of `insight_cells`, not by the store."""
+    summed: dict[tuple[Any, ...], list[Any]] = {}
+    width = len(rollups.DIMENSION_COLUMNS) + 1
+    for (game, _), row in kept["insight_cells"].items():
+        for columns in rollups.DERIVED.sets:
+            values = tuple(v if c in columns else None for c, v in zip(rollups.DIMENSION_COLUMNS, row, strict=False))
+            key = (game, ",".join(columns), *values, row[width - 1])
+            held = summed.setdefault(key, [0.0] * (len(row) - width))
+            held[:] = [a + b for a, b in zip(held, row[width:], strict=True)]
+    return {key: tuple(sums) for key, sums in summed.items()}
+
+
+def follows_the_cells(kept: dict[str, Kept]) -> None:
+    """`insight_derived_cells` holds the cells of all seven summed into each of its sets, and no cell without rows."""
+    width = len(rollups.DIMENSION_COLUMNS) + 1
+    found = {(game, dims, *row[:width]): row[width:] for (game, dims, _), row in kept["insight_derived_cells"].items()}
+    expected = derived_from_the_cells(kept)
+    assert found.keys() == expected.keys()
+    for key, sums in found.items():
+        assert sums[0] > 0, key
+        assert sums == pytest.approx(expected[key], rel=1e-9, abs=1e-9), key
+
+
+def test_the_database_keeps_the_sets_this_code_reads(store: Any) -> None:
+    """The sets the migration keeps cells of (`insight_derived_sets`, each with a bit per dimension in it) are the
+    ones `covering` answers from."""
+    with store._transaction() as conn:
+        kept = dict(conn.execute("SELECT dims, mask FROM insight_derived_sets").fetchall())
+    bits = {column: 1 << i for i, column in enumerate(rollups.DIMENSION_COLUMNS)}
+    assert kept == {",".join(columns): sum(bits[c] for c in columns) for columns in rollups.DERIVED.sets}
+    assert len(kept) == 21
 
 
 def rebuilt(store: Any) -> dict[str, Kept]:
@@ -204,23 +242,31 @@ def test_the_rollups_kept_by_batches_are_what_the_fact_rows_sum_to(harness: Any,
         with store.read_model_batch(insights.NAME, insights.PROJECTION.version) as batch:
             batch.commit(changes, batch.checkpoint)
         kept = every_cell(store)
-        assert kept["insight_cells"] and kept["insight_rollups"]
+        assert all(kept.values())
+        follows_the_cells(kept)
         agree(kept, rebuilt(store))
     facts = [r.doc for r in store.docs(insights.NAME, insights.FACT, limit=10_000)]
     reads = Insights(store)
     for metric in METRICS:
         same(reads.answer(list(GAMES), metric, ["month", "bot"], {"seats": "2"}),
              measure(facts, metric, ["month", "bot"], {"seats": "2"}))
+        wide = {"seats": "2", "bot": "human"}  # four dimensions: the database's cells of the six but the month, and
+        for by in (["seat", "opening"], ["month", "seat"]):  # of a set of four holding the month
+            same(reads.answer(list(GAMES), metric, by, wide), measure(facts, metric, by, wide))
 
 
 def test_wider_questions_and_a_players_are_what_measure_gives(store: Any) -> None:
-    """Four or more dimensions named (two grouped, two or three filtered) are summed from the cells of all seven,
-    a player's question from the fact rows: the answers are the same as measure's."""
+    """Four or more dimensions named (two grouped, two or three filtered) are summed from the database's cells of the
+    six but the month, or of a set of four holding the month, else from the cells of all seven; a player's question
+    from the fact rows: the answers are the same as measure's."""
     rows = population(11, 60)
     load(store, rows)
     reads = Insights(store)
     assert rollups.covering(["seat", "bot", "band"]) == ("seat", "bot", "band")
-    assert rollups.covering(["seat", "bot", "band", "month"]) == rollups.DIMENSION_COLUMNS
+    assert rollups.covering(["seat", "bot", "band", "month"]) == ("seat", "month", "bot", "band")
+    assert rollups.covering(["seat", "bot", "band", "opening"]) == rollups.TIMELESS
+    assert rollups.covering(["seat", "bot", "month", "edition"]) == ("edition", "seat", "month", "bot")
+    assert rollups.covering(["seat", "bot", "band", "month", "edition"]) == rollups.DIMENSION_COLUMNS
     assert rollups.covering(["seat", "player"]) is None
     for where in ({"edition": "1", "rating_band": "unrated"}, {"edition": "1", "bot": "human", "month": "2026-10"}):
         for metric in METRICS:
@@ -233,11 +279,11 @@ def test_a_reset_or_a_new_version_empties_the_rollups(store: Any) -> None:
     load(store, population(5, 10))
     assert all(every_cell(store).values())
     store.reset_read_model(insights.NAME)
-    assert every_cell(store) == {"insight_rollups": {}, "insight_cells": {}}
+    assert every_cell(store) == {table.table: {} for table in KEPT}
     load(store, population(5, 10))
     with store.read_model_batch(insights.NAME, insights.PROJECTION.version + 1):
         pass
-    assert every_cell(store) == {"insight_rollups": {}, "insight_cells": {}}
+    assert every_cell(store) == {table.table: {} for table in KEPT}
 
 
 def test_a_cell_of_all_seven_is_named_by_its_values_null_included_and_goes_with_its_last_row(store: Any) -> None:

@@ -11,12 +11,23 @@ import psycopg
 import pytest
 
 from ledger.events import NewEvent, NewMatch, SeatRecord
+from projections import insights
 from service.reads.insights import METRICS, Insights, measure
 from store import migrations
 from store import sql_insight_rollups as rollups
 from store.base import EventStore
 from store.factory import open_store
-from tests.store.test_insight_facts import agree, cells, every_cell, load, population, rebuilt, same
+from store.read_models import DocChange
+from tests.store.test_insight_facts import (
+    agree,
+    cells,
+    every_cell,
+    follows_the_cells,
+    load,
+    population,
+    rebuilt,
+    same,
+)
 
 
 @pytest.fixture(params=["sqlite-file", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -100,6 +111,7 @@ def test_the_insight_cells_migration_moves_the_cells_of_all_seven_out_of_the_rol
     guard = ("DROP TRIGGER insight_rollups_up_to_three" if store.schema_folder == "sqlite" else
              "ALTER TABLE insight_rollups DROP CONSTRAINT insight_rollups_up_to_three")
     with store._transaction() as conn:
+        before_derived_cells(conn, store)
         conn.execute("DROP TABLE insight_cells")
         conn.execute(guard)
         rollups.fill(conn, store.dialect, was)
@@ -110,6 +122,7 @@ def test_the_insight_cells_migration_moves_the_cells_of_all_seven_out_of_the_rol
     try:
         moved = every_cell(reopened)
         assert len(moved["insight_cells"]) == len(before) - len(moved["insight_rollups"]) > 0
+        follows_the_cells(moved)
         agree(moved, rebuilt(reopened))
         reads = Insights(reopened)
         for metric in METRICS:
@@ -118,5 +131,54 @@ def test_the_insight_cells_migration_moves_the_cells_of_all_seven_out_of_the_rol
                  measure([r for r in rows if r["game"] == "terminus"], metric, ["seat", "opening"], where))
         with pytest.raises((sqlite3.IntegrityError, psycopg.errors.CheckViolation)), reopened._transaction() as conn:
             rollups.fill(conn, reopened.dialect, was)
+    finally:
+        reopened.close()
+
+
+def before_derived_cells(conn: Any, store: Any) -> None:
+    """Put a store back as it was before `insight_derived_cells` (the table, its sets, what keeps it, the month index
+    of the cells of all seven, its migration's row)."""
+    step = next(m for m in migrations.load(store.schema_folder) if m.name == "insight_derived_cells")
+    if store.schema_folder == "sqlite":
+        for trigger in ("insert", "update", "delete"):
+            conn.execute(f"DROP TRIGGER insight_derived_on_{trigger}")
+        conn.execute("DROP VIEW insight_cell_changes")
+    else:
+        conn.execute("DROP FUNCTION insight_derived_follow CASCADE")
+        conn.execute("DROP FUNCTION insight_derived_apply")
+    for table in ("insight_derived_cells", "insight_derived_sets"):
+        conn.execute(f"DROP TABLE {table}")
+    conn.execute("DROP INDEX insight_cells_month")
+    conn.execute(store.dialect.sql("DELETE FROM schema_migrations WHERE number = ?"), (step.number,))
+
+
+def test_the_derived_cells_migration_sums_the_cells_kept_before_it_and_keeps_them_after(fresh_url: str) -> None:
+    """A store whose cells of all seven were kept before `insight_derived_cells` existed gets them summed into each
+    set by the migration; batches after it (a writer that knows nothing of that table: only the database writes it)
+    keep them equal to those sums, and questions of four dimensions, with the month and without, are measure's."""
+    store: Any = open_store(fresh_url)
+    rows = population(6, 40)
+    rows[0]["opening"] = "défense ✓"  # a cell named by text beyond ASCII
+    rows[1]["opening"], rows[1]["rating_before"], rows[1]["band"] = None, None, None
+    load(store, rows[:30])
+    with store._transaction() as conn:
+        before_derived_cells(conn, store)
+    store.close()
+    reopened: Any = open_store(fresh_url)
+    try:
+        migrated = every_cell(reopened)
+        assert migrated["insight_derived_cells"]
+        follows_the_cells(migrated)
+        with reopened.read_model_batch(insights.NAME, insights.PROJECTION.version) as batch:
+            batch.commit([DocChange(kind=insights.FACT, key=f"{r['match_id']}:{r['seat']}", doc=r, group=r["game"],
+                                    rank=float(r["position"])) for r in rows[30:]], batch.checkpoint)
+        follows_the_cells(every_cell(reopened))
+        agree(every_cell(reopened), rebuilt(reopened))
+        reads = Insights(reopened)
+        where = {"edition": "1", "bot": "human"}
+        for metric in METRICS:
+            for by in (["seat", "opening"], ["month", "seat"]):
+                same(reads.answer(["terminus"], metric, by, where),
+                     measure([r for r in rows if r["game"] == "terminus"], metric, by, where))
     finally:
         reopened.close()
