@@ -1,11 +1,12 @@
 """Bots: seats the service plays itself, with a policy named at creation (`{"bot": "random"}`).
 
-Every game has `random` (a uniformly random legal command); a game may add its own policies (`Game.bots`, e.g.
-Mass Transit's `greedy`); and every game has the search levels `ismcts-1` .. `ismcts-3` (domain/search.py), which
-see only their seat's view. A bot plays from the seat's legal commands, with randomness derived from the secret match
-seed and the version, so its moves are recorded like any seat's and replay never needs the policy; a search bot's
-move is moreover a pure function of (its seat's view, the seed, the seat, the version, its level), which `verify`
-re-runs (ledger/bot_moves.py).
+Every game has `random` (a uniformly random legal command); a game may add its own policies (`Game.bots`: Mass
+Transit's `greedy`, and the competitive games' `greedy`, the generic one-move `Lookahead` of domain/greedy.py); and
+every game has the search levels `ismcts-1` .. `ismcts-3` (domain/search.py), which see only their seat's view. A bot
+plays from the seat's legal commands, with randomness derived from the secret match seed and the version, so its moves
+are recorded like any seat's and replay never needs the policy; a search bot's or a `Lookahead`'s move is moreover a
+pure function of (its seat's view, the seed, the seat, the version, its name), which `verify` re-runs
+(ledger/bot_moves.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from domain import match
 from domain.engine import Command, Game, Refusal
+from domain.greedy import Lookahead, lookahead
 from domain.lifecycle import BOT_PREFIX
 from domain.match import MatchState
 from domain.playout import Chooser
@@ -64,6 +66,7 @@ SEARCH: dict[str, tuple[int, Budget]] = {
     "ismcts-3": (4, Budget(iterations=192, rollout=16, margin_cutoff=True, margin_share=0.6)),
 }
 SEARCH_KEY = "turnstile/bot/ismcts/v1"
+LOOKAHEAD_KEY = "turnstile/bot/lookahead/v1"
 
 
 def levels(game: Game[Any]) -> tuple[Level, ...]:
@@ -99,6 +102,13 @@ def names(game: Game[Any]) -> tuple[str, ...]:
     return tuple(level.name for level in levels(game))
 
 
+def keyed(rng: Rng, name: str, seat: int, prefix: str) -> bytes:
+    """A view-only bot's key: the bot's draw (secret with the match seed, derived from the version), its name and
+    its seat."""
+    draw = rng.below(1 << 256).to_bytes(32, "big")
+    return hashlib.sha256(f"{prefix}/{name}/{seat}/".encode() + draw).digest()
+
+
 def search_policy(game: Game[Any], name: str) -> Policy:
     """A search level's policy: SO-ISMCTS from the seat's view, keyed by the bot's draw (secret with the match seed,
     derived from the version), the seat and the level."""
@@ -106,9 +116,16 @@ def search_policy(game: Game[Any], name: str) -> Policy:
     scaled = dataclasses.replace(budget, iterations=budget.iterations * game.search_scale)
 
     def choose(state: Any, seat: int, rng: Rng) -> Command:
-        draw = rng.below(1 << 256).to_bytes(32, "big")
-        key = hashlib.sha256(f"{SEARCH_KEY}/{name}/{seat}/".encode() + draw).digest()
-        return search(game, state, seat, key, scaled)
+        return search(game, state, seat, keyed(rng, name, seat, SEARCH_KEY), scaled)
+
+    return choose
+
+
+def lookahead_policy(game: Game[Any], name: str, bot: Lookahead) -> Policy:
+    """A `Lookahead` bot's policy (domain/greedy.py) in this game record, keyed like a search level's."""
+
+    def choose(state: Any, seat: int, rng: Rng) -> Command:
+        return lookahead(game, state, seat, keyed(rng, name, seat, LOOKAHEAD_KEY), bot)
 
     return choose
 
@@ -122,12 +139,21 @@ def policy(game: Game[Any], name: str) -> Policy:
     found = dict(game.bots).get(name)
     if found is None:
         raise Refusal("unknown-bot", f"{game.slug} has no {name!r} bot; it has {', '.join(names(game))}")
+    if isinstance(found, Lookahead):
+        return lookahead_policy(game, name, found)
     return found
 
 
 def is_search(name: str | None) -> bool:
-    """Whether a bot is a search level, whose every move `verify` re-decides from its seat's view."""
+    """Whether a bot is a search level: slow enough (up to a second a move) to be played in the background."""
     return name in SEARCH
+
+
+def sees_only_its_seat(game: Game[Any], name: str | None) -> bool:
+    """Whether a bot's every move is a pure function of its seat's view and its key, which `verify` re-decides: the
+    search levels and a game's `Lookahead` (not `random`, nor Mass Transit's own `greedy`, whose recorded moves were
+    never re-decided)."""
+    return is_search(name) or isinstance(dict(game.bots).get(name or ""), Lookahead)
 
 
 def player(name: str, label: str | None = None) -> str:

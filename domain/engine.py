@@ -14,8 +14,9 @@ import msgspec
 
 from domain.rng import Rng
 
-if TYPE_CHECKING:  # the annotation is all Game needs of it
+if TYPE_CHECKING:  # the annotations are all Game needs of them
     from domain.edition import Edition
+    from domain.greedy import Lookahead
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):
@@ -92,7 +93,8 @@ class Game(Generic[S]):
     - `describe(event, names)` -> the event, as given (redacted or not), in one sentence (domain/narration.py).
 
     `bots` names the game's own bot policies beside the generic `random` one (domain/bots.py): each maps
-    `(state, seat, rng)` to a command `legal` lists for that seat. `idle` names the game's do-nothing commands.
+    `(state, seat, rng)` to a command `legal` lists for that seat, or is a `Lookahead` (domain/greedy.py), the
+    generic one-move bot that domain/bots.py binds to the game record. `idle` names the game's do-nothing commands.
     """
 
     slug: str
@@ -113,7 +115,7 @@ class Game(Generic[S]):
     editions: tuple[Edition, ...] = ()
     # (seat count, options) pairs the conformance suite plays; empty means min and max seats, default options.
     sample_setups: tuple[tuple[int, dict[str, Any]], ...] = ()
-    bots: tuple[tuple[str, Callable[[S, int, Rng], Command]], ...] = ()
+    bots: tuple[tuple[str, Callable[[S, int, Rng], Command] | Lookahead], ...] = ()
     # How many times the reference iterations each search level (domain/bots.py) affords in this game: its rules
     # step fast enough to search more in the same time (bench/bots.py).
     search_scale: int = 1

@@ -1,8 +1,9 @@
-"""The `bots` check: every move of a search bot (`bot:ismcts-<n>`, domain/bots.py) is the move that bot chooses
-from its seat's view.
+"""The `bots` check: every move of a bot that sees only its seat (a search level `bot:ismcts-<n>`, or a competitive
+game's `bot:greedy`, the generic `Lookahead`: `domain.bots.sees_only_its_seat`) is the move that bot chooses from its
+seat's view.
 
-A search bot's move is a pure function of what its seat sees, the match's draw seed, the seat, the version and the
-level, so with the seed revealed anyone re-runs it: fold to the state before the move, hand the bot the same
+Such a bot's move is a pure function of what its seat sees, the match's draw seed, the seat, the version and the
+bot's name, so with the seed revealed anyone re-runs it: fold to the state before the move, hand the bot the same
 inputs (the bot reads the state only through `Game.determinize`, which keeps nothing the seat cannot see), and
 compare. A server that let its bot look at the hidden cards, or played any other move under a bot's name, records a
 move the honest bot would not choose, and fails here (`bot-mismatch`).
@@ -28,7 +29,8 @@ from ledger.rules_checks import Check
 
 
 def decisions(game: Game[Any], record: Record, states: list[MatchState]) -> list[tuple[int, int, str, MatchState]]:
-    """Each search bot decision of a finished record: (its first line's index, seat, level, the state before it)."""
+    """Each decision of a bot that sees only its seat in a finished record: (its first line's index, seat, the bot's
+    name, the state before it)."""
     header, lines = record.header, record.lines
     levels = {seat: bots.bot_name(player) for seat, player in enumerate(header.players)}
     out = []
@@ -41,7 +43,7 @@ def decisions(game: Game[Any], record: Record, states: list[MatchState]) -> list
         command = command_from_builtins(game, line.command)
         events = match.decide(game, state, line.seat, command, Rng.derive(str(header.seed), state.version))
         level = levels.get(line.seat) if line.seat is not None else None
-        if bots.is_search(level) and not str(line.command.get("type", "")).startswith("match."):
+        if bots.sees_only_its_seat(game, level) and not str(line.command.get("type", "")).startswith("match."):
             out.append((position, int(line.seat), str(level), state))  # type: ignore[arg-type]
         position += max(1, len(events))
     return out
@@ -54,10 +56,11 @@ def chosen(position: int, salt: bytes) -> bytes:
 
 def check_bots(game: Game[Any], record: Record, states: list[MatchState], *, sample: int | None = None,
                salt: bytes = b"") -> Check:
-    """Re-decide every search bot move (or `sample` of them) from its seat's view; it must be the recorded move."""
+    """Re-decide every move of a bot that sees only its seat (or `sample` of them) from its seat's view; it must be
+    the recorded move."""
     seed = record.header.seed
-    if not any(bots.is_search(bots.bot_name(player)) for player in record.header.players):
-        return Check(name="bots", status="passed", detail="no search bot plays in this match")
+    if not any(bots.sees_only_its_seat(game, bots.bot_name(player)) for player in record.header.players):
+        return Check(name="bots", status="passed", detail="no bot whose moves are re-decided plays in this match")
     if seed is None:
         return Check(name="bots", status="not-revealed", detail="the bots' moves are re-decided once the seed is out")
     try:
@@ -74,7 +77,7 @@ def check_bots(game: Game[Any], record: Record, states: list[MatchState], *, sam
                                 f"{line.version}; from its seat's view that bot chooses {to_builtins(move)}")
     if len(picked) < len(found):
         return Check(name="bots", status="partial",
-                     detail=f"{len(picked)} of {len(found)} search bot moves re-decided from their seat's view (a "
+                     detail=f"{len(picked)} of {len(found)} bot moves re-decided from their seat's view (a "
                             f"sample); every one matched")
     return Check(name="bots", status="passed",
-                 detail=f"{len(found)} search bot moves re-decided from their seat's view, every one as recorded")
+                 detail=f"{len(found)} bot moves re-decided from their seat's view, every one as recorded")

@@ -110,7 +110,7 @@ def verify_record(record: Record, *, held_seed: str | None = None, bot_sample: i
     checks.append(fold)
     redecided = check_redecide(game, record, states)
     checks.append(redecided)
-    if any(bots.is_search(bots.bot_name(player)) for player in header.players):
+    if any(bots.sees_only_its_seat(game, bots.bot_name(player)) for player in header.players):
         checks.append(check_bots(game, record, states, sample=bot_sample, salt=bot_salt)
                       if redecided.status == "passed" else
                       Check(name="bots", status="not-run", detail="the record's decisions are not re-decided"))

@@ -42,13 +42,14 @@ def test_the_live_latency_smoke_run_prints_its_numbers(pg_url: str) -> None:
 
 
 def test_the_bot_speed_bench_prints_every_level_of_every_game() -> None:
-    """bench/bot_speed.py on one position a game: a row per game and search level (times printed, not asserted)."""
+    """bench/bot_speed.py on one position a game: a row per game and bot level above `random` (times printed, not
+    asserted)."""
     done = subprocess.run([sys.executable, "bench/bot_speed.py", "--positions", "1"], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
     assert "Traceback" not in done.stderr, done.stderr[-3000:]
     rows = [line.split()[:2] for line in done.stdout.splitlines()[1:] if not line.startswith("  !")]
     assert rows == [[game, level] for game in ("expect-delays", "mass-transit", "metro-x", "terminus", "touched-on")
-                    for level in ("ismcts-1", "ismcts-2", "ismcts-3")]
+                    for level in ("greedy", "ismcts-1", "ismcts-2", "ismcts-3")]
 
 
 def test_the_bot_ladder_plays_one_pairing_from_a_later_seed() -> None:

@@ -35,6 +35,11 @@ def test_every_game_lists_its_bots_weakest_first_with_levels_and_handles(client:
     greedy = next(level for level in client.get("/v1/games/mass-transit").json()["bot_levels"]
                   if level["name"] == "greedy")
     assert greedy["level"] == 1 and "greedy" in greedy["description"]
+    for game in GAMES:  # the competitive games' generic one-move greedy (domain/greedy.py), just above `random`
+        if not game.cooperative:
+            second = client.get(f"/v1/games/{game.slug}").json()["bot_levels"][1]
+            assert (second["name"], second["level"], second["title"]) == ("greedy", 1, "Computer, level 1 (greedy)")
+            assert "one move ahead" in second["description"] and "own seat's view" in second["description"]
     listed = client.get("/v1/games").json()["items"]
     assert all(level["rating"] is None for item in listed for level in item["bot_levels"])
 

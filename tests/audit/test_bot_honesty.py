@@ -1,9 +1,10 @@
-"""Issue 41: a search bot is provably honest. Its every move is re-decided by `verify` from its seat's view (the
-`bots` check, ledger/bot_moves.py), so a server whose bot looks at the hidden cards is caught.
+"""Issue 41: a search bot, and a competitive game's `greedy` (domain/greedy.py), is provably honest. Its every move
+is re-decided by `verify` from its seat's view (the `bots` check, ledger/bot_moves.py), so a server whose bot looks
+at the hidden cards is caught.
 
 The dishonest server here is the project's own service with one change: its bot is handed the full table (the same
-search, level and key, but its "sample" of the table is the real one: it sees the other hand and the deck's order).
-Its moves are legal and every other check passes; `bots` fails at the first move the honest bot would not make."""
+bot and key, but its "sample" of the table is the real one: it sees the other hand and the deck's order). Its moves
+are legal and every other check passes; `bots` fails at the first move the honest bot would not make."""
 
 from __future__ import annotations
 
@@ -33,25 +34,27 @@ from store.base import EventStore
 
 GAME = "expect-delays"
 PLAYERS = ["ada", "bot:ismcts-1"]
+GREEDY = ["ada", "bot:greedy"]  # the generic one-move bot (domain/greedy.py), played inline after each move of ada's
 OPTIONS = {"max_turns": 8}
 
 
 def peeking_next_bot_move(game: Game[Any], state: MatchState, seed: str) -> tuple[int, Command] | None:
-    """The dishonest bot: the honest search, but its determinization hands it the real table."""
+    """The dishonest bot: the honest search or greedy, but its determinization hands it the real table."""
     found = bots.bot_to_move(game, state)
     if found is None:
         return None
     seat, name = found
     seer = dataclasses.replace(game, determinize=lambda table, _seat, _rng: table)
-    return seat, bots.search_policy(seer, name)(state.game_state, seat, bots.bot_rng(seed, state.version))
+    return seat, bots.policy(seer, name)(state.game_state, seat, bots.bot_rng(seed, state.version))
 
 
 def played_record(store: EventStore, seed: int, options: dict[str, Any] | None = None, *,
-                  server_seed: bool = False) -> Record:
-    """ada (random legal moves) against `ismcts-1` to the end, exported as the operator's full record. A caller's
-    seed (a test's) keeps the record the same on every run; `server_seed`: the server's secret seed, as in play."""
+                  server_seed: bool = False, players: list[str] = PLAYERS) -> Record:
+    """ada (random legal moves) against `ismcts-1` (or the `players` given) to the end, exported as the operator's
+    full record. A caller's seed (a test's) keeps the record the same on every run; `server_seed`: the server's
+    secret seed, as in play."""
     service = MatchService(store)
-    match_id = service.create(GAME, PLAYERS, options or OPTIONS, owner="tests",
+    match_id = service.create(GAME, players, options or OPTIONS, owner="tests",
                               seed=None if server_seed else f"honesty-{seed}").record.id
     if (options or {}).get("entropy") == "seats":
         service.play(match_id, 0, AddEntropy(entropy="ada's dice"), expected_version=None, command_id=None)
@@ -63,13 +66,14 @@ def played_record(store: EventStore, seed: int, options: dict[str, Any] | None =
         if 0 in match.to_move(loaded.game, loaded.state):
             service.play(match_id, 0, rng.choice(match.legal(loaded.game, loaded.state, 0)), expected_version=None,
                          command_id=None)
-        else:  # the search bot's turn, which the service plays in the background (bot_runner.py, the sweep)
+        else:  # a search bot's turn, which the service plays in the background (bot_runner.py, the sweep)
             service.play_bots(loaded, searching=True)
     return Audit(store).export(match_id, None)
 
 
-def test_every_move_of_an_honest_search_bot_is_re_decided(store: EventStore) -> None:
-    record = played_record(store, 1)
+@pytest.mark.parametrize("players", [PLAYERS, GREEDY], ids=["search", "greedy"])
+def test_every_move_of_an_honest_search_bot_is_re_decided(store: EventStore, players: list[str]) -> None:
+    record = played_record(store, 1, players=players)
     verdict = verify_record(record)
     assert verdict.code == "verified", verdict.message
     bots_check = next(check for check in verdict.checks if check.name == "bots")
@@ -90,10 +94,12 @@ def test_the_bot_key_is_the_revealed_seed_whoever_made_it(store: EventStore, opt
     assert next(check for check in verdict.checks if check.name == "bots").status == "passed"
 
 
+@pytest.mark.parametrize("players", [PLAYERS, GREEDY], ids=["search", "greedy"])
 def test_a_bot_that_sees_the_hidden_table_is_caught(store: EventStore, monkeypatch: pytest.MonkeyPatch,
-                                                    tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+                                                    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    players: list[str]) -> None:
     monkeypatch.setattr(bots, "next_bot_move", peeking_next_bot_move)
-    record = played_record(store, 2)
+    record = played_record(store, 2, players=players)
     # The record is the attack's: somewhere the peeking bot chose what the honest bot would not.
     game = match_game(record)
     states = match_states(game, record)

@@ -9,7 +9,7 @@ import pytest
 
 from domain import bots, match
 from domain.catalog import GAMES
-from domain.engine import Game, Refusal
+from domain.engine import Game
 from domain.games.mass_transit import GAME as MASS_TRANSIT
 from domain.playout import play
 from ledger.records import parse_record
@@ -33,16 +33,24 @@ def test_a_match_of_random_bots_ends_at_every_seat_count(game: Game[Any]) -> Non
 
 def test_the_greedy_bot_is_mass_transits_and_ends_its_matches() -> None:
     """Mass Transit has its own `greedy` bot (moved from the tests to the game package), between `random` and the
-    search levels; the others have none."""
+    search levels; the competitive games have the generic one (domain/greedy.py, tests/bots/test_greedy.py)."""
     assert bots.names(MASS_TRANSIT) == ("random", "greedy", "ismcts-1", "ismcts-2", "ismcts-3")
     for seats in range(MASS_TRANSIT.min_seats, MASS_TRANSIT.max_seats + 1):
         played = play(MASS_TRANSIT, seats, None, f"g{seats}", chooser=bots.chooser(MASS_TRANSIT, "greedy", "g"),
                       max_moves=MAX_MOVES)
         assert played.state is not None and played.state.finished
     for game in GAMES:
-        if game.slug != MASS_TRANSIT.slug:
-            with pytest.raises(Refusal, match="unknown-bot"):
-                bots.policy(game, "greedy")
+        assert bots.names(game) == ("random", "greedy", "ismcts-1", "ismcts-2", "ismcts-3")
+
+
+@EVERY_GAME
+def test_a_match_of_greedy_bots_ends_at_the_fewest_and_the_most_seats(game: Game[Any]) -> None:
+    """Every seat the game's `greedy` bot, at the fewest and the most seats: the match ends within MAX_MOVES moves."""
+    for seats in sorted({game.min_seats, game.max_seats}):
+        seed = f"greedy-{game.slug}-{seats}"
+        played = play(game, seats, None, seed, chooser=bots.chooser(game, "greedy", seed), max_moves=MAX_MOVES)
+        assert played.state is not None and played.state.finished, f"{game.slug} at {seats} seats did not end"
+        assert len(played.moves) < MAX_MOVES
 
 
 @EVERY_GAME
@@ -88,14 +96,14 @@ def test_a_match_of_bots_alone_is_played_out_at_creation(life: dict[str, Any]) -
 
 
 @pytest.mark.parametrize(("seats", "code"), [
-    ([{"player": "a"}, {"bot": "greedy"}], "unknown-bot"),
+    ([{"player": "a"}, {"bot": "greedy-2"}], "unknown-bot"),
     ([{"player": "a"}, {"bot": "nobody"}], "unknown-bot"),
     ([{"player": "a", "bot": "random"}, {"player": "b"}], "bad-seat"),
     ([{"player": "a"}, {}], "bad-seat"),
     ([{"player": "a"}, {"open": True, "bot": "random"}], "bad-seat"),
 ])
 def test_a_bad_seat_is_refused_and_nothing_is_created(life: dict[str, Any], seats: list[Any], code: str) -> None:
-    """Expect Delays has no greedy bot; a seat names exactly one of player, bot and open."""
+    """Expect Delays has no bot of either name; a seat names exactly one of player, bot and open."""
     client = life["client"]
     before = client.get("/v1/matches?mine=true", headers=bearer(life["owner"])).json()["items"]
     answer = client.post("/v1/matches", headers=bearer(life["owner"]), json={"game": "expect-delays", "seats": seats})

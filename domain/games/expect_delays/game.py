@@ -10,12 +10,14 @@ from domain.games.expect_delays import (
     options,
     render,
     rules,
+    rules_greedy,
     scoring,
     setup,
     state,
     visibility,
 )
 from domain.games.expect_delays.state import State
+from domain.greedy import Lookahead
 from domain.layout import parts
 
 GAME: Game[State] = Game(
@@ -42,6 +44,7 @@ GAME: Game[State] = Game(
     # The short limited match comes first: it is the golden playthrough and exercises the limit path.
     search_scale=2,
     sample_setups=((2, {"max_turns": 40}), (2, {})),
+    bots=(("greedy", Lookahead(worth=rules_greedy.worth)),),
     **parts(options=options, commands=commands, events=events, setup=setup, state=state, rules=rules,
             scoring=scoring, visibility=visibility, render=render),
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain.engine import Game
 from domain.games.metro_x import commands, editions, events, options, render, rules, scoring, setup, state, visibility
 from domain.games.metro_x.state import State
+from domain.greedy import Lookahead
 from domain.layout import parts
 
 GAME: Game[State] = Game(
@@ -24,6 +25,7 @@ GAME: Game[State] = Game(
     search_scale=2,
     sample_setups=((2, {"map": "tube-town"}), (1, {"map": "metro-city"}), (6, {"map": "metro-city"})),
     idle=(commands.Pass,),  # a missed deadline crosses nothing on a Free Space card; on any other card, resigns
+    bots=(("greedy", Lookahead()),),
     **parts(options=options, commands=commands, events=events, setup=setup, state=state, rules=rules,
             scoring=scoring, visibility=visibility, render=render),
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from domain.engine import Game
 from domain.games.terminus import commands, editions, events, options, render, rules, scoring, setup, state, visibility
 from domain.games.terminus.state import State
+from domain.greedy import Lookahead
 from domain.layout import parts
 
 GAME: Game[State] = Game(
@@ -38,6 +39,7 @@ GAME: Game[State] = Game(
         (2, {}), (2, {"automa": False}), (3, {}), (4, {"first_game": True}),
         (5, {}),
     ),
+    bots=(("greedy", Lookahead()),),
     **parts(options=options, commands=commands, events=events, setup=setup, state=state, rules=rules,
             scoring=scoring, visibility=visibility, render=render),
 )

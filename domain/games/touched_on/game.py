@@ -16,6 +16,7 @@ from domain.games.touched_on import (
     visibility,
 )
 from domain.games.touched_on.state import State
+from domain.greedy import Lookahead
 from domain.layout import parts
 
 GAME: Game[State] = Game(
@@ -48,6 +49,7 @@ GAME: Game[State] = Game(
     editions=editions.EDITIONS,
     search_scale=4,
     sample_setups=((2, {}), (3, {}), (4, {}), (2, {"free_tram_zone": "L1"})),
+    bots=(("greedy", Lookahead()),),
     **parts(options=options, commands=commands, events=events, setup=setup, state=state, rules=rules,
             scoring=scoring, visibility=visibility, render=render),
 )
