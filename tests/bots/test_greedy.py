@@ -103,6 +103,8 @@ def test_expect_delays_counts_a_commuter_worth_keeping_on_its_line_until_the_las
     its line), at the last stop gains; Boarding and moving it along gain. Scored by points alone, the one-move
     greedy Disembarked at once and lost to random play (bench/README.md)."""
     game = game_of("expect-delays")
+    assert greedy_of(game).worth is worth  # the game's greedy judges by it, the others by their scores
+    assert all(greedy_of(other).worth is None for other in COMPETITIVE if other is not game)
     state = play(game, 2, {}, "worth-0", max_moves=0).state
     assert state is not None
     table = state.game_state
