@@ -66,6 +66,7 @@ from store.base import (
 )
 from store.deadline import watched
 from store.dialect import Dialect
+from store.exports import ExportSpan
 from store.sql import EVENT_COLUMNS, INSERT_MATCH, MATCH_COLUMN_COUNT, MATCH_COLUMNS, SqlStore
 
 # The NOTIFY channel on which the store announces which matches moved, after their appends commit
@@ -79,14 +80,17 @@ DEADLINE_MARGIN_S = 2.0
 # Events below this transaction horizon are final: every transaction that could still add one is younger. The
 # horizon is the oldest transaction in progress, unless pg_stat_activity places it in another database (xid8 values
 # are matched to its 32-bit backend_xid by their low 32 bits: running transactions are never 2^31 apart).
-_HORIZON = (
-    "xid < coalesce((SELECT min(running) FROM pg_snapshot_xip(pg_current_snapshot()) AS running "
+_HORIZON_XID = (
+    "coalesce((SELECT min(running) FROM pg_snapshot_xip(pg_current_snapshot()) AS running "
     "WHERE mod(running::text::bigint, 4294967296) NOT IN (SELECT backend_xid::text::bigint FROM pg_stat_activity "
     "WHERE datname IS DISTINCT FROM current_database() AND backend_xid IS NOT NULL)), "
     "pg_snapshot_xmax(pg_current_snapshot()))"
 )
+_HORIZON = f"xid < {_HORIZON_XID}"
 # (xid, position) of the event at a position; ('0', 0) before the first (rows older than the xid column have 0).
 _CURSOR = "(coalesce((SELECT xid FROM events WHERE position = %(after)s), '0'::xid8), %(after)s::bigint)"
+# The same with `?` placeholders (the position twice), for the SQL shared with SQLite (store/sql_exports.py).
+_AT = "(coalesce((SELECT x.xid FROM events x WHERE x.position = ?), '0'::xid8), ?::bigint)"
 
 
 def _stamp(moment: datetime | str) -> str:
@@ -454,9 +458,44 @@ class PostgresStore(SqlStore):
     def _ended_after(self, after: int) -> tuple[str, list[Any], str]:
         """The export's `match.ended` events after the one at `after` in read_all's order: (xid, position) below
         the horizon, so an export resumed from a position never passes over a match that finished committing late."""
-        cursor = "(coalesce((SELECT x.xid FROM events x WHERE x.position = ?), '0'::xid8), ?::bigint)"
-        return f"(events.xid, events.position) > {cursor} AND events.{_HORIZON}", [after, after], \
+        return f"(events.xid, events.position) > {_AT} AND events.{_HORIZON}", [after, after], \
             "events.xid, events.position"
+
+    def _at_most_few(self, conn: Any, rows: str, value: Any) -> bool:
+        return False  # the planner weighs a game's or player's matches itself (its statistics, the GIN index's)
+
+    def _ended_up_to(self, last: int) -> tuple[str, list[Any]]:
+        return f"(events.xid, events.position) <= {_AT}", [last, last]
+
+    def _ended_unsettled(self, after: int, settled: int) -> tuple[str, list[Any]]:
+        """The events after the one at `after` whose transaction had not ended below the horizon `settled`: one
+        keyset from the later of the two (a row of scalars, which the (xid, position) index takes as its start)."""
+        at_xid, horizon = "coalesce((SELECT x.xid FROM events x WHERE x.position = ?), '0'::xid8)", "?::text::xid8"
+        start = f"(greatest({at_xid}, {horizon}), CASE WHEN {at_xid} >= {horizon} THEN ?::bigint ELSE -1 END)"
+        return f"(events.xid, events.position) > {start} AND events.{_HORIZON}", \
+            [after, str(settled), after, str(settled), after]
+
+    def _span_of(self, times: list[str], params: list[Any], after: int) -> ExportSpan:
+        """The span below the horizon, in one statement (one snapshot): the ended events in the time range (a range
+        scan of `events_ended_time_idx`, which carries their (xid, position); the cursor is applied to what it gives,
+        so that it never becomes a scan of the log order instead), the first and last of them after the cursor, and
+        the ended event just before that first (the cursor to start from)."""
+        sql = (f"WITH settled AS MATERIALIZED (SELECT {_HORIZON_XID} AS xid), "
+               "inside AS MATERIALIZED (SELECT xid, position FROM events WHERE type = 'match.ended' AND "
+               f"{' AND '.join(times)} AND xid < (SELECT xid FROM settled)), "
+               f"later AS MATERIALIZED (SELECT xid, position FROM inside WHERE (xid, position) > {_AT}), "
+               "first AS MATERIALIZED (SELECT xid, position FROM later ORDER BY xid, position LIMIT 1) "
+               "SELECT settled.xid::text, (SELECT position FROM later ORDER BY xid DESC, position DESC LIMIT 1), "
+               "(SELECT position FROM first), (SELECT e.position FROM events e WHERE e.type = 'match.ended' "
+               "AND (e.xid, e.position) < ((SELECT xid FROM first), (SELECT position FROM first)) "
+               "ORDER BY e.xid DESC, e.position DESC LIMIT 1) FROM settled")
+        with self._reading() as conn:
+            row = conn.execute(self.dialect.sql(sql), [*params, after, after]).fetchone()
+        assert row is not None  # one row: FROM the one-row `settled`
+        settled, last, first, before = row
+        if first is None:
+            return ExportSpan(after, None, int(settled))
+        return ExportSpan(0 if before is None else int(before), int(last), int(settled))
 
     def _insert_log(self, conn: Any, leaves: list[tuple[Any, ...]], nodes: list[tuple[Any, ...]]) -> None:
         """The sequencer's rows as two statements of one JSON parameter each, whatever the batch (psycopg dumps

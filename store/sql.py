@@ -170,10 +170,13 @@ class SqlStore(SqlWebhooks, SqlTransparency, SqlTournaments, SqlExports):
         if after is not None:
             where.append("(created_at, id) < (?, ?)")  # a keyset, served by the (created_at, id) indexes
             params += [d.time(after[0]), after[1]]
-        sql = f"SELECT {MATCH_COLUMNS} FROM matches"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
         with self._reading() as conn:
+            first = None if player is None else self._player_first(conn, player)  # a player in few: theirs first
+            if first is not None:
+                where, params = [*first.where, *where], [*first.params, *params]
+            sql = f"SELECT {MATCH_COLUMNS} FROM {'matches' if first is None else first.matches}"
+            if where:
+                sql += " WHERE " + " AND ".join(where)
             rows = conn.execute(d.sql(sql + " ORDER BY created_at DESC, id DESC LIMIT ?"), [*params, limit])
             return [self.match_of(r) for r in rows.fetchall()]
 

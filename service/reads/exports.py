@@ -59,10 +59,14 @@ class Exports:
 
     def pages(self, query: ExportQuery, after: int, limit: int, bot: bool | None = None) -> Iterator[list[Finished]]:
         """Up to `limit` finished matches of `query` (and the `bot` filter) after position `after`, in log order, a
-        page (one read) at a time."""
+        page (one read) at a time; with a time range, inside the stretch of the log that holds it (`ExportSpan`)."""
+        span = None
+        if query.since is not None or query.until is not None:  # read once: a page stays a cost of the page
+            span = self.store.export_span(query, after)
+            after = span.start
         left = limit
         while left > 0:
-            batch = self.store.finished_matches(query, after, self.page)
+            batch = self.store.finished_matches(query, after, self.page, span)
             kept = [finished for finished in batch if with_bots(finished, bot)][:left]
             if kept:
                 yield kept

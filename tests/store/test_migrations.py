@@ -182,3 +182,32 @@ def test_the_derived_cells_migration_sums_the_cells_kept_before_it_and_keeps_the
                      measure([r for r in rows if r["game"] == "terminus"], metric, by, where))
     finally:
         reopened.close()
+
+
+def test_the_match_players_migration_indexes_the_players_of_an_existing_store(tmp_path: Path) -> None:
+    """SQLite: matches stored before `match_players` existed (put back so here: its table and triggers dropped, a
+    match written meanwhile) are found by `player=`, in any case, once the migration has run, and the triggers it
+    made keep the table in step from then on."""
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    store: Any = open_store(url)
+    step = next(m for m in migrations.load("sqlite") if m.name == "match_players")
+    with store._transaction() as conn:
+        for trigger in ("match_players_created", "match_players_seated"):
+            conn.execute(f"DROP TRIGGER {trigger}")
+        conn.execute("DROP TABLE match_players")
+        conn.execute("DELETE FROM schema_migrations WHERE number = ?", (step.number,))
+    seats = (SeatRecord(0, "Ann", "h0"), SeatRecord(1, "BOB", "h1"))
+    old = NewMatch(id="m-old", game="expect-delays", rules_version="1", options={}, seed="s", seed_commitment="c",
+                   seats=seats)
+    store.create_match(old, [NewEvent("match.started", {"type": "match.started"})])
+    store.close()
+    reopened = open_store(url)
+    try:
+        assert [m.id for m in reopened.list_matches(player="ann")] == ["m-old"]
+        assert [m.id for m in reopened.list_matches(player="Bob")] == ["m-old"]
+        new = NewMatch(id="m-new", game="expect-delays", rules_version="1", options={}, seed="s",
+                       seed_commitment="c", seats=(SeatRecord(0, "ann", "h2"),))
+        reopened.create_match(new, [NewEvent("match.started", {"type": "match.started"})])
+        assert [m.id for m in reopened.list_matches(player="ANN")] == ["m-new", "m-old"]
+    finally:
+        reopened.close()
