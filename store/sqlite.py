@@ -61,9 +61,10 @@ DIALECT = Dialect(
     stamp=str,
     time=iso,  # fixed-width ISO text sorts as the times do
     now=lambda: iso(utc_now()),
-    # Tested on each match a query walks (`+`: never an index to drive the query from, which would read all the
-    # player's matches and sort them); a player in few matches has them read first instead (`_player_first`).
-    seats_player="+matches.id IN (SELECT match_id FROM match_players WHERE identity = ?)",  # migration 0021
+    # A lookup of (identity, match) in match_players (migration 0021) for each match a query walks: never the
+    # query's driver, which would read all of a common player's matches and sort them (an IN list would also be
+    # built from all of them first); a player in few matches has them read first instead (`_player_first`).
+    seats_player="EXISTS (SELECT 1 FROM match_players WHERE identity = ? AND match_id = matches.id)",
     player=identity,
     lock_name="",  # BEGIN IMMEDIATE: one writer at a time, every process of the file included
 )

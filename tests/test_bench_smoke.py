@@ -109,3 +109,18 @@ def test_the_export_scale_bench_exports_every_record_it_loads(kind: str, tmp_pat
     assert (kind == "postgres") == plans.exists()
     if kind == "postgres":
         assert "log_leaves" in plans.read_text() and "Execution Time" in plans.read_text()
+
+
+def test_the_export_filters_bench_fills_and_times_every_case(tmp_path: Path) -> None:
+    """bench/export_filters.py fills a SQLite store with 40 matches and times each filter case on it: the cases that
+    find none give none, the first pages give all 40."""
+    import json
+
+    url = f"sqlite:///{tmp_path / 'filters.db'}"
+    for step in (["fill", url, "--to", "40"], ["time", url, "--size", "40"]):
+        done = subprocess.run([sys.executable, "bench/export_filters.py", *step], cwd=ROOT, capture_output=True,
+                              text=True, timeout=300)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    found = {name: count for name, (_, count) in json.loads(done.stdout.splitlines()[-1])["ms"].items()}
+    assert found["a player in none"] == found["a game with none"] == found["since after the last"] == 0
+    assert found["no filter, first page"] == found["the game of all, first page"] == 40
