@@ -106,7 +106,7 @@ class SqlExports:
 
     def _player_first(self, conn: Any, player: str) -> MatchesFirst | None:
         """The player's own matches as a query's first read when the player is seated in at most FEW_MATCHES (SQLite's
-        `match_players`, migration 0021); None: the query tests `seats_player` on each match it walks."""
+        `match_players`, migration 0022); None: the query tests `seats_player` on each match it walks."""
         seated = self.dialect.player(player)
         if not self._at_most_few(conn, "SELECT 1 FROM match_players WHERE identity = ?", seated):
             return None

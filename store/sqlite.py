@@ -61,7 +61,7 @@ DIALECT = Dialect(
     stamp=str,
     time=iso,  # fixed-width ISO text sorts as the times do
     now=lambda: iso(utc_now()),
-    # A lookup of (identity, match) in match_players (migration 0021) for each match a query walks: never the
+    # A lookup of (identity, match) in match_players (migration 0022) for each match a query walks: never the
     # query's driver, which would read all of a common player's matches and sort them (an IN list would also be
     # built from all of them first); a player in few matches has them read first instead (`_player_first`).
     seats_player="EXISTS (SELECT 1 FROM match_players WHERE identity = ? AND match_id = matches.id)",
