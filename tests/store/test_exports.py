@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.export_scale import captured
 from ledger.events import SeatRecord
 from service.reads.exports import Exports
 from store import sql_exports
@@ -140,29 +141,8 @@ def test_postgresql_span_leaves_a_transaction_in_flight_to_the_pages(pg_clean_ur
 
 def span_statements(store: Any, query: ExportQuery, after: int = 0) -> Iterator[tuple[str, Any]]:
     """The statements (and parameters) one page of an export request with a span runs."""
-    seen: list[tuple[str, Any]] = []
-    reading = store._reading
-
-    class Recorder:
-        def __init__(self, conn: Any) -> None:
-            self.conn = conn
-
-        def execute(self, sql: Any, params: Any = None) -> Any:
-            seen.append((sql, params))
-            return self.conn.execute(sql, params)
-
-    from contextlib import contextmanager
-
-    @contextmanager
-    def recording() -> Iterator[Recorder]:
-        with reading() as conn:
-            yield Recorder(conn)
-
-    store._reading = recording
-    try:
+    with captured(store) as seen:
         next(Exports(store, None).pages(query, after, 100), None)  # type: ignore[arg-type]
-    finally:
-        del store._reading
     return iter(seen)
 
 
