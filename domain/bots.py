@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain import match
-from domain.engine import Command, Game, Refusal
-from domain.greedy import Lookahead, lookahead
+from domain.engine import Command, Game, Lookahead, Refusal
+from domain.greedy import lookahead
 from domain.lifecycle import BOT_PREFIX
 from domain.match import MatchState
 from domain.playout import Chooser

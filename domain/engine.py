@@ -14,9 +14,8 @@ import msgspec
 
 from domain.rng import Rng
 
-if TYPE_CHECKING:  # the annotations are all Game needs of them
+if TYPE_CHECKING:  # the annotation is all Game needs of it
     from domain.edition import Edition
-    from domain.greedy import Lookahead
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):
@@ -73,6 +72,20 @@ class Narrator:
 S = TypeVar("S")
 
 
+@dataclass(frozen=True)
+class Lookahead:
+    """The generic `greedy` bot's settings (played by domain/greedy.py): it looks one move ahead on a few tables
+    sampled from its own seat's view, for the best score margin.
+
+    A game lists it in `Game.bots` (`("greedy", Lookahead())`); domain/bots.py binds it to the game record (edition)
+    that plays it. `samples`: tables drawn a decision. `worth`: a game's own count of each seat's position on a table
+    not yet over, where its score alone misleads a one-move look (Expect Delays: points not yet Disembarked); None:
+    the scores. (Here, beside `Game`, so that a game's record names it without the rules of play importing the bot.)"""
+
+    samples: int = 4
+    worth: Callable[[Any], Sequence[float]] | None = None
+
+
 @dataclass(frozen=True, kw_only=True, eq=False)  # identity: a game is one registered record
 class Game(Generic[S]):
     """A game is a record of functions, registered once in `domain.catalog.GAMES`.
@@ -93,8 +106,9 @@ class Game(Generic[S]):
     - `describe(event, names)` -> the event, as given (redacted or not), in one sentence (domain/narration.py).
 
     `bots` names the game's own bot policies beside the generic `random` one (domain/bots.py): each maps
-    `(state, seat, rng)` to a command `legal` lists for that seat, or is a `Lookahead` (domain/greedy.py), the
-    generic one-move bot that domain/bots.py binds to the game record. `idle` names the game's do-nothing commands.
+    `(state, seat, rng)` to a command `legal` lists for that seat, or is a `Lookahead` (above), the generic one-move
+    bot that domain/bots.py binds to the game record and domain/greedy.py plays. `idle` names the game's do-nothing
+    commands.
     """
 
     slug: str

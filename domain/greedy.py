@@ -15,27 +15,12 @@ moves in stored records were never re-decided.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from domain.engine import Command, Game, Refusal
+from domain.engine import Command, Game, Lookahead, Refusal
 from domain.search import SearchRng, rewards, squash, step
 
 MARGIN_SHARE = 0.6  # a finished table's reward: 60 % the squashed margin, 40 % the rank (the search levels' share)
-
-
-@dataclass(frozen=True)
-class Lookahead:
-    """Looks one move ahead on a few tables sampled from its own seat's view, for the best score margin.
-
-    A game lists it in `Game.bots` (`("greedy", Lookahead())`); domain/bots.py binds it to the game record (edition)
-    that plays it. `samples`: tables drawn a decision. `worth`: a game's own count of each seat's position on a table
-    not yet over, where its score alone misleads a one-move look (Expect Delays: points not yet Disembarked); None:
-    the scores."""
-
-    samples: int = 4
-    worth: Callable[[Any], Sequence[float]] | None = None
 
 
 def lookahead(game: Game[Any], state: Any, seat: int, key: bytes, bot: Lookahead) -> Command:

@@ -1,5 +1,5 @@
-"""The competitive games' `greedy` bot (domain/greedy.py's `Lookahead`): pure, legal, blind to what its seat cannot
-see, and listed at level 1 between `random` and the search levels (issue 41)."""
+"""The competitive games' `greedy` bot (`Lookahead`, played by domain/greedy.py): pure, legal, blind to what its seat
+cannot see, and listed at level 1 between `random` and the search levels (issue 41)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from domain import bots
 from domain.catalog import GAMES, game_of
-from domain.engine import Game, setups
+from domain.engine import Game, Lookahead, setups
 from domain.games.expect_delays.components import LINE_ORDER, TRACK, lines_of
 from domain.games.expect_delays.rules_greedy import worth
-from domain.greedy import Lookahead, lookahead
+from domain.greedy import lookahead
 from domain.playout import play
 from domain.rng import Rng
 from domain.search import SearchRng, step

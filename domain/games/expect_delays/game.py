@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.engine import Game
+from domain.engine import Game, Lookahead
 from domain.games.expect_delays import (
     commands,
     editions,
@@ -17,7 +17,6 @@ from domain.games.expect_delays import (
     visibility,
 )
 from domain.games.expect_delays.state import State
-from domain.greedy import Lookahead
 from domain.layout import parts
 
 GAME: Game[State] = Game(

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from domain.engine import Game
+from domain.engine import Game, Lookahead
 from domain.games.metro_x import commands, editions, events, options, render, rules, scoring, setup, state, visibility
 from domain.games.metro_x.state import State
-from domain.greedy import Lookahead
 from domain.layout import parts
 
 GAME: Game[State] = Game(

@@ -3,10 +3,9 @@ game's)."""
 
 from __future__ import annotations
 
-from domain.engine import Game
+from domain.engine import Game, Lookahead
 from domain.games.terminus import commands, editions, events, options, render, rules, scoring, setup, state, visibility
 from domain.games.terminus.state import State
-from domain.greedy import Lookahead
 from domain.layout import parts
 
 GAME: Game[State] = Game(

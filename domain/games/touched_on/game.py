@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.engine import Game
+from domain.engine import Game, Lookahead
 from domain.games.touched_on import (
     commands,
     editions,
@@ -16,7 +16,6 @@ from domain.games.touched_on import (
     visibility,
 )
 from domain.games.touched_on.state import State
-from domain.greedy import Lookahead
 from domain.layout import parts
 
 GAME: Game[State] = Game(
