@@ -74,13 +74,13 @@ S = TypeVar("S")
 
 @dataclass(frozen=True)
 class Lookahead:
-    """The generic `greedy` bot's settings (played by domain/greedy.py): it looks one move ahead on a few tables
-    sampled from its own seat's view, for the best score margin.
+    """Looks one move ahead on a few tables sampled from its own seat's view, for the best score margin.
 
-    A game lists it in `Game.bots` (`("greedy", Lookahead())`); domain/bots.py binds it to the game record (edition)
-    that plays it. `samples`: tables drawn a decision. `worth`: a game's own count of each seat's position on a table
-    not yet over, where its score alone misleads a one-move look (Expect Delays: points not yet Disembarked); None:
-    the scores. (Here, beside `Game`, so that a game's record names it without the rules of play importing the bot.)"""
+    The generic `greedy` bot's settings (the catalog shows the line above; domain/greedy.py plays it), here beside
+    `Game` so that a game's record names it without the rules of play importing the bot. A game lists it in
+    `Game.bots` (`("greedy", Lookahead())`); domain/bots.py binds it to the game record (edition) that plays it.
+    `samples`: tables drawn a decision. `worth`: a game's own count of each seat's position on a table not yet over,
+    where its score alone misleads a one-move look (Expect Delays: points not yet Disembarked); None: the scores."""
 
     samples: int = 4
     worth: Callable[[Any], Sequence[float]] | None = None
