@@ -72,13 +72,18 @@ class SqlExports:
     def export_span(self, query: ExportQuery, after: int = 0) -> ExportSpan:
         """The stretch of the log order holding the ended events of `query`'s time range after `after` (read
         through the partial index on their `recorded_at`, which carries their log order)."""
-        times: list[str] = []
-        params: list[Any] = []
-        for clause, moment in (("recorded_at >= ?", query.since), ("recorded_at < ?", query.until)):
-            if moment is not None:
-                times.append(clause)
-                params.append(self.dialect.time(moment))
+        times, params = self._time_range(query, "")
         return self._span_of(times or ["TRUE"], params, after)
+
+    def _time_range(self, query: ExportQuery, table: str) -> tuple[list[str], list[Any]]:
+        """The conditions (and their parameters) of `query`'s `since` <= end time < `until` on the `match.ended`
+        event's `recorded_at` (of `table`, a prefix such as "events.", or "")."""
+        clauses, params = [], []
+        for clause, moment in ((f"{table}recorded_at >= ?", query.since), (f"{table}recorded_at < ?", query.until)):
+            if moment is not None:
+                clauses.append(clause)
+                params.append(self.dialect.time(moment))
+        return clauses, params
 
     def finished_matches(self, query: ExportQuery, after: int = 0, limit: int = 200,
                          span: ExportSpan | None = None) -> list[Finished]:
@@ -153,10 +158,9 @@ class SqlExports:
         if query.player is not None:
             where.append(d.seats_player)
             params.append(d.player(query.player))
-        for clause, moment in (("events.recorded_at >= ?", query.since), ("events.recorded_at < ?", query.until)):
-            if moment is not None:
-                where.append(clause)
-                params.append(d.time(moment))
+        times, moments = self._time_range(query, "events.")
+        where += times
+        params += moments
         columns = ", ".join(f"matches.{name.strip()}" for name in self.match_columns.split(","))  # events has `version`
         return (d.sql(f"SELECT events.position, events.recorded_at, {columns} FROM {tables} "
                       f"WHERE {' AND '.join(where)} ORDER BY {order} LIMIT ?"), params)

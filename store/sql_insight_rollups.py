@@ -127,17 +127,21 @@ def deltas(removed: Iterable[dict[str, Any]], added: Iterable[dict[str, Any]]) -
         for row in rows:
             parts = _contribution(row, sign)
             for table, kept in found.items():
-                width, named = len(table.key_columns), len(table.identity)
                 for columns in table.sets:
                     key = table.key(row["game"], columns, [_value(c, row[c]) for c in columns], row["reps"])
-                    cell = tuple(key[:named])
-                    held = kept.get(cell)
-                    if held is None:
-                        kept[cell] = [*key, *parts]
-                    else:
-                        for i, part in enumerate(parts, start=width):
-                            held[i] += part
+                    _summed_into(kept, table, key, parts)
     return found
+
+
+def _summed_into(kept: dict[tuple[Any, ...], list[Any]], table: Cells, key: list[Any], parts: list[Any]) -> None:
+    """Add `parts` (each sum's change) to the cell of `key` (its key columns) in `kept`, the first time its row."""
+    cell = tuple(key[:len(table.identity)])
+    held = kept.get(cell)
+    if held is None:
+        kept[cell] = [*key, *parts]
+    else:
+        for i, part in enumerate(parts, start=len(key)):
+            held[i] += part
 
 
 def apply(cursor: Any, dialect: Dialect, changes: Changes) -> None:
@@ -238,7 +242,6 @@ def fill(conn: Any, dialect: Dialect, table: Cells) -> None:
     """Add the cells of a table's sets from the fact rows (one GROUP BY per set) to what it holds."""
     sums = ", ".join(["count(*)", "sum(CASE WHEN result = 'win' THEN 1 ELSE 0 END)",
                       *(aggregates(column, column in WHOLE) for column in AVERAGED)])
-    named = len(table.identity)
     for columns in table.sets:
         listed = ", ".join(columns)
         rows = conn.execute(f"SELECT game, {listed}, reps, {sums} FROM insight_facts "
@@ -248,9 +251,7 @@ def fill(conn: Any, dialect: Dialect, table: Cells) -> None:
         for row in rows:  # groups the store tells apart but whose cells read the same are one cell
             key = table.key(row[0], columns, [_value(c, v) for c, v in zip(columns, row[1:1 + width], strict=True)],
                             row[1 + width])
-            parts = [number(v) for v in row[2 + width:]]
-            held = cells.setdefault(tuple(key[:named]), [*key, *(0 for _ in parts)])
-            held[len(key):] = [a + b for a, b in zip(held[len(key):], parts, strict=True)]
+            _summed_into(cells, table, key, [number(v) for v in row[2 + width:]])
         _add(conn.cursor(), dialect, table, list(cells.values()))
 
 
