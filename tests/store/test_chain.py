@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from ledger.chain import (
     GENESIS,
+    _Salts,
     canonical,
     canonical_json,
     commitment,
@@ -152,3 +153,19 @@ def test_verify_chain_with_the_seed_also_opens_every_commitment(edit: str) -> No
     assert verify_chain(forged, seed) == 2
     assert unopened(seed, forged) == (None if edit == "public_payload" else 2)
     assert verify_chain(events, "0" * 64) == 1  # another seed opens nothing
+
+
+def test_a_commitment_is_sha256_of_salt_newline_sorted_json_of_event_and_command() -> None:
+    """The published formula, byte for byte: the verifier's spliced form must not drift from it."""
+    salt, payload, command = b"\x01" * 32, {"z": [1, 2.5], "a": "x"}, {"type": "go"}
+    body = b'{"command":{"type":"go"},"event":{"a":"x","z":[1,2.5]}}'
+    assert commitment(salt, payload, command) == hashlib.sha256(salt + b"\n" + body).hexdigest()
+    assert commitment(salt, payload, None) == hashlib.sha256(
+        salt + b'\n{"command":null,"event":{"a":"x","z":[1,2.5]}}').hexdigest()
+
+
+@given(seed=st.text(max_size=100), version=st.integers(0, 10**9))
+def test_the_verifiers_salts_are_the_published_hmac(seed: str, version: int) -> None:
+    """`verify_chain` derives each salt from two keyed hashes of its own (keys shorter, as long as and longer than
+    SHA-256's block, text beyond ASCII): the same bytes as `event_salt`'s HMAC."""
+    assert _Salts(seed).salt(version) == event_salt(seed, version)
