@@ -4,9 +4,9 @@ runtime, service/runtime.py, the composition root)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib.util import find_spec
 from pathlib import Path
 
-import swagger_ui
 from litestar import Litestar
 from litestar._openapi.plugin import OpenAPIPlugin
 from litestar.config.cors import CORSConfig
@@ -67,7 +67,17 @@ VERSION = "0.1.0"
 
 
 DOCS_ASSETS = "/schema/assets"
-DOCS_FILES = Path(swagger_ui.__file__).parent / "static"
+
+
+def _docs_files() -> Path:
+    """Swagger UI's bundled files, found without importing its package (that import is ≈ 0.2 s of every start)."""
+    spec = find_spec("swagger_ui")
+    if spec is None or spec.origin is None:
+        raise RuntimeError("swagger-ui-py is missing: it is a dependency (uv sync)")
+    return Path(spec.origin).parent / "static"
+
+
+DOCS_FILES = _docs_files()
 # The docs page's scripts and styles ship with the project (swagger-ui-py bundles Swagger UI 5, which reads OpenAPI
 # 3.1): the page works with no internet, and a visitor's browser fetches nothing from a CDN.
 DOCS_PAGE = SwaggerRenderPlugin(

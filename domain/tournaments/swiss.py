@@ -17,8 +17,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-import networkx as nx
-
 from domain.rng import Rng
 from domain.tournaments.standings import Tally
 
@@ -65,6 +63,8 @@ def _weights(ranked: Sequence[int], tally: Sequence[Tally], rng: Rng) -> dict[tu
 def pair_two(ranked: Sequence[int], tally: Sequence[Tally], rng: Rng,
              first_seats: dict[int, int]) -> list[Table]:
     """A 2-seat Swiss round of `ranked` (an even count, byes already out) by maximum-weight matching."""
+    import networkx as nx  # here, not at the top: its import is ≈ 0.3 s of every process's start, most never pair
+
     graph = nx.Graph()
     graph.add_nodes_from(ranked)
     for (a, b), weight in _weights(ranked, tally, rng).items():
