@@ -33,6 +33,9 @@ class Dialect:
     # per value (psycopg splits such a text in Python, ≈ 5-10 µs a placeholder: an export page's proof nodes are
     # ≈ 800 pairs, ≈ 1,600 placeholders).
     arrays: bool = False
+    # Whether TRUNCATE empties tables (PostgreSQL): at once, whatever their size, and firing no DELETE trigger (a
+    # reset of tables whose triggers keep others must empty those too); else DELETE, row by row through the triggers
+    truncate: bool = False
 
     def sql(self, text: str) -> str:
         """`text` with `?` placeholders in this dialect."""

@@ -117,6 +117,7 @@ DIALECT = Dialect(
     lock_name="SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
     json_rows="jsonb_array_elements(%s::jsonb) AS r(value)",
     arrays=True,
+    truncate=True,
 )
 # Events go in as one JSON array of rows, whatever their number (`jsonb_to_recordset`): one statement text for
 # appends of any size (psycopg converts it once and PostgreSQL prepares it once), and the rows become one parameter

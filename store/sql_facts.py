@@ -93,10 +93,10 @@ def get(conn: Any, dialect: Dialect, key: str) -> dict[str, Any] | None:
     return None if row is None else _doc(row)
 
 
-def reset(conn: Any) -> None:
+def reset(conn: Any, dialect: Dialect) -> None:
     """Drop every fact row and the rollups' sums (the projection is rebuilt from position 0)."""
-    conn.execute("DELETE FROM insight_facts")
-    rollups.reset(conn)
+    conn.execute("TRUNCATE insight_facts" if dialect.truncate else "DELETE FROM insight_facts")
+    rollups.reset(conn, dialect)
 
 
 def query(conn: Any, dialect: Dialect, *, key: str | None, group: str | None, min_field: tuple[str, float] | None,

@@ -94,7 +94,7 @@ def open_batch(conn: Any, dialect: Dialect, projection: str, version: int) -> It
     if checkpoint.version != version:
         conn.execute(d.sql("DELETE FROM projection_docs WHERE projection = ?"), (projection,))
         if projection == sql_facts.PROJECTION:
-            sql_facts.reset(conn)
+            sql_facts.reset(conn, d)
         conn.execute(d.sql("UPDATE projection_checkpoints SET version = ?, position = 0, error = NULL, "
                            "error_position = NULL WHERE projection = ?"), (version, projection))
         checkpoint = Checkpoint(projection=projection, version=version, position=0)
@@ -117,7 +117,7 @@ def reset(conn: Any, dialect: Dialect, projection: str) -> None:
     """Drop a projection's documents and checkpoint."""
     conn.execute(dialect.sql("DELETE FROM projection_docs WHERE projection = ?"), (projection,))
     if projection == sql_facts.PROJECTION:
-        sql_facts.reset(conn)
+        sql_facts.reset(conn, dialect)
     conn.execute(dialect.sql("DELETE FROM projection_checkpoints WHERE projection = ?"), (projection,))
 
 

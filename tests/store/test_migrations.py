@@ -114,7 +114,7 @@ def test_the_insight_cells_migration_moves_the_cells_of_all_seven_out_of_the_rol
         before_derived_cells(conn, store)
         conn.execute("DROP TABLE insight_cells")
         conn.execute(guard)
-        rollups.fill(conn, store.dialect, was)
+        rollups.fill(conn, store.dialect, was, "insight_facts")
         conn.execute(store.dialect.sql("DELETE FROM schema_migrations WHERE number = ?"), (step.number,))
     before = cells(store)
     store.close()
@@ -130,7 +130,7 @@ def test_the_insight_cells_migration_moves_the_cells_of_all_seven_out_of_the_rol
             same(reads.answer(["terminus"], metric, ["seat", "opening"], where),
                  measure([r for r in rows if r["game"] == "terminus"], metric, ["seat", "opening"], where))
         with pytest.raises((sqlite3.IntegrityError, psycopg.errors.CheckViolation)), reopened._transaction() as conn:
-            rollups.fill(conn, reopened.dialect, was)
+            rollups.fill(conn, reopened.dialect, was, "insight_facts")
     finally:
         reopened.close()
 
