@@ -13,10 +13,11 @@ months, editions, lengths and results. The population grows size by size in the 
 the rollups (`insight_rollups` and `insight_cells`, store/sql_insight_rollups.py, and from the latter the database's
 `insight_derived_cells`) are computed from the facts (`rebuild`: what the projection's batches keep as they write;
 its time is printed after the load's). Then every metric by every grouping the API offers (one dimension, and each
-unordered pair), plus a filtered one, a player's, and four beyond the sets of three (each reported in a column of
+unordered pair), plus a filtered one, a player's, and five beyond the sets of three (each reported in a column of
 its own): four dimensions without the month (the database's cells of the other six), four with it (its cells of a
-set of four holding the month), five grouped by the month (every cell of all seven) and five filtered by one month
-(that month's cells of all seven), is answered through service/reads/insights.py (`Insights.answer`), `--runs` times
+set of four holding the month), five grouped by the month (its cells of a set of five holding the month), five
+grouped by the month naming the opening and the band (every cell of all seven) and five filtered by one month (that
+month's cells of all seven), is answered through service/reads/insights.py (`Insights.answer`), `--runs` times
 each; the table gives, per store and size, the median p50 over the questions, the worst question's p95, and which it
 is (`--detail`: every question's, and on PostgreSQL each insights table's rows and total size).
 """
@@ -158,20 +159,23 @@ def questions(rows_player: str, pairs: bool) -> list[Question]:
                       {"edition": "1", "bot": "human"}, None))
         asked.append((f"{metric} by month+seat, edition=1 bot=human {MONTH_FOUR}", metric, ["month", "seat"],
                       {"edition": "1", "bot": "human"}, None))
-        asked.append((f"{metric} by month+seat, edition=1 bot=human seats=3 {SEVEN}", metric, ["month", "seat"],
+        asked.append((f"{metric} by month+seat, edition=1 bot=human seats=3 {MONTH_FIVE}", metric, ["month", "seat"],
                       {"edition": "1", "bot": "human", "seats": "3"}, None))
+        asked.append((f"{metric} by month+opening, edition=1 rating_band=unrated seats=3 {SEVEN}", metric,
+                      ["month", "opening"], {"edition": "1", "rating_band": "unrated", "seats": "3"}, None))
         asked.append((f"{metric} by seat+opening, month={MONTHS[-1]} edition=1 bot=human {ONE_MONTH}", metric,
                       ["seat", "opening"], {"month": MONTHS[-1], "edition": "1", "bot": "human"}, None))
     return asked
 
 
-# Beyond the sets of three: summed from the database's cells of the six but the month or of a set of four holding the
-# month (insight_derived_cells), else from the cells of all seven (every month's, or one month's).
+# Beyond the sets of three: summed from the database's cells of the six but the month or of a set of four or five
+# holding the month (insight_derived_cells), else from the cells of all seven (every month's, or one month's).
 TIMELESS = "(4 dimensions, not the month: the six's cells)"
 MONTH_FOUR = "(4 dimensions, the month one: a month four's cells)"
-SEVEN = "(5 dimensions, the month one: all seven's cells)"
+MONTH_FIVE = "(5 dimensions, the month one: a month five's cells)"
+SEVEN = "(5 dimensions, the month, opening and band among them: all seven's cells)"
 ONE_MONTH = "(5 dimensions, one month: its cells of all seven)"
-BEYOND = (TIMELESS, MONTH_FOUR, SEVEN, ONE_MONTH)
+BEYOND = (TIMELESS, MONTH_FOUR, MONTH_FIVE, SEVEN, ONE_MONTH)
 
 
 def time_queries(store: Any, runs: int, pairs: bool) -> list[tuple[str, float, float]]:
@@ -230,8 +234,8 @@ def main() -> None:
     parser.add_argument("--detail", action="store_true", help="print every question's p50 and p95")
     args = parser.parse_args()
     print("| store | matches | runs | load + rollups | median p50 | worst p95 (question) | questions ≤ 100 ms p95 | "
-          "worst p95 of 4 dimensions, not the month | 4, the month one | 5, grouped by the month | 5, one month | "
-          "load avg |\n|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "worst p95 of 4 dimensions, not the month | 4, the month one | 5, grouped by the month | 5, grouped by the "
+          "month, opening and band named | 5, one month | load avg |\n" + "|---" * 13 + "|")
     if "sqlite" in args.stores:
         with tempfile.TemporaryDirectory() as folder:
             measure("sqlite", f"sqlite:///{folder}/bench.db", args.sizes, args.runs, args.pairs_up_to, args.detail)

@@ -16,10 +16,11 @@ four or more dimensions scans only those cells, and narrower ones (migrations po
 
 The cells of all seven grow with the months the data spans. The database itself keeps, from them, the cells of a few
 more sets (`insight_derived_cells`, `DERIVED`): the six dimensions but the month (bounded by those six's values
-whatever the span), for a question naming four or more dimensions but not the month; and each set of four holding the
-month, for a question naming the month and three others. Triggers on `insight_cells` add each of its changes to them
-(migrations postgres 0022, sqlite 0021), so no batch writes them and every writer of `insight_cells` keeps them
-right."""
+whatever the span), for a question naming four or more dimensions but not the month; each set of four holding the
+month, for a question naming the month and three others; and each set of five holding the month but not both the
+opening and the band, for one naming the month and four others. Triggers on `insight_cells` add each of its changes
+to them (migrations postgres 0022 and 0024, sqlite 0021 and 0024), so no batch writes them and every writer of
+`insight_cells` keeps them right."""
 
 from __future__ import annotations
 
@@ -83,23 +84,28 @@ TABLES = (ROLLUPS, CELLS)  # the tables the projection's batches write
 TIMELESS = tuple(c for c in DIMENSION_COLUMNS if c != "month")  # the six but the month
 MONTH_FOURS = tuple(tuple(c for c in DIMENSION_COLUMNS if c in ("month", *three))  # each set of four holding the month
                     for three in combinations(TIMELESS, 3))
+# Each set of five holding the month but not both the opening and the band (nine): those two have the most values, and
+# a set with both has nearly as many cells as all seven (at 10^6 matches 79,000-127,000 against 222,829; the nine
+# 11,000-48,000), so those six are not kept.
+MONTH_FIVES = tuple(tuple(c for c in DIMENSION_COLUMNS if c in ("month", *four))
+                    for four in combinations(TIMELESS, 4) if not {"opening", "band"} <= set(four))
 # Kept by the database from `insight_cells` (its triggers name a cell by the JSON text of its values), for the sets its
-# migration lists in `insight_derived_sets` (a test holds the two lists equal): read only here.
-DERIVED = Cells("insight_derived_cells", (TIMELESS, *MONTH_FOURS), digested=False)
+# migrations list in `insight_derived_sets` (a test holds the two lists equal): read only here.
+DERIVED = Cells("insight_derived_cells", (TIMELESS, *MONTH_FOURS, *MONTH_FIVES), digested=False)
 
 Changes = dict[Cells, dict[tuple[Any, ...], list[Any]]]  # per table, per cell: its key columns, then each sum's change
 
 
 def covering(columns: Iterable[str]) -> tuple[str, ...] | None:
     """The dimension set whose cells answer a question naming these columns (`game` is in every one): the set of
-    exactly those up to three, or four with the month; else the six but the month when the month is not named; else
-    the set of all seven (its cells are at most as many as the fact rows, and narrower); None for a column that is no
-    dimension."""
+    exactly those up to three, or four or five with the month (five: not both the opening and the band); else the six
+    but the month when the month is not named; else the set of all seven (its cells are at most as many as the fact
+    rows, and narrower); None for a column that is no dimension."""
     named = set(columns) - {"game"}
     if not named or not named <= set(DIMENSION_COLUMNS):
         return None
     exactly = tuple(c for c in DIMENSION_COLUMNS if c in named)
-    if len(named) <= MOST or exactly in MONTH_FOURS:
+    if len(named) <= MOST or exactly in MONTH_FOURS or exactly in MONTH_FIVES:
         return exactly
     return DIMENSION_COLUMNS if "month" in named else TIMELESS
 

@@ -185,7 +185,7 @@ def test_the_database_keeps_the_sets_this_code_reads(store: Any) -> None:
         kept = dict(conn.execute("SELECT dims, mask FROM insight_derived_sets").fetchall())
     bits = {column: 1 << i for i, column in enumerate(rollups.DIMENSION_COLUMNS)}
     assert kept == {",".join(columns): sum(bits[c] for c in columns) for columns in rollups.DERIVED.sets}
-    assert len(kept) == 21
+    assert len(kept) == 30  # the six but the month, 20 sets of four holding it, 9 of five
 
 
 def rebuilt(store: Any) -> dict[str, Kept]:
@@ -253,12 +253,15 @@ def test_the_rollups_kept_by_batches_are_what_the_fact_rows_sum_to(harness: Any,
         wide = {"seats": "2", "bot": "human"}  # four dimensions: the database's cells of the six but the month, and
         for by in (["seat", "opening"], ["month", "seat"]):  # of a set of four holding the month
             same(reads.answer(list(GAMES), metric, by, wide), measure(facts, metric, by, wide))
+        five = {**wide, "edition": "1"}  # five holding the month: a set of five's cells
+        by = ["month", "seat"]
+        same(reads.answer(list(GAMES), metric, by, five), measure(facts, metric, by, five))
 
 
 def test_wider_questions_and_a_players_are_what_measure_gives(store: Any) -> None:
     """Four or more dimensions named (two grouped, two or three filtered) are summed from the database's cells of the
-    six but the month, or of a set of four holding the month, else from the cells of all seven; a player's question
-    from the fact rows: the answers are the same as measure's."""
+    six but the month, or of a set of four or five holding the month, else from the cells of all seven; a player's
+    question from the fact rows: the answers are the same as measure's."""
     rows = population(11, 60)
     load(store, rows)
     reads = Insights(store)
@@ -266,9 +269,12 @@ def test_wider_questions_and_a_players_are_what_measure_gives(store: Any) -> Non
     assert rollups.covering(["seat", "bot", "band", "month"]) == ("seat", "month", "bot", "band")
     assert rollups.covering(["seat", "bot", "band", "opening"]) == rollups.TIMELESS
     assert rollups.covering(["seat", "bot", "month", "edition"]) == ("edition", "seat", "month", "bot")
-    assert rollups.covering(["seat", "bot", "band", "month", "edition"]) == rollups.DIMENSION_COLUMNS
+    assert rollups.covering(["seat", "bot", "band", "month", "edition"]) == ("edition", "seat", "month", "bot", "band")
+    assert rollups.covering(["seat", "opening", "band", "month", "edition"]) == rollups.DIMENSION_COLUMNS
+    assert rollups.covering(["seat", "bot", "band", "month", "edition", "seats"]) == rollups.DIMENSION_COLUMNS
     assert rollups.covering(["seat", "player"]) is None
-    for where in ({"edition": "1", "rating_band": "unrated"}, {"edition": "1", "bot": "human", "month": "2026-10"}):
+    for where in ({"edition": "1", "rating_band": "unrated"}, {"edition": "1", "bot": "human", "month": "2026-10"},
+                  {"edition": "1", "seats": "3", "month": "2026-10"}, {"rating_band": "unrated", "month": "2026-10"}):
         for metric in METRICS:
             for by in (["seat", "opening"], ["seats", "rating_band"]):
                 same(reads.answer(list(GAMES), metric, by, where), measure(rows, metric, by, where))

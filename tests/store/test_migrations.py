@@ -149,7 +149,9 @@ def before_derived_cells(conn: Any, store: Any) -> None:
     for table in ("insight_derived_cells", "insight_derived_sets"):
         conn.execute(f"DROP TABLE {table}")
     conn.execute("DROP INDEX insight_cells_month")
-    conn.execute(store.dialect.sql("DELETE FROM schema_migrations WHERE number = ?"), (step.number,))
+    fives = next(m for m in migrations.load(store.schema_folder) if m.name == "insight_derived_fives")
+    for number in (step.number, fives.number):  # both run again, in order: the sets of four, then those of five
+        conn.execute(store.dialect.sql("DELETE FROM schema_migrations WHERE number = ?"), (number,))
 
 
 def test_the_derived_cells_migration_sums_the_cells_kept_before_it_and_keeps_them_after(fresh_url: str) -> None:
@@ -180,6 +182,40 @@ def test_the_derived_cells_migration_sums_the_cells_kept_before_it_and_keeps_the
             for by in (["seat", "opening"], ["month", "seat"]):
                 same(reads.answer(["terminus"], metric, by, where),
                      measure([r for r in rows if r["game"] == "terminus"], metric, by, where))
+    finally:
+        reopened.close()
+
+
+def test_the_sets_of_five_migration_sums_the_cells_kept_before_it_into_the_new_sets_alone(fresh_url: str) -> None:
+    """A store that kept the derived cells of the sets of four (and the six but the month) before the sets of five
+    existed gets those summed by the migration, the sets already kept left as they were (not summed twice); batches
+    after it keep every set, and a question of five dimensions holding the month is measure's."""
+    store: Any = open_store(fresh_url)
+    rows = population(8, 40)
+    rows[0]["opening"] = "défense ✓"
+    load(store, rows[:30])
+    fives = [",".join(columns) for columns in rollups.MONTH_FIVES]
+    step = next(m for m in migrations.load(store.schema_folder) if m.name == "insight_derived_fives")
+    with store._transaction() as conn:
+        for table in ("insight_derived_cells", "insight_derived_sets"):
+            conn.execute(store.dialect.sql(f"DELETE FROM {table} WHERE dims IN ({', '.join('?' for _ in fives)})"),
+                         fives)
+        conn.execute(store.dialect.sql("DELETE FROM schema_migrations WHERE number = ?"), (step.number,))
+    store.close()
+    reopened: Any = open_store(fresh_url)
+    try:
+        migrated = every_cell(reopened)
+        assert {dims for _, dims, _ in migrated["insight_derived_cells"]} >= set(fives)
+        follows_the_cells(migrated)
+        with reopened.read_model_batch(insights.NAME, insights.PROJECTION.version) as batch:
+            batch.commit([DocChange(kind=insights.FACT, key=f"{r['match_id']}:{r['seat']}", doc=r, group=r["game"],
+                                    rank=float(r["position"])) for r in rows[30:]], batch.checkpoint)
+        follows_the_cells(every_cell(reopened))
+        reads = Insights(reopened)
+        where = {"edition": "1", "bot": "human", "seats": "3"}
+        for metric in METRICS:
+            same(reads.answer(["terminus"], metric, ["month", "seat"], where),
+                 measure([r for r in rows if r["game"] == "terminus"], metric, ["month", "seat"], where))
     finally:
         reopened.close()
 
