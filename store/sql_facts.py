@@ -136,7 +136,9 @@ def sums(conn: Any, dialect: Dialect, question: FactQuery) -> list[FactSums]:
     for name in (*question.by, *(w[0] for w in question.where), *([question.value] if question.value else [])):
         if name not in FIELDS:
             raise ValueError(f"not a fact field: {name!r}")
-    columns = rollups.covering([*question.by, *(w[0] for w in question.where)])
+    one_month = "month" not in question.by and any(name == "month" and len(values) + null == 1
+                                                     for name, values, null in question.where)
+    columns = rollups.covering([*question.by, *(w[0] for w in question.where)], one_month)
     if question.player is None and columns is not None and (question.value in (None, *rollups.AVERAGED)):
         return rollups.sums(conn, dialect, question, columns)
     where, params = rollups.conditions(question)

@@ -272,6 +272,8 @@ def test_wider_questions_and_a_players_are_what_measure_gives(store: Any) -> Non
     assert rollups.covering(["seat", "bot", "band", "month", "edition"]) == ("edition", "seat", "month", "bot", "band")
     assert rollups.covering(["seat", "opening", "band", "month", "edition"]) == rollups.DIMENSION_COLUMNS
     assert rollups.covering(["seat", "bot", "band", "month", "edition", "seats"]) == rollups.DIMENSION_COLUMNS
+    assert rollups.covering(["seat", "bot", "month", "edition"], one_month=True) == rollups.DIMENSION_COLUMNS
+    assert rollups.covering(["seat", "bot", "month"], one_month=True) == ("seat", "month", "bot")
     assert rollups.covering(["seat", "player"]) is None
     for where in ({"edition": "1", "rating_band": "unrated"}, {"edition": "1", "bot": "human", "month": "2026-10"},
                   {"edition": "1", "seats": "3", "month": "2026-10"}, {"rating_band": "unrated", "month": "2026-10"}):
