@@ -41,6 +41,13 @@ class Dialect:
         """`text` with `?` placeholders in this dialect."""
         return text.replace("?", self.param)
 
+    def emptying(self, tables: Sequence[str]) -> list[str]:
+        """The statements that empty `tables`, in their order where it matters (DELETE: each table's triggers run
+        before the next is emptied); one TRUNCATE of them all where the store truncates."""
+        if self.truncate:
+            return [f"TRUNCATE {', '.join(tables)}"]
+        return [f"DELETE FROM {table}" for table in tables]
+
     def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
         """SQL (`?` placeholders) that is true when `column` is one of `values` (not empty), and its parameters."""
         if self.arrays:

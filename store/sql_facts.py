@@ -95,8 +95,8 @@ def get(conn: Any, dialect: Dialect, key: str) -> dict[str, Any] | None:
 
 def reset(conn: Any, dialect: Dialect) -> None:
     """Drop every fact row and the rollups' sums (the projection is rebuilt from position 0)."""
-    conn.execute("TRUNCATE insight_facts" if dialect.truncate else "DELETE FROM insight_facts")
-    rollups.reset(conn, dialect)
+    for statement in dialect.emptying(("insight_facts", *rollups.KEPT_TABLES)):
+        conn.execute(statement)
 
 
 def query(conn: Any, dialect: Dialect, *, key: str | None, group: str | None, min_field: tuple[str, float] | None,

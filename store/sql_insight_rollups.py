@@ -92,6 +92,7 @@ MONTH_FIVES = tuple(tuple(c for c in DIMENSION_COLUMNS if c in ("month", *four))
 # Kept by the database from `insight_cells` (its triggers name a cell by the JSON text of its values), for the sets its
 # migrations list in `insight_derived_sets` (a test holds the two lists equal): read only here.
 DERIVED = Cells("insight_derived_cells", (TIMELESS, *MONTH_FOURS, *MONTH_FIVES), digested=False)
+KEPT_TABLES = tuple(table.table for table in (*TABLES, DERIVED))  # emptied in this order: the derived cells last
 
 Changes = dict[Cells, dict[tuple[Any, ...], list[Any]]]  # per table, per cell: its key columns, then each sum's change
 
@@ -231,12 +232,8 @@ def reset(conn: Any, dialect: Dialect) -> None:
     """Drop every cell of every table (the facts are gone too), `insight_derived_cells` with the cells it follows: all
     at once where the store truncates (the triggers do not fire: at 10^6 matches 1 s, not the 63 s of deleting
     through them); else the cells of all seven first, whose triggers leave the derived cells empty already."""
-    tables = [table.table for table in (*TABLES, DERIVED)]
-    if dialect.truncate:
-        conn.execute(f"TRUNCATE {', '.join(tables)}")
-        return
-    for table in tables:
-        conn.execute(f"DELETE FROM {table}")
+    for statement in dialect.emptying(KEPT_TABLES):
+        conn.execute(statement)
 
 
 def aggregates(column: str, whole: bool) -> str:
