@@ -5,6 +5,7 @@ Budgets here are tiny (a handful of iterations): what is tested is the shape of 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -40,6 +41,19 @@ def choice_point(game: Game[Any], seats: int, options: dict[str, Any], seed: int
     pytest.skip("no choice point reached")
 
 
+def decides_blind(game: Game[Any], table: Any, seat: int, seed: int, decide: Callable[[Any], Any]) -> None:
+    """`decide` (a bot's move for `seat` on a table) gives one of the seat's legal moves, the same one again, and the
+    same one on tables that differ only in what the seat cannot see (the others' hands, the deck's order, the others'
+    sealed choices)."""
+    chosen = decide(table)
+    assert chosen in game.legal(table, seat)
+    assert decide(table) == chosen
+    for n in range(2):
+        hidden_changed = game.scramble(table, seat, Rng.derive(f"other-{seed}", n))
+        assert game.view(hidden_changed, seat) == game.view(table, seat)
+        assert decide(hidden_changed) == chosen
+
+
 @pytest.mark.parametrize("budget", [TINY, TINY_TUNED], ids=["plain", "tuned"])
 @pytest.mark.parametrize(("game", "seats", "options"), CASES)
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -50,13 +64,7 @@ def test_the_move_is_legal_repeatable_and_blind_to_what_the_seat_cannot_see(
     what the seat cannot see (the others' hands, the deck's order, the others' sealed choices) gives the same move."""
     table, seat = choice_point(game, seats, options, seed, moves)
     key = f"key-{seed}".encode()
-    chosen = search(game, table, seat, key, budget)
-    assert chosen in game.legal(table, seat)
-    assert search(game, table, seat, key, budget) == chosen
-    for n in range(2):
-        hidden_changed = game.scramble(table, seat, Rng.derive(f"other-{seed}", n))
-        assert game.view(hidden_changed, seat) == game.view(table, seat)
-        assert search(game, hidden_changed, seat, key, budget) == chosen
+    decides_blind(game, table, seat, seed, lambda table: search(game, table, seat, key, budget))
 
 
 def test_the_levels_play_through_the_bot_policy_from_the_match_seed() -> None:
